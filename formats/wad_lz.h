@@ -1,0 +1,40 @@
+// WAD LZ: the flag-byte LZ packet stream used for level cores, gameplay and
+// other compressed lumps (formats.md §5).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "formats/bytes.h"
+
+namespace gcfs::formats::wad_lz {
+
+constexpr uint64_t kHeaderSize = 0x10;  // §5.1: "WAD", s32 total size, 9 tag bytes
+// §5.2: the longest output per input byte is a 4-byte big match of 288 bytes.
+constexpr uint64_t kMaxExpansion = 72;
+
+struct StreamHeader {
+    uint32_t compressed_size;  // whole stream, header included (§5.1)
+    std::string tag;           // ASCII tag, zero bytes trimmed
+};
+
+Result<StreamHeader> read_header(ByteSpan stream);
+
+// Walks every packet without writing output and returns the decoded size.
+// Validates the same rules as decompress (lookbacks, double literals, bounds).
+Result<uint64_t> measure(ByteSpan stream);
+
+// Decodes into `out`, which must be exactly the decompressed size: decoding
+// more or fewer bytes is Errc::size_mismatch.
+Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out);
+
+// Allocates `expected_size` bytes (after checking it is achievable from the
+// stream's length) and decodes into them.
+Result<Bytes> decompress(ByteSpan stream, uint64_t expected_size);
+
+// Emits a stream satisfying every writer constraint of §5.4.
+Bytes compress(ByteSpan input, std::string_view tag);
+
+}  // namespace gcfs::formats::wad_lz

@@ -1,0 +1,256 @@
+// WAD LZ (formats.md §5): round trips, the worked examples of §5.6, one
+// hand-made stream per packet kind, and corrupt streams.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+
+#include "formats/wad_lz.h"
+
+using namespace gcfs::formats;
+
+namespace {
+
+Bytes stream_of(std::initializer_list<uint8_t> packets) {
+    Bytes s = {'W', 'A', 'D', 0, 0, 0, 0};
+    s.resize(16, 0);
+    s.insert(s.end(), packets);
+    const uint32_t size = static_cast<uint32_t>(s.size());
+    for (int i = 0; i < 4; ++i) s[3 + i] = static_cast<uint8_t>(size >> (8 * i));
+    return s;
+}
+
+Bytes bytes_of(std::string_view text) { return Bytes(text.begin(), text.end()); }
+
+std::string decoded_text(const Bytes& stream) {
+    auto size = wad_lz::measure(stream);
+    REQUIRE_MESSAGE(size.ok(), size.error().describe());
+    auto out = wad_lz::decompress(stream, *size);
+    REQUIRE_MESSAGE(out.ok(), out.error().describe());
+    return std::string(out->begin(), out->end());
+}
+
+void check_round_trip(const Bytes& input) {
+    const Bytes stream = wad_lz::compress(input, "test");
+    auto header = wad_lz::read_header(stream);
+    REQUIRE(header.ok());
+    CHECK(header->compressed_size == stream.size());
+    CHECK(header->tag == "test");
+    auto measured = wad_lz::measure(stream);
+    REQUIRE_MESSAGE(measured.ok(), measured.error().describe());
+    CHECK(*measured == input.size());
+    auto out = wad_lz::decompress(stream, input.size());
+    REQUIRE_MESSAGE(out.ok(), out.error().describe());
+    CHECK(*out == input);
+}
+
+Bytes random_bytes(size_t n, uint32_t seed) {
+    std::mt19937 rng(seed);
+    Bytes b(n);
+    for (auto& x : b) x = static_cast<uint8_t>(rng());
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("WAD LZ round trips the issue's inputs byte-exactly") {
+    SUBCASE("empty") { check_round_trip({}); }
+    SUBCASE("one byte") { check_round_trip({0x42}); }
+    SUBCASE("two and three bytes ride in a leading dummy") {
+        check_round_trip({1, 2});
+        check_round_trip({1, 2, 3});
+    }
+    SUBCASE("random") { check_round_trip(random_bytes(100000, 1)); }
+    SUBCASE("zero run") { check_round_trip(Bytes(300000, 0)); }
+    SUBCASE("text") {
+        std::string text;
+        for (int i = 0; i < 4000; ++i) text += "Ratchet & Clank: Going Commando level " + std::to_string(i % 37) + "\n";
+        check_round_trip(bytes_of(text));
+    }
+    SUBCASE("10 MB of mixed data") {
+        Bytes big;
+        std::mt19937 rng(7);
+        while (big.size() < 10'000'000) {
+            const int kind = rng() % 3;
+            const size_t n = 1 + rng() % 5000;
+            for (size_t i = 0; i < n; ++i)
+                big.push_back(kind == 0 ? 0 : kind == 1 ? static_cast<uint8_t>(rng()) : static_cast<uint8_t>(i % 13));
+        }
+        check_round_trip(big);
+    }
+    SUBCASE("far repeats exercise distances above 16384") {
+        Bytes data = random_bytes(17000, 3);
+        data.insert(data.end(), data.begin(), data.begin() + 5);  // §5.6 example 5
+        Bytes longer = random_bytes(20000, 4);
+        longer.insert(longer.end(), longer.begin() + 100, longer.begin() + 400);
+        check_round_trip(data);
+        check_round_trip(longer);
+    }
+    SUBCASE("every remaining-length tail near the 273/264 caps") {
+        // §5.5: Wrench's compressor overran the input with 265-272 bytes left.
+        for (size_t n = 5390; n < 5420; ++n) check_round_trip(random_bytes(n, static_cast<uint32_t>(n)));
+        for (size_t tail = 260; tail < 280; ++tail) {
+            Bytes d(1000, 9);
+            Bytes r = random_bytes(tail, 11);
+            d.insert(d.end(), r.begin(), r.end());
+            check_round_trip(d);
+        }
+    }
+}
+
+TEST_CASE("WAD LZ decodes the worked examples of formats.md §5.6") {
+    CHECK(decoded_text(stream_of({0x01, 'a', 'b', 'c', 'd'})) == "abcd");
+    CHECK(decoded_text(stream_of({0x11, 0x03, 0x00, 'A', 'B', 'C', 0x27, 0x08, 0x00})) == "ABCABCABCABC");
+    CHECK(decoded_text(stream_of({0x04, 'H', 'e', 'l', 'l', 'o', ',', ' ', 0x99, 0x00, '!'})) == "Hello, Hello!");
+    CHECK(decoded_text(stream_of({0x11, 0x01, 0x00, 'a', 0x20, 0x10, 0x00, 0x00})) == std::string(50, 'a'));
+}
+
+TEST_CASE("WAD LZ compressor output starts as the worked examples do") {
+    const Bytes abcd = wad_lz::compress(bytes_of("abcd"), "");
+    CHECK(abcd.size() == 21);  // §5.6 example 1: size 0x15
+    CHECK(abcd[16] == 0x01);
+    const Bytes rle = wad_lz::compress(bytes_of("ABCABCABCABC"), "");
+    CHECK(Bytes(rle.begin() + 16, rle.end()) == Bytes{0x11, 0x03, 0x00, 'A', 'B', 'C', 0x27, 0x08, 0x00});
+}
+
+TEST_CASE("WAD LZ hand-made streams for each packet kind") {
+    SUBCASE("big literal: 00 N copies N + 18 bytes") {
+        Bytes packets = {0x00, 2};
+        for (int i = 0; i < 20; ++i) packets.push_back(static_cast<uint8_t>('a' + i));
+        Bytes s = stream_of({});
+        s.insert(s.end(), packets.begin(), packets.end());
+        s[3] = static_cast<uint8_t>(s.size());
+        CHECK(decoded_text(s) == "abcdefghijklmnopqrst");
+    }
+    SUBCASE("little match with trailing literal") {
+        CHECK(decoded_text(stream_of({0x01, 'w', 'x', 'y', 'z', 0x49, 0x00, '!'})) == "wxyzxyz!");
+    }
+    SUBCASE("far match reaches 0x4000 + X back") {
+        Bytes in;
+        for (int i = 0; i < 17000; ++i) in.push_back(static_cast<uint8_t>(i * 7 + i / 251));
+        const Bytes stream = wad_lz::compress(in, "far");
+        CHECK(decoded_text(stream).size() == in.size());
+        // Medium far: flag 0x13 = L 5; X = 9*64 + (0xA0 >> 2) = 616, D = 17000 (§5.6 ex. 5).
+        Bytes data = random_bytes(17000, 5);
+        Bytes s = wad_lz::compress(data, "");
+        s.resize(s.size());
+        Bytes with_far = s;
+        const uint8_t far[] = {0x13, 0xA0, 0x09};
+        with_far.insert(with_far.end(), far, far + 3);
+        const uint32_t size = static_cast<uint32_t>(with_far.size());
+        for (int i = 0; i < 4; ++i) with_far[3 + i] = static_cast<uint8_t>(size >> (8 * i));
+        auto out = wad_lz::decompress(with_far, 17005);
+        REQUIRE_MESSAGE(out.ok(), out.error().describe());
+        CHECK(Bytes(out->end() - 5, out->end()) == Bytes(data.begin(), data.begin() + 5));
+    }
+    SUBCASE("dummy 11 00 00 is a no-op and pad skips to the 0x1000 boundary") {
+        Bytes s = stream_of({0x01, 'a', 'b', 'c', 'd', 0x11, 0x00, 0x00, 0x12, 0x00, 0x00});
+        s.resize(16 + 0x1000, 0xEE);
+        s.push_back(0x11);
+        s.push_back(0x02);
+        s.push_back(0x00);
+        s.push_back('e');
+        s.push_back('f');
+        const uint32_t size = static_cast<uint32_t>(s.size());
+        for (int i = 0; i < 4; ++i) s[3 + i] = static_cast<uint8_t>(size >> (8 * i));
+        CHECK(decoded_text(s) == "abcdef");
+    }
+}
+
+TEST_CASE("WAD LZ streams obey the writer constraints of §5.4") {
+    Bytes input = random_bytes(9000, 21);  // §5.6 example 6: a pad appears before 0x2000
+    const Bytes s = wad_lz::compress(input, "");
+    bool saw_pad = false;
+    // Walk the packets by hand: no literal follows a literal, no packet crosses 0x1FFD.
+    size_t p = 16;
+    bool last_literal = false;
+    while (p < s.size()) {
+        const size_t rel = p - 16;
+        const uint8_t f = s[p];
+        size_t size;
+        if (f < 0x10) {
+            CHECK_FALSE(last_literal);
+            size = f == 0 ? 2 + s[p + 1] + 18 : 1 + f + 3;
+            last_literal = true;
+        } else {
+            last_literal = false;
+            if (f == 0x12 && s[p + 1] == 0 && s[p + 2] == 0) {
+                saw_pad = true;
+                p = 16 + (rel + 0x1fff) / 0x2000 * 0x2000;
+                if (rel % 0x2000 == 0x1ffd) p = 16 + rel + 3;
+                CHECK((p - 16) % 0x2000 == 0);
+                continue;
+            }
+            if (f < 0x20) size = ((f & 7) == 0 ? 4 : 3) + (s[p + ((f & 7) == 0 ? 2 : 1)] & 3);
+            else if (f < 0x40) size = ((f & 0x1f) == 0 ? 4 : 3) + (s[p + ((f & 0x1f) == 0 ? 2 : 1)] & 3);
+            else size = 2 + (f & 3);
+        }
+        CHECK(rel % 0x2000 + size <= 0x1ffd);
+        p += size;
+    }
+    CHECK(p == s.size());
+    CHECK(saw_pad);
+}
+
+TEST_CASE("WAD LZ rejects corrupt streams with typed errors") {
+    SUBCASE("truncated header") {
+        const Bytes s = {'W', 'A', 'D'};
+        CHECK(wad_lz::measure(s).error().code == Errc::truncated);
+    }
+    SUBCASE("bad magic") {
+        Bytes s = stream_of({0x01, 'a', 'b', 'c', 'd'});
+        s[0] = 'X';
+        CHECK(wad_lz::measure(s).error().code == Errc::bad_magic);
+    }
+    SUBCASE("declared size past the buffer") {
+        Bytes s = stream_of({0x01, 'a', 'b', 'c', 'd'});
+        s[3] = 200;
+        CHECK(wad_lz::measure(s).error().code == Errc::out_of_range);
+    }
+    SUBCASE("lookback before the start") {
+        const auto r = wad_lz::measure(stream_of({0x01, 'a', 'b', 'c', 'd', 0x5d, 0x01}));
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().code == Errc::lookback);
+        CHECK(r.error().offset == 21);
+    }
+    SUBCASE("double literal") {
+        const auto r = wad_lz::measure(stream_of({0x01, 'a', 'b', 'c', 'd', 0x01, 'e', 'f', 'g', 'h'}));
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().code == Errc::double_literal);
+        CHECK(r.error().offset == 21);
+    }
+    SUBCASE("literal runs past the stream end") {
+        CHECK(wad_lz::measure(stream_of({0x05, 'a', 'b'})).error().code == Errc::truncated);
+    }
+    SUBCASE("decoded size disagrees with the declared size") {
+        const Bytes s = wad_lz::compress(bytes_of("hello world, hello world"), "");
+        CHECK(wad_lz::decompress(s, 10).error().code == Errc::size_mismatch);
+        CHECK(wad_lz::decompress(s, 100).error().code == Errc::size_mismatch);
+    }
+    SUBCASE("a declared size that would allocate gigabytes is refused before allocating") {
+        const Bytes s = wad_lz::compress(bytes_of("tiny"), "");
+        CHECK(wad_lz::decompress(s, 4'000'000'000ull).error().code == Errc::too_large);
+    }
+}
+
+TEST_CASE("the seed's gameplay reading: decoding from +8 instead of +16 is a double literal") {
+    // formats.md §11 row 1: the seed started 8 bytes into the 16-byte header.
+    // Retail streams hold zeros at +8/+9, which then read as a big literal
+    // "00 00" of 18 bytes; the walk lands inside the first literal's data and
+    // meets a small byte right after a literal: the seed's "adjacent literal
+    // packets" on every level.
+    ByteWriter gameplay;  // like §9: a table of s32 block offsets, then blocks
+    int32_t block = 0x100;
+    for (int i = 0; i < 39; ++i) gameplay.s32(block += 16 + (i * 53 % 97) * 4);
+    for (int i = 0; i < 2000; ++i) gameplay.s32(i % 7 == 0 ? i : 0x45000000 + i);
+    const Bytes stream = wad_lz::compress(gameplay.bytes(), "");  // zero tag, as on the disc
+    REQUIRE(wad_lz::measure(stream).ok());
+
+    Bytes from_plus_8 = {'W', 'A', 'D', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    from_plus_8.insert(from_plus_8.end(), stream.begin() + 8, stream.end());
+    const uint32_t size = static_cast<uint32_t>(from_plus_8.size());
+    for (int i = 0; i < 4; ++i) from_plus_8[3 + i] = static_cast<uint8_t>(size >> (8 * i));
+    auto seed_reading = wad_lz::measure(from_plus_8);
+    REQUIRE_FALSE(seed_reading.ok());
+    CHECK(seed_reading.error().code == Errc::double_literal);
+}
