@@ -20,7 +20,10 @@ struct StreamHeader {
     std::string tag;           // ASCII tag, zero bytes trimmed
 };
 
-Result<StreamHeader> read_header(ByteSpan stream);
+// `stream` may be just the first 16 bytes; `available` is how many bytes the
+// stream may occupy (its extent), which the declared size must not exceed.
+Result<StreamHeader> read_header(ByteSpan stream, uint64_t available);
+inline Result<StreamHeader> read_header(ByteSpan stream) { return read_header(stream, stream.size()); }
 
 // Walks every packet without writing output and returns the decoded size.
 // Validates the same rules as decompress (lookbacks, double literals, bounds).

@@ -126,24 +126,24 @@ uint64_t walk_packets(const Walk& w) {
     return pos;
 }
 
-uint64_t checked_end(ByteSpan stream) {
+uint64_t checked_end(ByteSpan stream, uint64_t available) {
     require(stream, 0, kHeaderSize, "WAD LZ header");
     if (std::memcmp(stream.data(), "WAD", 3) != 0)
         fail(Errc::bad_magic, 0, "stream does not start with \"WAD\"");
     const int32_t declared = s32_at(stream, 3);
     if (declared < static_cast<int32_t>(kHeaderSize))
         fail(Errc::bad_value, 3, fmt::format("compressed size {} is smaller than the header", declared));
-    if (static_cast<uint64_t>(declared) > stream.size())
+    if (static_cast<uint64_t>(declared) > available)
         fail(Errc::out_of_range, 3,
-             fmt::format("compressed size {} exceeds the {} bytes available", declared, stream.size()));
+             fmt::format("compressed size {} exceeds the {} bytes available", declared, available));
     return static_cast<uint64_t>(declared);
 }
 
 }  // namespace
 
-Result<StreamHeader> read_header(ByteSpan stream) {
+Result<StreamHeader> read_header(ByteSpan stream, uint64_t available) {
     return capture([&] {
-        const uint64_t end = checked_end(stream);
+        const uint64_t end = checked_end(stream, available);
         std::string tag(reinterpret_cast<const char*>(stream.data() + 7), 9);
         tag.erase(tag.find_last_not_of('\0') + 1);
         return StreamHeader{static_cast<uint32_t>(end), tag};
@@ -152,13 +152,13 @@ Result<StreamHeader> read_header(ByteSpan stream) {
 
 Result<uint64_t> measure(ByteSpan stream) {
     return capture([&] {
-        return walk_packets<false>(Walk{stream.data(), checked_end(stream), nullptr, UINT64_MAX});
+        return walk_packets<false>(Walk{stream.data(), checked_end(stream, stream.size()), nullptr, UINT64_MAX});
     });
 }
 
 Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out) {
     return capture([&] {
-        const uint64_t end = checked_end(stream);
+        const uint64_t end = checked_end(stream, stream.size());
         const uint64_t decoded = walk_packets<true>(Walk{stream.data(), end, out.data(), out.size()});
         if (decoded != out.size())
             fail(Errc::size_mismatch, end,
@@ -169,7 +169,7 @@ Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out) {
 
 Result<Bytes> decompress(ByteSpan stream, uint64_t expected_size) {
     return capture([&] {
-        const uint64_t end = checked_end(stream);
+        const uint64_t end = checked_end(stream, stream.size());
         if (expected_size > end * kMaxExpansion)
             fail(Errc::too_large, 3,
                  fmt::format("{} compressed bytes cannot decode to the declared {} bytes", end, expected_size));

@@ -1,0 +1,68 @@
+// Byte-budgeted, thread-safe LRU of decoded buffers. Concurrent first reads
+// of one key run the loader once; the others wait for its outcome.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace gcfs::cache {
+
+using Buffer = std::shared_ptr<const std::vector<uint8_t>>;
+
+struct Loaded {
+    Buffer bytes;       // null on failure
+    std::string error;  // why the loader failed
+};
+
+struct CacheStats {
+    uint64_t budget_bytes = 0;
+    uint64_t resident_bytes = 0;
+    uint64_t entries = 0;
+    uint64_t hits = 0;
+    uint64_t misses = 0;       // loads started
+    uint64_t waits = 0;        // readers that waited for another thread's load
+    uint64_t evictions = 0;
+    uint64_t loaded_bytes = 0; // total bytes produced by loaders
+    uint64_t failures = 0;
+};
+
+class LruCache {
+public:
+    explicit LruCache(uint64_t budget_bytes);
+
+    // Returns the cached buffer for `key`, or runs `loader` (once across all
+    // threads asking for `key` at the same time) and caches what it returns.
+    // A buffer larger than the whole budget is still returned and kept alone.
+    Loaded get(uint64_t key, const std::function<Loaded()>& loader);
+
+    CacheStats stats() const;
+
+private:
+    struct Entry {
+        Buffer bytes;
+        std::list<uint64_t>::iterator position;
+    };
+    struct InFlight {
+        bool done = false;
+        Loaded outcome;
+    };
+
+    void insert_locked(uint64_t key, Buffer bytes);
+    void evict_locked(uint64_t needed);
+
+    mutable std::mutex mutex_;
+    std::condition_variable loaded_;
+    std::list<uint64_t> recency_;  // front = most recent
+    std::unordered_map<uint64_t, Entry> entries_;
+    std::unordered_map<uint64_t, std::shared_ptr<InFlight>> in_flight_;
+    CacheStats stats_;
+};
+
+}  // namespace gcfs::cache

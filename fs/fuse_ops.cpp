@@ -1,0 +1,240 @@
+#include "fs/fuse_ops.h"
+
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tree/sources.h"
+
+namespace gcfs::fs {
+namespace {
+
+using tree::Node;
+using tree::NodeType;
+
+constexpr double kTimeout = 86400.0;  // data never changes while mounted
+constexpr uint32_t kMaxRead = 1u << 20;
+
+tree::Disc& disc_of(fuse_req_t req) { return *static_cast<tree::Disc*>(fuse_req_userdata(req)); }
+
+struct stat attributes(const tree::Disc& disc, const Node& n) {
+    struct stat st {};
+    st.st_ino = n.ino;
+    st.st_uid = 0;
+    st.st_gid = 0;
+    st.st_atime = st.st_mtime = st.st_ctime = disc.tree.timestamp;
+    st.st_blksize = 2048;
+    switch (n.type) {
+        case NodeType::directory:
+            st.st_mode = S_IFDIR | 0555;
+            st.st_nlink = 2;
+            for (const auto& [name, child] : n.children)
+                if (disc.tree.node(child)->type == NodeType::directory) ++st.st_nlink;
+            st.st_size = 0;
+            break;
+        case NodeType::symlink:
+            st.st_mode = S_IFLNK | 0777;
+            st.st_nlink = 1;
+            st.st_size = static_cast<off_t>(n.link_target.size());
+            break;
+        case NodeType::file:
+            st.st_mode = S_IFREG | 0444;
+            st.st_nlink = 1;
+            st.st_size = static_cast<off_t>(n.source->size());
+            break;
+    }
+    st.st_blocks = (st.st_size + 511) / 512;
+    return st;
+}
+
+void op_init(void*, fuse_conn_info* conn) {
+    // Large requests: the kernel sizes reads by max_pages, which libfuse
+    // derives from max_write; readahead up to 1 MiB too.
+    conn->max_write = kMaxRead;
+    conn->max_readahead = kMaxRead;
+    if (conn->capable & FUSE_CAP_SPLICE_WRITE) conn->want |= FUSE_CAP_SPLICE_WRITE;
+}
+
+void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
+    const auto& disc = disc_of(req);
+    const auto ino = disc.tree.lookup(parent, name);
+    if (!ino) {
+        fuse_entry_param e{};
+        e.entry_timeout = kTimeout;  // negative entries are stable too
+        fuse_reply_entry(req, &e);
+        return;
+    }
+    fuse_entry_param e{};
+    e.ino = *ino;
+    e.attr = attributes(disc, *disc.tree.node(*ino));
+    e.attr_timeout = kTimeout;
+    e.entry_timeout = kTimeout;
+    fuse_reply_entry(req, &e);
+}
+
+void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
+    const auto& disc = disc_of(req);
+    const Node* n = disc.tree.node(ino);
+    if (!n) {
+        fuse_reply_err(req, ENOENT);
+        return;
+    }
+    const struct stat st = attributes(disc, *n);
+    fuse_reply_attr(req, &st, n->type == NodeType::file && n->source->dynamic() ? 0.0 : kTimeout);
+}
+
+void op_readlink(fuse_req_t req, fuse_ino_t ino) {
+    const Node* n = disc_of(req).tree.node(ino);
+    if (!n || n->type != NodeType::symlink) {
+        fuse_reply_err(req, EINVAL);
+        return;
+    }
+    fuse_reply_readlink(req, n->link_target.c_str());
+}
+
+void op_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
+    const Node* n = disc_of(req).tree.node(ino);
+    if (!n) return (void)fuse_reply_err(req, ENOENT);
+    if (n->type != NodeType::directory) return (void)fuse_reply_err(req, ENOTDIR);
+    fi->cache_readdir = 1;
+    fi->keep_cache = 1;
+    fuse_reply_open(req, fi);
+}
+
+void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info*) {
+    const auto& disc = disc_of(req);
+    const Node* n = disc.tree.node(ino);
+    if (!n || n->type != NodeType::directory) return (void)fuse_reply_err(req, ENOTDIR);
+    std::vector<char> buffer(size);
+    size_t used = 0;
+    off_t index = 0;
+    auto add = [&](const char* name, const Node& entry) {
+        ++index;
+        if (index <= offset) return true;
+        struct stat st {};
+        st.st_ino = entry.ino;
+        st.st_mode = entry.type == NodeType::directory ? S_IFDIR : entry.type == NodeType::symlink ? S_IFLNK : S_IFREG;
+        const size_t needed = fuse_add_direntry(req, buffer.data() + used, size - used, name, &st, index);
+        if (needed > size - used) return false;
+        used += needed;
+        return true;
+    };
+    if (add(".", *n) && add("..", *disc.tree.node(n->parent)))
+        for (const auto& [name, child] : n->children)
+            if (!add(name.c_str(), *disc.tree.node(child))) break;
+    fuse_reply_buf(req, buffer.data(), used);
+}
+
+// Dynamic files are snapshotted at open so that one reader sees one text.
+struct Snapshot {
+    std::string text;
+};
+
+void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
+    const Node* n = disc_of(req).tree.node(ino);
+    if (!n) return (void)fuse_reply_err(req, ENOENT);
+    if (n->type != NodeType::file) return (void)fuse_reply_err(req, EISDIR);
+    if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC)) return (void)fuse_reply_err(req, EROFS);
+    if (const auto* live = dynamic_cast<const tree::LiveText*>(n->source.get())) {
+        fi->direct_io = 1;
+        fi->fh = reinterpret_cast<uint64_t>(new Snapshot{live->render()});
+    } else {
+        fi->keep_cache = 1;  // immutable data: let the page cache keep it
+    }
+    fuse_reply_open(req, fi);
+}
+
+void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info* fi) {
+    auto& disc = disc_of(req);
+    const Node* n = disc.tree.node(ino);
+    if (!n || n->type != NodeType::file) return (void)fuse_reply_err(req, EISDIR);
+    if (fi->fh) {
+        const auto& text = reinterpret_cast<Snapshot*>(fi->fh)->text;
+        const uint64_t start = std::min<uint64_t>(static_cast<uint64_t>(offset), text.size());
+        fuse_reply_buf(req, text.data() + start, std::min<uint64_t>(size, text.size() - start));
+        return;
+    }
+    thread_local std::vector<uint8_t> buffer;
+    buffer.resize(size);
+    const tree::ReadOutcome outcome = n->source->read(static_cast<uint64_t>(offset), buffer);
+    if (!outcome.ok()) {
+        disc.diagnostics.report(disc.tree.path_of(ino), static_cast<uint64_t>(offset), outcome.error);
+        fuse_reply_err(req, EIO);
+        return;
+    }
+    fuse_reply_buf(req, reinterpret_cast<const char*>(buffer.data()), outcome.bytes);
+}
+
+void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
+    delete reinterpret_cast<Snapshot*>(fi->fh);
+    fuse_reply_err(req, 0);
+}
+
+void op_statfs(fuse_req_t req, fuse_ino_t) {
+    const auto& disc = disc_of(req);
+    struct statvfs s {};
+    s.f_bsize = 2048;
+    s.f_frsize = 2048;
+    s.f_blocks = disc.image->size() / 2048;
+    s.f_files = disc.tree.size();
+    s.f_namemax = 255;
+    s.f_flag = ST_RDONLY;
+    fuse_reply_statfs(req, &s);
+}
+
+// Every operation that would change the tree.
+void erofs(fuse_req_t req) { fuse_reply_err(req, EROFS); }
+void op_setattr(fuse_req_t req, fuse_ino_t, struct stat*, int, fuse_file_info*) { erofs(req); }
+void op_mknod(fuse_req_t req, fuse_ino_t, const char*, mode_t, dev_t) { erofs(req); }
+void op_mkdir(fuse_req_t req, fuse_ino_t, const char*, mode_t) { erofs(req); }
+void op_unlink(fuse_req_t req, fuse_ino_t, const char*) { erofs(req); }
+void op_symlink(fuse_req_t req, const char*, fuse_ino_t, const char*) { erofs(req); }
+void op_rename(fuse_req_t req, fuse_ino_t, const char*, fuse_ino_t, const char*, unsigned) { erofs(req); }
+void op_link(fuse_req_t req, fuse_ino_t, fuse_ino_t, const char*) { erofs(req); }
+void op_write(fuse_req_t req, fuse_ino_t, const char*, size_t, off_t, fuse_file_info*) { erofs(req); }
+void op_create(fuse_req_t req, fuse_ino_t, const char*, mode_t, fuse_file_info*) { erofs(req); }
+void op_setxattr(fuse_req_t req, fuse_ino_t, const char*, const char*, size_t, int) { erofs(req); }
+void op_removexattr(fuse_req_t req, fuse_ino_t, const char*) { erofs(req); }
+void op_fallocate(fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*) { erofs(req); }
+
+fuse_lowlevel_ops make_operations() {
+    fuse_lowlevel_ops ops{};
+    ops.init = op_init;
+    ops.lookup = op_lookup;
+    ops.getattr = op_getattr;
+    ops.readlink = op_readlink;
+    ops.opendir = op_opendir;
+    ops.readdir = op_readdir;
+    ops.open = op_open;
+    ops.read = op_read;
+    ops.release = op_release;
+    ops.statfs = op_statfs;
+    ops.setattr = op_setattr;
+    ops.mknod = op_mknod;
+    ops.mkdir = op_mkdir;
+    ops.unlink = op_unlink;
+    ops.rmdir = op_unlink;
+    ops.symlink = op_symlink;
+    ops.rename = op_rename;
+    ops.link = op_link;
+    ops.write = op_write;
+    ops.create = op_create;
+    ops.setxattr = op_setxattr;
+    ops.removexattr = op_removexattr;
+    ops.fallocate = op_fallocate;
+    return ops;
+}
+
+}  // namespace
+
+const fuse_lowlevel_ops& operations() {
+    static const fuse_lowlevel_ops ops = make_operations();
+    return ops;
+}
+
+}  // namespace gcfs::fs

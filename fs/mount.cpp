@@ -1,0 +1,163 @@
+#include "fs/mount.h"
+
+#include <dirent.h>
+#include <fmt/format.h>
+#include <spdlog/sinks/syslog_sink.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "fs/fuse_ops.h"
+
+namespace gcfs::fs {
+
+bool parse_size(const std::string& text, uint64_t& bytes) {
+    if (text.empty()) return false;
+    size_t used = 0;
+    unsigned long long value;
+    try {
+        value = std::stoull(text, &used);
+    } catch (const std::exception&) {
+        return false;
+    }
+    const std::string suffix = text.substr(used);
+    uint64_t scale = 1;
+    if (suffix == "K" || suffix == "k" || suffix == "KiB") scale = 1ull << 10;
+    else if (suffix == "M" || suffix == "m" || suffix == "MiB") scale = 1ull << 20;
+    else if (suffix == "G" || suffix == "g" || suffix == "GiB") scale = 1ull << 30;
+    else if (!suffix.empty()) return false;
+    bytes = value * scale;
+    return true;
+}
+
+std::string apply_o_option(const std::string& list, MountOptions& options) {
+    size_t start = 0;
+    while (start <= list.size()) {
+        const size_t comma = list.find(',', start);
+        const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (item.rfind("cache_size=", 0) == 0) {
+            if (!parse_size(item.substr(11), options.cache_bytes) || options.cache_bytes == 0)
+                return fmt::format("bad cache_size '{}': use a byte count with K, M or G", item.substr(11));
+        } else if (item == "debug") {
+            options.debug = true;
+        } else if (item == "rw") {
+            return "gcfs is read-only: -o rw is not supported";
+        } else if (!item.empty()) {
+            options.fuse_options.push_back(item);
+        }
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return {};
+}
+
+namespace {
+
+// A FUSE daemon that died leaves its mount behind: every access is ENOTCONN.
+std::string access_problem(const std::string& mountpoint, int error) {
+    if (error == ENOTCONN)
+        return fmt::format("mountpoint {} is a stale FUSE mount (Transport endpoint is not connected); "
+                           "clear it with: fusermount3 -u {}", mountpoint, mountpoint);
+    return fmt::format("mountpoint {}: {}", mountpoint, std::strerror(error));
+}
+
+}  // namespace
+
+std::string mountpoint_problem(const std::string& mountpoint) {
+    struct stat st {};
+    if (::stat(mountpoint.c_str(), &st) != 0) return access_problem(mountpoint, errno);
+    if (!S_ISDIR(st.st_mode)) return fmt::format("mountpoint {} is not a directory", mountpoint);
+    DIR* dir = ::opendir(mountpoint.c_str());
+    if (!dir) return access_problem(mountpoint, errno);
+    bool empty = true;
+    while (const dirent* e = ::readdir(dir)) {
+        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
+            empty = false;
+            break;
+        }
+    }
+    ::closedir(dir);
+    if (!empty) return fmt::format("mountpoint {} is not empty", mountpoint);
+    return {};
+}
+
+namespace {
+
+struct Session {
+    fuse_session* se = nullptr;
+    bool mounted = false;
+    bool signals = false;
+    ~Session() {
+        if (!se) return;
+        if (signals) fuse_remove_signal_handlers(se);
+        if (mounted) fuse_session_unmount(se);
+        fuse_session_destroy(se);
+    }
+};
+
+}  // namespace
+
+int run_mount(const MountOptions& options) {
+    if (options.debug) spdlog::set_level(spdlog::level::debug);
+    std::unique_ptr<tree::Disc> disc;
+    try {
+        disc = tree::open_disc(options.image, options.cache_bytes);
+    } catch (const std::system_error& e) {
+        fmt::print(stderr, "gcfs: cannot open image {}: {}\n", options.image, e.code().message());
+        return 2;
+    } catch (const tree::NotAGameDisc& e) {
+        fmt::print(stderr, "gcfs: {}: {}\n", options.image, e.what());
+        return 3;
+    }
+    if (const std::string problem = mountpoint_problem(options.mountpoint); !problem.empty()) {
+        fmt::print(stderr, "gcfs: {}\n", problem);
+        return 4;
+    }
+
+    std::vector<std::string> args = {"gcfs", "-o", "ro,default_permissions,fsname=gcfs:" + options.image + ",subtype=gcfs"};
+    for (const auto& o : options.fuse_options) {
+        args.push_back("-o");
+        args.push_back(o);
+    }
+    if (options.debug) args.push_back("-d");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    fuse_args fargs = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
+
+    Session session;
+    session.se = fuse_session_new(&fargs, &operations(), sizeof(fuse_lowlevel_ops), disc.get());
+    if (!session.se) {
+        fmt::print(stderr, "gcfs: libfuse rejected the options (see above)\n");
+        return 5;
+    }
+    if (fuse_set_signal_handlers(session.se) != 0) {
+        fmt::print(stderr, "gcfs: cannot install signal handlers\n");
+        return 5;
+    }
+    session.signals = true;
+    if (fuse_session_mount(session.se, options.mountpoint.c_str()) != 0) {
+        fmt::print(stderr, "gcfs: cannot mount on {} (is /dev/fuse available and are you allowed to use it?)\n",
+                   options.mountpoint);
+        return 6;
+    }
+    session.mounted = true;
+    if (!options.foreground) {
+        spdlog::set_default_logger(spdlog::syslog_logger_mt("gcfs-syslog", "gcfs", LOG_PID));
+    }
+    spdlog::info("mounted {} on {}: {} levels, {} nodes, cache {} bytes", options.image, options.mountpoint,
+                 disc->scan.levels.size(), disc->tree.size(), options.cache_bytes);
+    if (fuse_daemonize(options.foreground ? 1 : 0) != 0) return 7;
+
+    fuse_loop_config* config = fuse_loop_cfg_create();
+    fuse_loop_cfg_set_max_threads(config, 16);
+    fuse_loop_cfg_set_idle_threads(config, 4);
+    const int loop = fuse_session_loop_mt(session.se, config);
+    fuse_loop_cfg_destroy(config);
+    spdlog::info("unmounting {}", options.mountpoint);
+    return loop == 0 ? 0 : 8;
+}
+
+}  // namespace gcfs::fs

@@ -1,0 +1,33 @@
+// Mounting: option handling, mountpoint checks, the session and its loop.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gcfs::fs {
+
+struct MountOptions {
+    std::string image;
+    std::string mountpoint;
+    bool foreground = false;
+    bool debug = false;
+    uint64_t cache_bytes = 512ull << 20;
+    std::vector<std::string> fuse_options;  // passed through to libfuse (allow_other, ...)
+};
+
+// Parses one "-o" argument list ("cache_size=256M,allow_other"), moving what
+// gcfs understands into `options` and the rest into fuse_options.
+// Returns an error message, empty on success.
+std::string apply_o_option(const std::string& list, MountOptions& options);
+// "512M", "1G", "65536", "64K" -> bytes; false if malformed.
+bool parse_size(const std::string& text, uint64_t& bytes);
+
+// Why the mountpoint cannot be used, or empty when it can.
+std::string mountpoint_problem(const std::string& mountpoint);
+
+// Opens the image, mounts, serves until unmounted or signalled. Returns the
+// process exit code; errors are printed as one line on stderr.
+int run_mount(const MountOptions& options);
+
+}  // namespace gcfs::fs

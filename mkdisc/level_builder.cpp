@@ -1,0 +1,422 @@
+#include "mkdisc/level_builder.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "formats/data_lump.h"
+#include "formats/level_core.h"
+#include "formats/tfrag.h"
+#include "formats/wad_lz.h"
+#include "mkdisc/random.h"
+#include "mkdisc/terrain.h"
+
+namespace gcfs::mkdisc {
+namespace {
+
+using namespace formats;
+
+struct ScaleSizes {
+    int patches;
+    int textures;
+    int texture_edge;       // tfrag textures are edge × edge, 8-bit indexed
+    uint64_t texture_pool;  // total bytes of the shared texture pool (§6.2 item 5)
+    int moby_classes;
+    uint64_t class_bytes;
+};
+
+ScaleSizes sizes_for(Scale scale) {
+    if (scale == Scale::full) return {800, 24, 128, 24u << 20, 40, 96u << 10};
+    return {18, 4, 32, 48u << 10, 5, 2u << 10};
+}
+
+// Texel-like bytes: smooth gradients with noise, compressible like real art.
+void texels(ByteWriter& out, uint64_t count, Random& random) {
+    uint8_t value = static_cast<uint8_t>(random.below(256));
+    for (uint64_t i = 0; i < count; ++i) {
+        if (random.below(8) == 0) value = static_cast<uint8_t>(value + random.between(-9, 9));
+        out.u8(value);
+    }
+}
+
+void blob(ByteWriter& out, uint64_t count, Random& random) {
+    for (uint64_t i = 0; i < count; ++i)
+        out.u8(random.below(4) == 0 ? static_cast<uint8_t>(random.below(256)) : static_cast<uint8_t>(i / 16));
+}
+
+// §8.1 occlusion grid: a root, z nodes, y nodes of mask indices, then masks.
+void occlusion_grid(ByteWriter& out, Random& random) {
+    const uint64_t start = out.size();
+    const int z_count = 2, y_count = 2, x_count = 3;
+    // Node sizes in bytes, each 4-aligned: root 8 + 2*z, z node 4 + 2*y, y node 4 + 2*x.
+    const uint64_t root_size = align_up(8 + 2 * z_count, 4);
+    const uint64_t z_size = align_up(4 + 2 * y_count, 4);
+    const uint64_t y_size = align_up(4 + 2 * x_count, 4);
+    const uint64_t masks_at = align_up(root_size + z_count * z_size + z_count * y_count * y_size, 0x10);
+    out.s32(static_cast<int32_t>(masks_at));
+    out.u16(12);  // z_coord
+    out.u16(z_count);
+    for (int z = 0; z < z_count; ++z) out.u16(static_cast<uint16_t>((root_size + z * z_size) / 4));
+    out.pad_to(4);
+    for (int z = 0; z < z_count; ++z) {
+        out.u16(7);  // y_coord
+        out.u16(y_count);
+        for (int y = 0; y < y_count; ++y)
+            out.u16(static_cast<uint16_t>((root_size + z_count * z_size + (z * y_count + y) * y_size) / 4));
+        while ((out.size() - start) % 4) out.u8(0);
+    }
+    int mask = 0;
+    for (int i = 0; i < z_count * y_count; ++i) {
+        out.u16(3);  // x_coord
+        out.u16(x_count);
+        for (int x = 0; x < x_count; ++x) out.u16(x == 1 ? 0xFFFF : static_cast<uint16_t>(mask++ % 4));
+        while ((out.size() - start) % 4) out.u8(0);
+    }
+    while (out.size() - start < masks_at) out.u8(0);
+    for (int m = 0; m < 4; ++m)
+        for (int b = 0; b < 128; ++b) out.u8(static_cast<uint8_t>(random.below(256)));
+}
+
+// §8.2 sky header with no shells (shell decoding is a later issue).
+void sky(ByteWriter& out) {
+    out.u8(0x20); out.u8(0x30); out.u8(0x60); out.u8(0x80);
+    out.s16(0);  // clear_screen
+    out.s16(0);  // shell_count
+    out.s16(0);  // sprite_count
+    out.s16(0);  // maximum_sprite_count
+    out.s16(0);  // texture_count
+    out.s16(0);  // fx_count
+    for (int i = 0; i < 4; ++i) out.s32(0x40);  // defs, data, fx list, sprites: all empty, at the end
+    for (int i = 0; i < 8; ++i) out.s32(0);
+}
+
+// §8.3 collision: 8-byte header, mesh at 0x40 with an empty root.
+void collision(ByteWriter& out) {
+    const uint64_t start = out.size();
+    out.s32(0x40);
+    out.s32(0);
+    while (out.size() - start < 0x40) out.u8(0);
+    out.s16(0);
+    out.u16(0);
+    out.pad_to(0x10);
+}
+
+struct Core {
+    LevelCoreHeader header;  // compressed size filled in once the stream exists
+    Bytes dat;
+    Bytes idx;
+    Bytes gs_ram;
+};
+
+Core build_core(const ScaleSizes& sizes, Random& random, const std::string& marker,
+                int& patch_count) {
+    LevelCoreHeader h;
+    ByteWriter dat;
+
+    // §6.2 DAT order: tfrags, occlusion, sky, collision (each 0x40-aligned), textures, banks, classes.
+    auto terrain = make_terrain({sizes.patches, sizes.textures}, random);
+    patch_count = static_cast<int>(terrain.size());
+    TfragWriteOptions tfrag_options;
+    tfrag_options.exotic_vif_codes = true;
+    dat.append(write_tfrags(terrain, tfrag_options));
+    h.tfrags = 0;
+    dat.pad_to(0x40);
+    h.occlusion = static_cast<int32_t>(dat.size());
+    occlusion_grid(dat, random);
+    dat.pad_to(0x40);
+    h.sky = static_cast<int32_t>(dat.size());
+    sky(dat);
+    dat.pad_to(0x40);
+    h.collision = static_cast<int32_t>(dat.size());
+    collision(dat);
+    dat.pad_to(0x40);
+
+    h.textures_base_offset = static_cast<int32_t>(dat.size());
+    const uint64_t texture_bytes = static_cast<uint64_t>(sizes.texture_edge) * sizes.texture_edge;
+    std::vector<int32_t> texture_offsets;
+    for (int t = 0; t < sizes.textures; ++t) {
+        texture_offsets.push_back(static_cast<int32_t>(dat.size() - h.textures_base_offset));
+        texels(dat, texture_bytes, random);
+    }
+    // The rest of the pool: other classes' textures in a real level.
+    const uint64_t pool_end = h.textures_base_offset + sizes.texture_pool;
+    if (dat.size() < pool_end) texels(dat, pool_end - dat.size(), random);
+    dat.pad_to(0x40);
+    h.part_bank_offset = static_cast<int32_t>(dat.size());
+    blob(dat, 0x400, random);
+    h.fx_bank_offset = static_cast<int32_t>(dat.size());
+    blob(dat, 0x400, random);
+
+    std::vector<int32_t> moby_offsets;
+    for (int m = 0; m < sizes.moby_classes; ++m) {
+        dat.pad_to(0x40);
+        if (m % 4 == 3) {  // §6.3: offset 0 means "no model data"
+            moby_offsets.push_back(0);
+            continue;
+        }
+        moby_offsets.push_back(static_cast<int32_t>(dat.size()));
+        // The marker's prefix appears first in class 0, so the compressor
+        // encodes the full marker in class 1 partly as a match: the whole
+        // string exists only in the decompressed core, never in the stream.
+        const std::string planted = m == 0 ? marker.substr(0, marker.size() - 4) : marker;
+        if (m <= 1) dat.append(ByteSpan(reinterpret_cast<const uint8_t*>(planted.data()), planted.size()));
+        blob(dat, sizes.class_bytes, random);
+    }
+    dat.pad_to(0x40);
+    const int32_t tie_offset = static_cast<int32_t>(dat.size());
+    blob(dat, sizes.class_bytes, random);
+    dat.pad_to(0x40);
+    const int32_t shrub_offset = static_cast<int32_t>(dat.size());
+    blob(dat, sizes.class_bytes / 2, random);
+    dat.pad_to(0x10);
+
+    // IDX (§6.2 "IDX order for GC"): header, pad 0x40, class tables, texture
+    // tables, gs_ram table.
+    ByteWriter idx;
+    idx.zeros(kLevelCoreHeaderSize);
+    idx.pad_to(0x40);
+    h.moby_classes = {static_cast<int32_t>(moby_offsets.size()), static_cast<int32_t>(idx.size())};
+    for (size_t m = 0; m < moby_offsets.size(); ++m) {
+        idx.s32(moby_offsets[m]);
+        idx.s32(static_cast<int32_t>(100 + m));  // o_class
+        idx.zeros(8);
+        for (int t = 0; t < 16; ++t) idx.u8(0xff);
+    }
+    h.tie_classes = {1, static_cast<int32_t>(idx.size())};
+    idx.s32(tie_offset);
+    idx.s32(500);
+    idx.zeros(8);
+    for (int t = 0; t < 16; ++t) idx.u8(0xff);
+    h.shrub_classes = {1, static_cast<int32_t>(idx.size())};
+    idx.s32(shrub_offset);
+    idx.s32(700);
+    idx.zeros(8);
+    for (int t = 0; t < 16; ++t) idx.u8(0xff);
+    idx.zeros(16);  // billboard record
+    h.tfrag_textures = {sizes.textures, static_cast<int32_t>(idx.size())};
+    for (int t = 0; t < sizes.textures; ++t) {
+        idx.s32(texture_offsets[t]);
+        idx.s16(static_cast<int16_t>(sizes.texture_edge));
+        idx.s16(static_cast<int16_t>(sizes.texture_edge));
+        idx.s16(0x13);                    // type
+        idx.s16(static_cast<int16_t>(t));  // palette index: gs_ram + t × 0x100 (§6.3)
+        idx.s16(-1);
+        idx.s16(-1);
+    }
+    for (ArrayRange* empty : {&h.moby_textures, &h.tie_textures, &h.shrub_textures, &h.part_textures, &h.fx_textures})
+        *empty = {0, static_cast<int32_t>(idx.size())};
+    idx.pad_to(0x10);
+    h.gs_ram = {sizes.textures, static_cast<int32_t>(idx.size())};
+    for (int t = 0; t < sizes.textures; ++t) {
+        idx.s32(0);  // psm 0: RGBA32 palette
+        idx.s16(16);
+        idx.s16(16);
+        idx.s32(0x1000 + t * 0x40);
+        idx.s32(t * 0x100);
+    }
+
+    // gs_ram lump: one 256-colour RGBA32 palette per texture; alpha 0x80 = opaque.
+    ByteWriter gs;
+    for (int t = 0; t < sizes.textures; ++t)
+        for (int c = 0; c < 256; ++c) {
+            gs.u8(static_cast<uint8_t>(c));
+            gs.u8(static_cast<uint8_t>((c * (t + 2)) & 0xff));
+            gs.u8(static_cast<uint8_t>(255 - c));
+            gs.u8(0x80);
+        }
+
+    h.glass_map_texture = 0x4000;  // §6.1: what Wrench writes
+    h.glass_map_palette = 0x400;
+    h.scene_view_size = static_cast<int32_t>(align_up(dat.size(), 16));
+    h.assets_decompressed_size = static_cast<int32_t>(dat.size());
+    return {h, std::move(dat.bytes()), std::move(idx.bytes()), std::move(gs.bytes())};
+}
+
+Bytes gameplay_data(const LevelSpec& spec, Random& random) {
+    // §9: a table of s32 block offsets (0x00…0x98), then the blocks.
+    constexpr int kBlocks = 39;
+    ByteWriter out;
+    out.zeros(kBlocks * 4);
+    out.pad_to(0x10);
+    for (int b = 0; b < kBlocks; ++b) {
+        if (b == 5) continue;  // 0x14 is unused (§9)
+        out.patch_u32(b * 4, static_cast<uint32_t>(out.size()));
+        const int records = 2 + static_cast<int>(random.below(spec.scale == Scale::full ? 400 : 24));
+        out.s32(records);
+        for (int r = 0; r < records; ++r) {
+            out.s32(static_cast<int32_t>(r));
+            out.f32(static_cast<float>(random.between(-5000, 5000)) / 8.0f);
+            out.f32(static_cast<float>(random.between(-5000, 5000)) / 8.0f);
+            out.f32(static_cast<float>(random.between(-500, 500)) / 8.0f);
+        }
+        out.pad_to(0x10);
+    }
+    return std::move(out.bytes());
+}
+
+// 989snd bank stand-in: the seed saw "SBlk" at +0x18 and "DAW" at +0x24.
+Bytes sound_bank(Random& random, uint64_t size) {
+    ByteWriter out;
+    blob(out, size, random);
+    std::memcpy(out.bytes().data() + 0x18, "SBlk", 4);
+    std::memcpy(out.bytes().data() + 0x24, "DAW", 3);
+    return std::move(out.bytes());
+}
+
+// The retail tag bytes are zero (the seed's gameplay dump: +8 and +9 read as
+// "00 00"); the decoder ignores them either way (§5.1).
+Bytes compressed(const Bytes& data) { return wad_lz::compress(data, ""); }
+
+Bytes data_lump(const Core& core, const Bytes& core_stream, Random& random, int index) {
+    DataLumpHeader h;
+    ByteWriter out;
+    out.zeros(kDataLumpHeaderSize);
+    auto section = [&](const Bytes& bytes) {
+        out.pad_to(0x40);  // §4.1: Wrench aligns every section to 0x40
+        const ByteRange range{static_cast<int32_t>(out.size()), static_cast<int32_t>(bytes.size())};
+        out.append(bytes);
+        return range;
+    };
+    // "ratchet executable" overlay: one section, 16-byte header then code.
+    ByteWriter overlay;
+    overlay.u32(0x01000000);
+    overlay.u32(0x400);
+    overlay.u32(1);
+    overlay.u32(0x01000000);
+    blob(overlay, 0x400, random);
+    h.overlay = section(overlay.bytes());
+    h.core_index = section(core.idx);
+    h.gs_ram = section(core.gs_ram);
+    ByteWriter hud;
+    blob(hud, 0x200, random);
+    h.hud_header = section(hud.bytes());
+    for (int i = 0; i < 5; ++i) {
+        if (i >= 2) {
+            h.hud_banks[i] = {0, 0};
+            continue;
+        }
+        ByteWriter bank;
+        texels(bank, 0x3000, random);
+        h.hud_banks[i] = section(compressed(bank.bytes()));
+    }
+    h.core_data = section(core_stream);
+    if (index % 2 == 0) {
+        ByteWriter textures;
+        texels(textures, 0x2000, random);
+        h.transition_textures = section(compressed(textures.bytes()));
+    } else {
+        h.transition_textures = {-1, 0};  // §4.1: absent
+    }
+    ByteWriter header;
+    write_data_lump_header(header, h);
+    std::copy(header.bytes().begin(), header.bytes().end(), out.bytes().begin());
+    return std::move(out.bytes());
+}
+
+// Lays sections out after the header sector, each sector-aligned (§3.1).
+class LevelFile {
+public:
+    LevelFile() { out_.zeros(kSectorSize); }
+    SectorRange add(const Bytes& section) {
+        const SectorRange range{static_cast<int32_t>(out_.size() / kSectorSize),
+                                static_cast<int32_t>(sectors_for(section.size()))};
+        out_.append(section);
+        out_.pad_to(kSectorSize);
+        return range;
+    }
+    Bytes finish(const LevelHeader& header) {
+        ByteWriter h;
+        write_level_header(h, header);
+        std::copy(h.bytes().begin(), h.bytes().end(), out_.bytes().begin());
+        return std::move(out_.bytes());
+    }
+
+private:
+    ByteWriter out_;
+};
+
+Bytes audio_wad(Random& random) {
+    constexpr int32_t kAudioHeaderSize = 0x1018;  // §3.4 GcLevelAudioWadHeader
+    ByteWriter out;
+    out.zeros(align_up(kAudioHeaderSize, kSectorSize));
+    std::vector<std::pair<int32_t, int32_t>> samples;  // SectorByteRange: sector offset, byte size
+    for (int i = 0; i < 3; ++i) {
+        const uint64_t bytes = 0x600 + random.below(0x1000);
+        samples.emplace_back(static_cast<int32_t>(out.size() / kSectorSize), static_cast<int32_t>(bytes));
+        blob(out, bytes, random);
+        out.pad_to(kSectorSize);
+    }
+    ByteWriter header;
+    header.s32(kAudioHeaderSize);
+    header.s32(0);
+    for (int i = 0; i < 511; ++i) {
+        header.s32(i < 2 ? samples[i].first : 0);
+        header.s32(i < 2 ? samples[i].second : 0);
+    }
+    header.s32(samples[2].first);  // upgrade_sample
+    header.s32(samples[2].second);
+    header.zeros(16);  // thermanator freeze / thaw absent
+    std::copy(header.bytes().begin(), header.bytes().end(), out.bytes().begin());
+    return std::move(out.bytes());
+}
+
+Bytes scene_wad(Random& random) {
+    constexpr int32_t kSceneHeaderSize = 0x137C;  // §3.4: GC LEVEL_SCENE, opaque to Wrench too
+    ByteWriter out;
+    out.s32(kSceneHeaderSize);
+    out.s32(0);
+    out.zeros(kSceneHeaderSize - 8);
+    out.pad_to(kSectorSize);
+    blob(out, kSectorSize, random);
+    return std::move(out.bytes());
+}
+
+}  // namespace
+
+Bytes wad_header_prefix(const Bytes& file, int32_t header_size) {
+    return Bytes(file.begin(), file.begin() + header_size);
+}
+
+LevelImage build_level(const LevelSpec& spec) {
+    Random random(spec.seed * 1000003 + static_cast<uint64_t>(spec.index));
+    const ScaleSizes sizes = sizes_for(spec.scale);
+    LevelImage level;
+    level.marker = fmt::format("GCFS-MARKER level {:02d} id {}", spec.index, spec.id);
+
+    Core core = build_core(sizes, random, level.marker, level.patch_count);
+    const Bytes core_stream = compressed(core.dat);
+    core.header.assets_compressed_size = static_cast<int32_t>(core_stream.size());  // §6.1 0x88
+    ByteWriter core_header;
+    write_level_core_header(core_header, core.header);
+    std::copy(core_header.bytes().begin(), core_header.bytes().end(), core.idx.begin());
+
+    level.gameplay = gameplay_data(spec, random);
+    const Bytes data = data_lump(core, core_stream, random, spec.index);
+    const Bytes gameplay = compressed(level.gameplay);
+    const Bytes bank = sound_bank(random, spec.scale == Scale::full ? (1u << 20) + random.below(1u << 19) : 0x1800);
+    ByteWriter occlusion_copy;  // §3.1: a copy of the occlusion mappings
+    blob(occlusion_copy, 0x900, random);
+
+    level.header.id = spec.id;
+    level.header.reverb = static_cast<int32_t>(random.below(8));
+    LevelFile file;
+    // Wrench packs sound_bank, data, gameplay, occlusion; odd levels use
+    // another order so that readers must follow the offsets (§3.1).
+    if (spec.index % 2 == 0) {
+        level.header.sound_bank = file.add(bank);
+        level.header.data = file.add(data);
+        level.header.gameplay = file.add(gameplay);
+    } else {
+        level.header.data = file.add(data);
+        level.header.gameplay = file.add(gameplay);
+        level.header.sound_bank = file.add(bank);
+    }
+    level.header.occlusion = file.add(occlusion_copy.bytes());
+    level.level_wad = file.finish(level.header);
+    level.audio_wad = audio_wad(random);
+    level.scene_wad = scene_wad(random);
+    level.core_data = std::move(core.dat);
+    return level;
+}
+
+}  // namespace gcfs::mkdisc

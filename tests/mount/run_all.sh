@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# Real-mount tests: mount a built disc through the kernel and check it with
+# ordinary tools. Needs root (or fuse group) and /dev/fuse.
+# Usage: run_all.sh PATH/TO/gcfs
+set -u
+GCFS=$(readlink -f "$1")
+WORK=$(mktemp -d /tmp/gcfs-mount-test.XXXXXX)
+MNT=$WORK/mnt
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+check() { local name=$1; shift; local out; if out=$("$@" 2>&1); then pass "$name"; else fail "$name"; printf "%s\n" "$out" | tail -5 | sed "s/^/     | /"; fi; }
+unmount() { mountpoint -q "$1" && fusermount3 -u "$1"; for _ in $(seq 50); do mountpoint -q "$1" || return 0; sleep 0.1; done; }
+cleanup() { unmount "$MNT" 2>/dev/null; unmount "$WORK/mnt2" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+wait_mounted() { for _ in $(seq 100); do mountpoint -q "$1" && return 0; sleep 0.05; done; return 1; }
+
+mkdir -p "$MNT"
+"$GCFS" mkdisc "$WORK/disc.iso" --levels 4 --seed 7 --originals "$WORK/orig" >/dev/null || { echo "mkdisc failed"; exit 1; }
+IMAGE=$WORK/disc.iso
+
+# ---- mount and browse
+check "mount daemonizes and returns 0" "$GCFS" mount "$IMAGE" "$MNT"
+check "mount is up" wait_mounted "$MNT"
+check "find lists the whole tree" test "$(find "$MNT" | wc -l)" -gt 100
+for p in README.txt disc/SYSTEM.CNF disc/RC2.HDR global/mpeg.wad LEVEL00/info.json LEVEL00/header.bin \
+         LEVEL00/data.bin LEVEL00/core_data.wad LEVEL00/core_data.bin LEVEL00/core_index.bin LEVEL00/gameplay.bin \
+         LEVEL00/sound_bank.bin LEVEL00/core/tfrag.bin .gcfs/stats; do
+    check "tree has $p" test -e "$MNT/$p"
+done
+check "by-id/30 is a symlink to the museum's folder" test "$(readlink "$MNT/by-id/30")" = "../LEVEL03"
+check "by-id/30 resolves" test -f "$MNT/by-id/30/core_data.bin"
+check "stat before any read decoded nothing" grep -qx "cache_misses 0" "$MNT/.gcfs/stats"
+check "ls -lR decodes nothing" bash -c "ls -lR '$MNT' >/dev/null && grep -qx 'cache_misses 0' '$MNT/.gcfs/stats'"
+
+# ---- raw extents equal the image bytes at the header's sector offsets
+raw_extents_match() {
+    python3 - "$IMAGE" "$MNT" <<'PY'
+import json, sys, os
+image, mnt = sys.argv[1], sys.argv[2]
+bad = 0
+with open(image, "rb") as img:
+    for level in sorted(d for d in os.listdir(mnt) if d.startswith("LEVEL")):
+        info = json.load(open(os.path.join(mnt, level, "info.json")))
+        base = info["container"]["offset_bytes"]
+        for name, ext in info["header"]["extents"].items():
+            fname = "gameplay.wad" if name == "gameplay" else name + ".bin"
+            img.seek(base + ext["offset_bytes"])
+            want = img.read(ext["size_bytes"])
+            got = open(os.path.join(mnt, level, fname), "rb").read()
+            if want != got:
+                print("mismatch", level, fname); bad += 1
+        lump = info["container"]["offset_bytes"] + info["header"]["extents"]["data"]["offset_bytes"]
+        for name, sec in info["data_lump"].items():
+            fname = name + (".wad" if sec["compressed"] else ".bin")
+            img.seek(lump + sec["offset_bytes"])
+            if img.read(sec["size_bytes"]) != open(os.path.join(mnt, level, fname), "rb").read():
+                print("mismatch", level, fname); bad += 1
+sys.exit(1 if bad else 0)
+PY
+}
+check "every raw extent equals the image at its sector offset" raw_extents_match
+for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do
+    check "$level core_data.bin equals the builder's original" cmp "$MNT/$level/core_data.bin" "$WORK/orig/$level/core_data.bin"
+    check "$level gameplay.bin equals the builder's original" cmp "$MNT/$level/gameplay.bin" "$WORK/orig/$level/gameplay.bin"
+    check "$level stat size of core_data.bin is the decoded size" \
+        test "$(stat -c %s "$MNT/$level/core_data.bin")" = "$(stat -c %s "$WORK/orig/$level/core_data.bin")"
+done
+marker=$(cat "$WORK/orig/LEVEL02/marker.txt")
+check "grep -r finds the marker planted inside a compressed core" \
+    bash -c "grep -rlF '$marker' '$MNT/LEVEL02' | grep -qx '$MNT/LEVEL02/core_data.bin'"
+check "the marker is not in the compressed stream itself" bash -c "! grep -qF '$marker' '$MNT/LEVEL02/core_data.wad'"
+check "cp -r copies a level out" cp -r "$MNT/LEVEL01" "$WORK/copy"
+check "the copy equals the mount" diff -r "$MNT/LEVEL01" "$WORK/copy"
+
+concurrent_cats_agree() {
+    local f=$MNT/LEVEL03/core_data.bin
+    for i in $(seq 8); do cat "$f" | md5sum > "$WORK/sum.$i" & done
+    wait
+    test "$(cat "$WORK"/sum.* | sort -u | wc -l)" = 1 && test "$(cut -d' ' -f1 "$WORK/sum.1")" = "$(md5sum < "$WORK/orig/LEVEL03/core_data.bin" | cut -d' ' -f1)"
+}
+check "8 concurrent cats of one extent give identical, correct bytes" concurrent_cats_agree
+
+erofs() { local out; out=$("$@" 2>&1); [[ $out == *"Read-only file system"* ]]; }
+check "touch is refused with EROFS" erofs touch "$MNT/new"
+check "overwriting a file is refused with EROFS" erofs bash -c "echo x > '$MNT/LEVEL00/info.json'"
+check "mkdir is refused with EROFS" erofs mkdir "$MNT/dir"
+check "rm is refused with EROFS" erofs rm -f "$MNT/README.txt"
+check "mv is refused with EROFS" erofs mv "$MNT/README.txt" "$MNT/R"
+
+check "fusermount3 -u unmounts" unmount "$MNT"
+daemon_gone() { for _ in $(seq 50); do pgrep -f "gcfs mount $IMAGE" >/dev/null || return 0; sleep 0.1; done; return 1; }
+check "no daemon is left behind" daemon_gone
+
+# ---- errors at mount time
+mount_error() {  # expected message fragment, then mount arguments
+    local want=$1; shift
+    local out rc
+    out=$("$GCFS" mount "$@" 2>&1); rc=$?
+    [[ $rc -ne 0 && $out == *"$want"* ]] || { echo "rc=$rc out=$out"; return 1; }
+}
+check "missing image is a one-line error" mount_error "No such file" "$WORK/nope.iso" "$MNT"
+head -c 100000 /dev/urandom > "$WORK/random.bin"
+check "not an ISO is a clear error" mount_error "not an ISO9660 image" "$WORK/random.bin" "$MNT"
+if command -v genisoimage >/dev/null; then
+    mkdir -p "$WORK/plain" && echo hello > "$WORK/plain/A.TXT"
+    genisoimage -quiet -o "$WORK/plain.iso" "$WORK/plain" 2>/dev/null
+    check "an ISO without a table of contents is not this game" mount_error "no Going Commando table of contents" "$WORK/plain.iso" "$MNT"
+fi
+check "missing mountpoint is a clear error" mount_error "No such file or directory" "$IMAGE" "$WORK/absent"
+mkdir -p "$WORK/full" && touch "$WORK/full/x"
+check "non-empty mountpoint is refused" mount_error "is not empty" "$IMAGE" "$WORK/full"
+
+# A killed daemon leaves a stale mount; gcfs says how to clear it.
+mkdir -p "$WORK/mnt2"
+"$GCFS" mount -f "$IMAGE" "$WORK/mnt2" 2>/dev/null &
+pid=$!
+wait_mounted "$WORK/mnt2"
+kill -9 $pid; wait $pid 2>/dev/null
+check "a stale mount is reported with the fix" mount_error "fusermount3 -u" "$IMAGE" "$WORK/mnt2"
+fusermount3 -u "$WORK/mnt2" 2>/dev/null
+
+# SIGTERM in the foreground unmounts.
+"$GCFS" mount -f "$IMAGE" "$MNT" 2>"$WORK/fg.log" &
+pid=$!
+wait_mounted "$MNT"
+kill -TERM $pid; wait $pid
+check "SIGTERM in the foreground unmounts" bash -c "! mountpoint -q '$MNT'"
+
+# ---- a corrupt extent answers EIO, logs one line, the rest stays readable
+corrupt_core() {
+    "$GCFS" mount "$IMAGE" "$MNT" || return 1
+    wait_mounted "$MNT"
+    local stream=$(python3 -c "
+import json; i=json.load(open('$MNT/LEVEL01/info.json'))
+print(i['container']['offset_bytes'] + i['header']['extents']['data']['offset_bytes'] + i['data_lump']['core_data']['offset_bytes'])")
+    unmount "$MNT"
+    cp "$IMAGE" "$WORK/corrupt.iso"
+    # A big match reaching far back as the first packet: lookback before the start.
+    printf '\x20\x10\x00\x7f' | dd of="$WORK/corrupt.iso" bs=1 seek=$((stream + 16)) conv=notrunc status=none
+}
+check "corrupt image prepared" corrupt_core
+"$GCFS" mount -f "$WORK/corrupt.iso" "$MNT" 2>"$WORK/corrupt.log" &
+pid=$!
+wait_mounted "$MNT"
+eio() { local out; out=$(cat "$MNT/LEVEL01/core_data.bin" 2>&1 >/dev/null); [[ $out == *"Input/output error"* ]]; }
+check "corrupt core_data.bin reads as EIO" eio
+check "a second read is EIO too" eio
+check "the error is logged once, naming level, extent and offset" \
+    bash -c "test \$(grep -c 'LEVEL01/core_data.bin' '$WORK/corrupt.log') = 1 && grep -q 'lookback.*0x10' '$WORK/corrupt.log'"
+check ".gcfs/stats lists the failure" grep -q "error LEVEL01/core_data.bin" "$MNT/.gcfs/stats"
+check "the rest of the disc stays readable" cmp "$MNT/LEVEL00/core_data.bin" "$WORK/orig/LEVEL00/core_data.bin"
+check "the damaged level's other extents still read" cmp "$MNT/LEVEL01/gameplay.bin" "$WORK/orig/LEVEL01/gameplay.bin"
+kill -TERM $pid; wait $pid
+
+echo "mount tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,97 @@
+// The virtual tree without a mount: paths, sizes from headers, lazy decoding,
+// errors on damaged extents.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "disc_fixture.h"
+#include "tree/sources.h"
+#include "tree/tree_builder.h"
+
+using namespace gcfs;
+
+namespace {
+
+formats::Bytes read_all(const tree::Disc& disc, const std::string& path) {
+    const auto ino = disc.tree.resolve(path);
+    REQUIRE_MESSAGE(ino, path);
+    const tree::Node* n = disc.tree.node(*ino);
+    REQUIRE(n->type == tree::NodeType::file);
+    formats::Bytes out(n->source->size());
+    const auto outcome = n->source->read(0, out);
+    REQUIRE_MESSAGE(outcome.ok(), outcome.error);
+    CHECK(outcome.bytes == out.size());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("tree shows the design's layout with header-derived sizes and no decoding") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    for (const char* path : {"README.txt", "disc/SYSTEM.CNF", "disc/RC2.HDR", "disc/LEVELS/LEVEL00.WAD",
+                             "global/mpeg.wad", "global/armor.wad", "LEVEL00/header.bin", "LEVEL00/info.json",
+                             "LEVEL00/data.bin", "LEVEL00/core_index.bin", "LEVEL00/core_data.wad",
+                             "LEVEL00/core_data.bin", "LEVEL00/gameplay.wad", "LEVEL00/gameplay.bin",
+                             "LEVEL00/sound_bank.bin", "LEVEL00/core/tfrag.bin", "LEVEL00/core/sky.bin",
+                             "LEVEL04/audio.wad", "by-id/30", ".gcfs/stats"})
+        CHECK_MESSAGE(disc->tree.resolve(path).has_value(), path);
+    const auto ino = disc->tree.resolve("LEVEL02/core_data.bin");
+    CHECK(disc->tree.node(*ino)->source->size() == built.levels.at(2).core_data.size());
+    CHECK(disc->cache->stats().misses == 0);  // sizes came from headers
+    const tree::Node* link = disc->tree.node(*disc->tree.resolve("by-id/30"));
+    CHECK(link->link_target == "../LEVEL04");
+}
+
+TEST_CASE("decompressed extents equal the builder's originals") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    for (const auto& [index, level] : built.levels) {
+        const std::string folder = "LEVEL0" + std::to_string(index);
+        CHECK(read_all(*disc, folder + "/core_data.bin") == level.core_data);
+        CHECK(read_all(*disc, folder + "/gameplay.bin") == level.gameplay);
+    }
+    CHECK(disc->cache->stats().misses == 2 * built.levels.size());
+}
+
+TEST_CASE("a corrupt core stream reads as an error naming its offset; the rest still reads") {
+    const BuiltDisc& built = small_disc();
+    const std::string copy = built.path + ".corrupt";
+    {
+        std::ifstream in(built.path, std::ios::binary);
+        std::ofstream out(copy, std::ios::binary);
+        out << in.rdbuf();
+    }
+    uint64_t stream_at;
+    {
+        auto disc = tree::open_disc(copy, 64 << 20);
+        const auto& level = disc->scan.levels[1];
+        stream_at = level.data_offset + static_cast<uint64_t>(level.lump->core_data.offset);
+    }
+    {
+        // A big match reaching far back as the first packet: lookback before the start.
+        std::fstream f(copy, std::ios::binary | std::ios::in | std::ios::out);
+        f.seekp(static_cast<std::streamoff>(stream_at + 16));
+        const char packet[4] = {0x20, 0x10, 0x00, 0x7f};
+        f.write(packet, 4);
+    }
+    auto disc = tree::open_disc(copy, 64 << 20);
+    const tree::Node* bad = disc->tree.node(*disc->tree.resolve("LEVEL01/core_data.bin"));
+    formats::Bytes buffer(4096);
+    const auto outcome = bad->source->read(0, buffer);
+    CHECK_FALSE(outcome.ok());
+    CHECK(outcome.error.find("lookback") != std::string::npos);
+    CHECK(outcome.error.find("0x10") != std::string::npos);  // the packet's byte offset in the stream
+    CHECK(read_all(*disc, "LEVEL00/core_data.bin") == built.levels.at(0).core_data);
+    CHECK(read_all(*disc, "LEVEL01/gameplay.bin") == built.levels.at(1).gameplay);
+    ::unlink(copy.c_str());
+}
+
+TEST_CASE("a file that is not a disc is refused with a clear error") {
+    const std::string path = "/tmp/gcfs-unit-not-iso-" + std::to_string(::getpid());
+    std::ofstream(path) << std::string(100000, 'x');
+    CHECK_THROWS_AS(tree::open_disc(path, 1 << 20), tree::NotAGameDisc);
+    ::unlink(path.c_str());
+}

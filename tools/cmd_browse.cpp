@@ -1,0 +1,102 @@
+// `gcfs ls` and `gcfs cat`: the mounted tree without a mount.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <memory>
+
+#include "tools/commands.h"
+#include "tree/tree_builder.h"
+
+namespace gcfs::tools {
+namespace {
+
+struct BrowseArgs {
+    std::string image;
+    std::string path;
+};
+
+std::unique_ptr<tree::Disc> open_or_report(const std::string& image, int& exit_code) {
+    try {
+        return tree::open_disc(image, 256ull << 20);
+    } catch (const std::system_error& e) {
+        fmt::print(stderr, "gcfs: cannot open image {}: {}\n", image, e.code().message());
+        exit_code = 2;
+    } catch (const tree::NotAGameDisc& e) {
+        fmt::print(stderr, "gcfs: {}: {}\n", image, e.what());
+        exit_code = 3;
+    }
+    return nullptr;
+}
+
+void list(const tree::Disc& disc, uint64_t ino) {
+    const tree::Node* n = disc.tree.node(ino);
+    if (n->type != tree::NodeType::directory) {
+        fmt::print("{:>12}  {}\n", n->type == tree::NodeType::file ? n->source->size() : 0, disc.tree.path_of(ino));
+        return;
+    }
+    for (const auto& [name, child] : n->children) {
+        const tree::Node* c = disc.tree.node(child);
+        switch (c->type) {
+            case tree::NodeType::directory: fmt::print("{:>12}  {}/\n", "", name); break;
+            case tree::NodeType::symlink: fmt::print("{:>12}  {} -> {}\n", "", name, c->link_target); break;
+            case tree::NodeType::file: fmt::print("{:>12}  {}\n", c->source->size(), name); break;
+        }
+    }
+}
+
+}  // namespace
+
+void add_browse_commands(CLI::App& app, int& exit_code) {
+    auto ls = std::make_shared<BrowseArgs>();
+    CLI::App* ls_cmd = app.add_subcommand("ls", "list a folder of the tree without mounting");
+    ls_cmd->add_option("image", ls->image, "disc image")->required();
+    ls_cmd->add_option("path", ls->path, "folder or file inside the tree (default: the root)");
+    ls_cmd->callback([ls, &exit_code] {
+        auto disc = open_or_report(ls->image, exit_code);
+        if (!disc) return;
+        const auto ino = disc->tree.resolve(ls->path);
+        if (!ino) {
+            fmt::print(stderr, "gcfs ls: {}: no such file or folder in the tree\n", ls->path);
+            exit_code = 1;
+            return;
+        }
+        list(*disc, *ino);
+    });
+
+    auto cat = std::make_shared<BrowseArgs>();
+    CLI::App* cat_cmd = app.add_subcommand("cat", "write a file of the tree to standard output without mounting");
+    cat_cmd->add_option("image", cat->image, "disc image")->required();
+    cat_cmd->add_option("path", cat->path, "file inside the tree")->required();
+    cat_cmd->callback([cat, &exit_code] {
+        auto disc = open_or_report(cat->image, exit_code);
+        if (!disc) return;
+        const auto ino = disc->tree.resolve(cat->path);
+        const tree::Node* n = ino ? disc->tree.node(*ino) : nullptr;
+        if (!n || n->type != tree::NodeType::file) {
+            fmt::print(stderr, "gcfs cat: {}: no such file in the tree\n", cat->path);
+            exit_code = 1;
+            return;
+        }
+        std::vector<uint8_t> buffer(1 << 20);
+        for (uint64_t offset = 0;;) {
+            const auto outcome = n->source->read(offset, buffer);
+            if (!outcome.ok()) {
+                fmt::print(stderr, "gcfs cat: {}: {}\n", cat->path, outcome.error);
+                exit_code = 1;
+                return;
+            }
+            if (outcome.bytes == 0) break;
+            for (uint64_t done = 0; done < outcome.bytes;) {
+                const ssize_t w = ::write(1, buffer.data() + done, outcome.bytes - done);
+                if (w <= 0) {
+                    exit_code = 1;
+                    return;
+                }
+                done += static_cast<uint64_t>(w);
+            }
+            offset += outcome.bytes;
+        }
+    });
+}
+
+}  // namespace gcfs::tools

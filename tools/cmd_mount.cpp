@@ -1,0 +1,34 @@
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "fs/mount.h"
+#include "tools/commands.h"
+
+namespace gcfs::tools {
+
+void add_mount_command(CLI::App& app, int& exit_code) {
+    auto options = std::make_shared<fs::MountOptions>();
+    auto o_lists = std::make_shared<std::vector<std::string>>();
+    CLI::App* cmd = app.add_subcommand("mount", "mount IMAGE read-only on MOUNTPOINT (unmount with fusermount3 -u)");
+    cmd->add_option("image", options->image, "disc image (.iso)")->required();
+    cmd->add_option("mountpoint", options->mountpoint, "an empty directory")->required();
+    cmd->add_flag("-f,--foreground", options->foreground, "stay in the foreground (SIGINT/SIGTERM unmount)");
+    cmd->add_flag("-d,--debug", options->debug, "foreground with libfuse debug output");
+    cmd->add_option("-o", *o_lists,
+                    "mount options: cache_size=SIZE (default 512M), allow_other, any other libfuse option")
+        ->allow_extra_args(false);
+    cmd->callback([options, o_lists, &exit_code] {
+        for (const auto& list : *o_lists) {
+            if (const std::string problem = fs::apply_o_option(list, *options); !problem.empty()) {
+                fmt::print(stderr, "gcfs: {}\n", problem);
+                exit_code = 1;
+                return;
+            }
+        }
+        if (options->debug) options->foreground = true;
+        exit_code = fs::run_mount(*options);
+    });
+}
+
+}  // namespace gcfs::tools

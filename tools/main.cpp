@@ -1,0 +1,23 @@
+#include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "tools/commands.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"gcfs: browse a Ratchet & Clank 2: Going Commando disc image as a read-only filesystem"};
+    app.set_version_flag("--version", std::string("gcfs ") + GCFS_VERSION);
+    app.require_subcommand(1);
+    spdlog::set_default_logger(spdlog::stderr_color_mt("gcfs"));  // stdout carries data (cat)
+    spdlog::set_pattern("gcfs: %l: %v");
+    int exit_code = 0;
+    gcfs::tools::add_mount_command(app, exit_code);
+    gcfs::tools::add_mkdisc_command(app, exit_code);
+    gcfs::tools::add_browse_commands(app, exit_code);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    return exit_code;
+}

@@ -1,0 +1,178 @@
+#include "tree/disc_scan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+
+#include "formats/wad_lz.h"
+
+namespace gcfs::tree {
+namespace {
+
+using namespace formats;
+
+void walk_directory(const Image& image, uint32_t lba, uint32_t size, const std::string& prefix, int depth,
+                    std::vector<IsoFile>& files) {
+    if (depth > iso9660::kMaxDepth) return;
+    const Bytes extent = image.read_clamped(static_cast<uint64_t>(lba) * kSectorSize, size);
+    auto entries = iso9660::parse_directory(extent);
+    if (!entries.ok())
+        throw NotAGameDisc(fmt::format("ISO9660 directory at LBA {} is damaged: {}", lba, entries.error().describe()));
+    for (const auto& e : *entries) {
+        const std::string path = prefix.empty() ? e.name : prefix + "/" + e.name;
+        if (e.is_directory) {
+            if (e.lba != lba) walk_directory(image, e.lba, e.size, path, depth + 1, files);
+        } else {
+            files.push_back({path, e.lba, e.size});
+        }
+    }
+}
+
+bool same_except_sector(const LevelHeader& a, const LevelHeader& b) {
+    auto same = [](SectorRange x, SectorRange y) { return x.offset == y.offset && x.size == y.size; };
+    bool equal = a.header_size == b.header_size && a.id == b.id && a.reverb == b.reverb && same(a.data, b.data) &&
+                 same(a.sound_bank, b.sound_bank) && same(a.gameplay, b.gameplay) && same(a.occlusion, b.occlusion);
+    for (int i = 0; i < 3; ++i)
+        equal = equal && same(a.chunks[i], b.chunks[i]) && same(a.chunk_sound_banks[i], b.chunk_sound_banks[i]);
+    return equal;
+}
+
+void scan_core(const Image& image, LevelScan& level) {
+    const DataLumpHeader& lump = *level.lump;
+    level.core_index = image.read_clamped(level.data_offset + static_cast<uint64_t>(lump.core_index.offset),
+                                          static_cast<uint64_t>(lump.core_index.size));
+    auto core = parse_level_core_header(level.core_index);
+    if (!core.ok()) {
+        level.checks.push_back({"core header parses", false, "core_index " + core.error().describe()});
+        return;
+    }
+    level.core = *core;
+    level.checks.push_back({"core header parses", true, "0xBC-byte level core header (§6.1)"});
+
+    // §6.1 0x88: the core_data stream's own declared size must equal both the
+    // core header's and what the data lump allots (the seed's arithmetic check).
+    const Bytes wad_header = image.read_clamped(level.data_offset + static_cast<uint64_t>(lump.core_data.offset),
+                                                wad_lz::kHeaderSize);
+    auto stream = wad_lz::read_header(wad_header, static_cast<uint64_t>(lump.core_data.size));
+    if (!stream.ok()) {
+        level.checks.push_back({"core_data stream header", false, "core_data.wad " + stream.error().describe()});
+    } else {
+        const bool sizes_agree = stream->compressed_size == static_cast<uint32_t>(core->assets_compressed_size) &&
+                                 stream->compressed_size <= static_cast<uint32_t>(lump.core_data.size);
+        level.checks.push_back({"core_data compressed size", sizes_agree,
+                                fmt::format("stream declares {} bytes, core header 0x88 says {}, data lump allots {}",
+                                            stream->compressed_size, core->assets_compressed_size,
+                                            lump.core_data.size)});
+    }
+
+    std::vector<int32_t> class_offsets;
+    bool tables_ok = true;
+    std::string table_detail = "moby, tie, shrub tables inside core_index";
+    for (auto [range, entry_size] : {std::pair{core->moby_classes, kClassEntrySize},
+                                     std::pair{core->tie_classes, kClassEntrySize},
+                                     std::pair{core->shrub_classes, kShrubClassEntrySize}}) {
+        auto table = parse_class_table(level.core_index, range, entry_size);
+        if (!table.ok()) {
+            tables_ok = false;
+            table_detail = table.error().describe();
+            continue;
+        }
+        for (const auto& entry : *table) class_offsets.push_back(entry.offset_in_asset_wad);
+    }
+    level.checks.push_back({"class tables", tables_ok, table_detail});
+
+    auto regions = core_regions(*core, class_offsets);
+    if (!regions.ok()) {
+        level.checks.push_back({"core regions ordered", false, regions.error().describe()});
+        return;
+    }
+    level.regions = *regions;
+    level.checks.push_back({"core regions ordered", true,
+                            "tfrag < occlusion < sky < collision < textures_base, all inside core_data (§6.1)"});
+}
+
+void scan_level(const Image& image, LevelScan& level) {
+    level.file_offset = static_cast<uint64_t>(level.part.file_lba) * kSectorSize;
+    level.file_size = static_cast<uint64_t>(std::max(level.part.size_sectors, 0)) * kSectorSize;
+    const bool inside = level.part.file_lba > 0 && level.file_offset + level.file_size <= image.size();
+    level.checks.push_back({"container inside image", inside,
+                            fmt::format("LBA {} + {} sectors, image has {} sectors", level.part.file_lba,
+                                        level.part.size_sectors, image.size() / kSectorSize)});
+    if (!inside) return;
+
+    const Bytes first = image.read_clamped(level.file_offset, kSectorSize);
+    auto header = parse_level_header(first);
+    if (!header.ok()) {
+        level.checks.push_back({"level header parses", false, "header.bin " + header.error().describe()});
+        return;
+    }
+    level.header = *header;
+    level.checks.push_back({"level header parses", true, fmt::format("0x{:x}-byte header, id {}", header->header_size, header->id)});
+
+    const auto problems = extent_problems(*header, level.file_size / kSectorSize);
+    std::string detail = "every extent inside the container, none overlapping (sizes in sectors, §3.1)";
+    if (!problems.empty()) detail = problems.front().message;
+    level.checks.push_back({"extents inside and disjoint", problems.empty(), detail});
+
+    uint64_t covered = 1;  // the header sector
+    for (const auto& e : level_extents(*header)) covered += static_cast<uint64_t>(e.range.size);
+    level.checks.push_back({"extents tile the container", covered == level.file_size / kSectorSize,
+                            fmt::format("header sector + extents = {} sectors, container has {}", covered,
+                                        level.file_size / kSectorSize)});
+    if (!problems.empty()) return;
+
+    level.data_offset = level.file_offset + level.header->data.byte_offset();
+    const uint64_t data_size = level.header->data.byte_size();
+    auto lump = parse_data_lump_header(image.read_clamped(level.data_offset, kDataLumpHeaderSize), data_size);
+    if (!lump.ok()) {
+        level.checks.push_back({"data lump header", false, "data.bin " + lump.error().describe()});
+        return;
+    }
+    level.lump = *lump;
+    level.checks.push_back({"data lump header", true, "every section inside the data extent (byte ranges, §4.1)"});
+    scan_core(image, level);
+}
+
+}  // namespace
+
+bool LevelScan::ok() const {
+    return std::all_of(checks.begin(), checks.end(), [](const Check& c) { return c.ok; });
+}
+
+DiscScan scan_disc(const Image& image) {
+    DiscScan disc;
+    if (image.size() < (iso9660::kPvdLba + 1) * kSectorSize)
+        throw NotAGameDisc(fmt::format("{} bytes is too small for an ISO9660 image", image.size()));
+    auto volume = iso9660::parse_primary_volume(image.read_clamped(iso9660::kPvdLba * kSectorSize, kSectorSize));
+    if (!volume.ok()) throw NotAGameDisc("not an ISO9660 image: " + volume.error().describe());
+    disc.volume = *volume;
+    walk_directory(image, volume->root_lba, volume->root_size, "", 0, disc.files);
+
+    const Bytes toc_bytes = image.read_clamped(static_cast<uint64_t>(kTocLba) * kSectorSize, kTocMaxSize);
+    auto toc = parse_toc(toc_bytes);
+    if (!toc.ok())
+        throw NotAGameDisc("no Going Commando table of contents at LBA 1001: " + toc.error().describe());
+    disc.toc = *toc;
+
+    for (const auto& entry : disc.toc.levels) {
+        if (!entry.level) continue;  // audio/scene-only slots have no level container to show
+        LevelScan level;
+        level.index = entry.index;
+        level.folder = fmt::format("LEVEL{:02d}", entry.index);
+        level.part = *entry.level;
+        level.audio = entry.audio;
+        level.scene = entry.scene;
+        auto copy = parse_level_header(ByteSpan(toc_bytes).subspan(entry.level->toc_offset));
+        if (copy.ok()) level.toc_header = *copy;
+        scan_level(image, level);
+        if (level.header && level.toc_header)
+            level.checks.push_back({"TOC copy matches container header", same_except_sector(*level.header, *level.toc_header),
+                                    "every field but +4 (sector) equal (§2.3)"});
+        disc.levels.push_back(std::move(level));
+    }
+    return disc;
+}
+
+}  // namespace gcfs::tree

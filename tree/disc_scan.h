@@ -1,0 +1,66 @@
+// Reads every header of a disc image once, at mount: ISO9660 directories,
+// the table of contents, each level's container, data lump and core header.
+// Nothing is decompressed here.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "formats/data_lump.h"
+#include "formats/iso9660.h"
+#include "formats/level_core.h"
+#include "formats/level_wad.h"
+#include "formats/toc.h"
+#include "tree/image.h"
+
+namespace gcfs::tree {
+
+// An image that is not a Going Commando disc at all (not ISO9660, no TOC).
+class NotAGameDisc : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct Check {
+    std::string name;
+    bool ok;
+    std::string detail;
+};
+
+struct IsoFile {
+    std::string path;  // "LEVELS/LEVEL00.WAD"
+    uint32_t lba;
+    uint32_t size;
+};
+
+struct LevelScan {
+    int index = 0;
+    std::string folder;             // "LEVEL00": table index, not id (§2.4)
+    formats::LevelPart part{};
+    std::optional<formats::LevelPart> audio, scene;
+    uint64_t file_offset = 0;       // bytes
+    uint64_t file_size = 0;         // bytes, from the table's sector count
+    std::optional<formats::LevelHeader> header;      // the copy at the file's start
+    std::optional<formats::LevelHeader> toc_header;  // the TOC's copy
+    uint64_t data_offset = 0;       // absolute image offset of the data lump
+    std::optional<formats::DataLumpHeader> lump;
+    formats::Bytes core_index;      // kept: later decoders read its tables
+    std::optional<formats::LevelCoreHeader> core;
+    std::vector<formats::CoreRegion> regions;
+    std::vector<Check> checks;
+
+    bool ok() const;
+};
+
+struct DiscScan {
+    formats::iso9660::PrimaryVolume volume;
+    std::vector<IsoFile> files;
+    formats::Toc toc;
+    std::vector<LevelScan> levels;
+};
+
+DiscScan scan_disc(const Image& image);
+
+}  // namespace gcfs::tree

@@ -1,0 +1,57 @@
+#include "tree/image.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <system_error>
+
+namespace gcfs::tree {
+
+Image::Image(const std::string& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw std::system_error(errno, std::generic_category(), path);
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) {
+        const int err = errno;
+        ::close(fd_);
+        throw std::system_error(err, std::generic_category(), path);
+    }
+    if (S_ISDIR(st.st_mode)) {
+        ::close(fd_);
+        throw std::system_error(EISDIR, std::generic_category(), path);
+    }
+    size_ = static_cast<uint64_t>(st.st_size);
+}
+
+Image::~Image() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+bool Image::read(uint64_t offset, std::span<uint8_t> out) const {
+    uint64_t done = 0;
+    while (done < out.size()) {
+        const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        if (n == 0) {
+            errno = EIO;  // the image ends early: truncated under us
+            return false;
+        }
+        done += static_cast<uint64_t>(n);
+    }
+    return true;
+}
+
+formats::Bytes Image::read_clamped(uint64_t offset, uint64_t length) const {
+    if (offset >= size_) return {};
+    formats::Bytes out(std::min(length, size_ - offset));
+    if (!read(offset, out)) return {};
+    return out;
+}
+
+}  // namespace gcfs::tree

@@ -1,0 +1,37 @@
+// The disc image file, read with pread from any thread.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "formats/bytes.h"
+
+namespace gcfs::tree {
+
+class Image {
+public:
+    // Throws std::system_error with the path when the file cannot be opened.
+    explicit Image(const std::string& path);
+    ~Image();
+    Image(const Image&) = delete;
+    Image& operator=(const Image&) = delete;
+
+    const std::string& path() const { return path_; }
+    uint64_t size() const { return size_; }
+
+    // Reads exactly out.size() bytes at `offset`; returns false (errno set)
+    // on an I/O error or when the image is shorter than asked, e.g. because
+    // it was truncated under a live mount.
+    bool read(uint64_t offset, std::span<uint8_t> out) const;
+
+    // Reads up to `length` bytes, clamped to the image's end.
+    formats::Bytes read_clamped(uint64_t offset, uint64_t length) const;
+
+private:
+    std::string path_;
+    int fd_ = -1;
+    uint64_t size_ = 0;
+};
+
+}  // namespace gcfs::tree

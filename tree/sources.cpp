@@ -1,0 +1,106 @@
+#include "tree/sources.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "formats/wad_lz.h"
+
+namespace gcfs::tree {
+namespace {
+
+uint64_t next_cache_key() {
+    static std::atomic<uint64_t> counter{1};
+    return counter++;
+}
+
+std::span<const uint8_t> as_span(const std::string& text) {
+    return {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
+}
+
+}  // namespace
+
+ReadOutcome copy_window(std::span<const uint8_t> content, uint64_t offset, std::span<uint8_t> out) {
+    if (offset >= content.size()) return {0, {}};
+    const uint64_t n = std::min<uint64_t>(out.size(), content.size() - offset);
+    std::memcpy(out.data(), content.data() + offset, n);
+    return {n, {}};
+}
+
+ImageSlice::ImageSlice(const Image& image, uint64_t offset, uint64_t length)
+    : image_(image), offset_(offset), length_(length) {}
+
+ReadOutcome ImageSlice::read(uint64_t offset, std::span<uint8_t> out) const {
+    if (offset >= length_) return {0, {}};
+    const uint64_t n = std::min<uint64_t>(out.size(), length_ - offset);
+    if (!image_.read(offset_ + offset, out.first(n)))
+        return {0, fmt::format("image read of {} bytes at image byte 0x{:x} failed: {}", n, offset_ + offset,
+                               std::strerror(errno))};
+    return {n, {}};
+}
+
+ReadOutcome StaticText::read(uint64_t offset, std::span<uint8_t> out) const {
+    return copy_window(as_span(text_), offset, out);
+}
+
+ReadOutcome LiveText::read(uint64_t offset, std::span<uint8_t> out) const {
+    return copy_window(as_span(render_()), offset, out);
+}
+
+WadStream::WadStream(const Image& image, cache::LruCache& cache, uint64_t offset, uint64_t available,
+                     std::optional<uint64_t> declared_size)
+    : image_(image), cache_(cache), key_(next_cache_key()), offset_(offset), available_(available), size_(declared_size) {}
+
+uint64_t WadStream::size() const {
+    std::call_once(measured_, [&] {
+        if (size_) return;
+        formats::Bytes stream(available_);
+        if (!image_.read(offset_, stream)) {
+            size_error_ = fmt::format("image read at 0x{:x} failed: {}", offset_, std::strerror(errno));
+            return;
+        }
+        auto measured = formats::wad_lz::measure(stream);
+        if (measured.ok()) {
+            size_ = *measured;
+        } else {
+            size_error_ = fmt::format("stream {} (image byte 0x{:x})", measured.error().describe(), offset_);
+        }
+    });
+    return size_.value_or(0);
+}
+
+cache::Loaded WadStream::decode() const {
+    const uint64_t expected = size();
+    if (!size_) return {nullptr, size_error_};
+    formats::Bytes stream(available_);
+    if (!image_.read(offset_, stream))
+        return {nullptr, fmt::format("image read at 0x{:x} failed: {}", offset_, std::strerror(errno))};
+    auto out = formats::wad_lz::decompress(stream, expected);
+    if (!out.ok())
+        return {nullptr, fmt::format("stream {} (image byte 0x{:x})", out.error().describe(), offset_)};
+    return {std::make_shared<const formats::Bytes>(std::move(*out)), {}};
+}
+
+cache::Loaded WadStream::decoded() const {
+    return cache_.get(key_, [this] { return decode(); });
+}
+
+ReadOutcome WadStream::read(uint64_t offset, std::span<uint8_t> out) const {
+    const cache::Loaded loaded = decoded();
+    if (!loaded.bytes) return {0, loaded.error};
+    return copy_window(*loaded.bytes, offset, out);
+}
+
+SubRange::SubRange(std::shared_ptr<const Source> whole, uint64_t offset, uint64_t length)
+    : whole_(std::move(whole)), offset_(offset), length_(length) {}
+
+ReadOutcome SubRange::read(uint64_t offset, std::span<uint8_t> out) const {
+    if (offset >= length_) return {0, {}};
+    const uint64_t n = std::min<uint64_t>(out.size(), length_ - offset);
+    return whole_->read(offset_ + offset, out.first(n));
+}
+
+}  // namespace gcfs::tree

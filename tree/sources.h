@@ -1,0 +1,90 @@
+// The kinds of file content the tree serves.
+#pragma once
+
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "cache/lru_cache.h"
+#include "tree/image.h"
+#include "tree/node.h"
+
+namespace gcfs::tree {
+
+// A byte range of the image, read with pread on every request (no cache copy).
+class ImageSlice final : public Source {
+public:
+    ImageSlice(const Image& image, uint64_t offset, uint64_t length);
+    uint64_t size() const override { return length_; }
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+
+private:
+    const Image& image_;
+    uint64_t offset_, length_;
+};
+
+// Content fixed at mount time (README.txt, info.json).
+class StaticText final : public Source {
+public:
+    explicit StaticText(std::string text) : text_(std::move(text)) {}
+    uint64_t size() const override { return text_.size(); }
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+
+private:
+    std::string text_;
+};
+
+// Content rendered afresh on every open (.gcfs/stats).
+class LiveText final : public Source {
+public:
+    explicit LiveText(std::function<std::string()> render) : render_(std::move(render)) {}
+    uint64_t size() const override { return render_().size(); }
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+    bool dynamic() const override { return true; }
+    std::string render() const { return render_(); }
+
+private:
+    std::function<std::string()> render_;
+};
+
+// A WAD-LZ stream in the image, decompressed on first read into the cache.
+// The decoded size comes from a header when one declares it; otherwise it is
+// measured once by walking the packets (no output is written).
+class WadStream final : public Source {
+public:
+    WadStream(const Image& image, cache::LruCache& cache, uint64_t offset, uint64_t available,
+              std::optional<uint64_t> declared_size);
+    uint64_t size() const override;
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+    // The whole decoded buffer (null with `error` set on failure).
+    cache::Loaded decoded() const;
+
+private:
+    cache::Loaded decode() const;
+
+    const Image& image_;
+    cache::LruCache& cache_;
+    uint64_t key_;
+    uint64_t offset_, available_;
+    mutable std::once_flag measured_;
+    mutable std::optional<uint64_t> size_;
+    mutable std::string size_error_;
+};
+
+// A window of another source (core regions inside core_data.bin).
+class SubRange final : public Source {
+public:
+    SubRange(std::shared_ptr<const Source> whole, uint64_t offset, uint64_t length);
+    uint64_t size() const override { return length_; }
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+
+private:
+    std::shared_ptr<const Source> whole_;
+    uint64_t offset_, length_;
+};
+
+// Copies [offset, offset + out.size()) of `content`, clamped to its end.
+ReadOutcome copy_window(std::span<const uint8_t> content, uint64_t offset, std::span<uint8_t> out);
+
+}  // namespace gcfs::tree

@@ -1,0 +1,31 @@
+#include "tree/stats.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace gcfs::tree {
+
+void Diagnostics::report(const std::string& path, uint64_t offset, const std::string& error) {
+    std::lock_guard lock(mutex_);
+    if (errors_.emplace(path, error).second)
+        spdlog::error("{}: read at file offset {} failed: {}", path, offset, error);
+}
+
+std::map<std::string, std::string> Diagnostics::errors() const {
+    std::lock_guard lock(mutex_);
+    return errors_;
+}
+
+std::string Diagnostics::render(const cache::CacheStats& c) const {
+    std::string out = fmt::format(
+        "cache_budget_bytes {}\ncache_resident_bytes {}\ncache_entries {}\ncache_hits {}\ncache_misses {}\n"
+        "cache_waits {}\ncache_evictions {}\nbytes_decoded {}\ndecode_failures {}\n",
+        c.budget_bytes, c.resident_bytes, c.entries, c.hits, c.misses, c.waits, c.evictions, c.loaded_bytes,
+        c.failures);
+    const auto errs = errors();
+    out += fmt::format("errors {}\n", errs.size());
+    for (const auto& [path, error] : errs) out += fmt::format("error {}: {}\n", path, error);
+    return out;
+}
+
+}  // namespace gcfs::tree

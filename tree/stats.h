@@ -1,0 +1,25 @@
+// What went wrong so far and what the cache did: the errors a reader met
+// (logged once each) and the text of .gcfs/stats.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "cache/lru_cache.h"
+
+namespace gcfs::tree {
+
+class Diagnostics {
+public:
+    // Records a failed read of `path` and logs one line the first time.
+    void report(const std::string& path, uint64_t offset, const std::string& error);
+    std::map<std::string, std::string> errors() const;
+    std::string render(const cache::CacheStats& cache) const;
+
+private:
+    mutable std::mutex mutex_;
+    std::map<std::string, std::string> errors_;
+};
+
+}  // namespace gcfs::tree

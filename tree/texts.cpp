@@ -1,0 +1,124 @@
+#include "tree/texts.h"
+
+#include <fmt/format.h>
+
+namespace gcfs::tree {
+namespace {
+
+std::string range_json(formats::SectorRange r) {
+    return fmt::format("{{\"offset_sectors\": {}, \"size_sectors\": {}, \"offset_bytes\": {}, \"size_bytes\": {}}}",
+                       r.offset, r.size, r.byte_offset(), r.byte_size());
+}
+
+std::string utc(std::time_t t) {
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                       tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+}  // namespace
+
+std::string json_string(const std::string& text) {
+    std::string out = "\"";
+    for (unsigned char c : text) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (c < 0x20) out += fmt::format("\\u{:04x}", c);
+                else out += static_cast<char>(c);
+        }
+    }
+    return out + "\"";
+}
+
+std::string readme_text(const DiscScan& disc, const std::string& image_path) {
+    std::string out = fmt::format(
+        "gcfs: Ratchet & Clank 2: Going Commando disc, mounted read-only\n"
+        "\n"
+        "image       {}\n"
+        "volume      {} (system {})\n"
+        "created     {}\n"
+        "levels      {} level containers in the table of contents (RC2.HDR, LBA 1001)\n"
+        "\n"
+        "disc/        the ISO9660 files exactly as recorded on the disc\n"
+        "global/      the global WADs the table of contents lists, raw\n"
+        "LEVELnn/     one folder per level container, numbered by table position (not by level id)\n"
+        "  header.bin       the container's 0x60-byte header, raw\n"
+        "  info.json        the parsed header, extent sizes, and every invariant checked at mount\n"
+        "  data.bin sound_bank.bin gameplay.wad occlusion.bin   extents of the container (sector ranges)\n"
+        "  gameplay.bin     gameplay.wad decompressed (WAD LZ, 16-byte header)\n"
+        "  core_index.bin   the level-core header and index tables\n"
+        "  core_data.wad    the level core, WAD-LZ compressed\n"
+        "  core_data.bin    the level core, decompressed on first read\n"
+        "  core/            regions of core_data.bin (tfrag, occlusion, sky, collision, textures)\n"
+        "  audio.wad scene.wad   the level's AUDIO and SCENE WADs, raw\n"
+        "by-id/NN     symlinks from the level id each header reports to its folder\n"
+        ".gcfs/stats  cache size, hits, misses, bytes decoded, and every read error so far\n"
+        "\n"
+        "Sizes are the ones the headers declare; compressed files are decoded lazily on first read\n"
+        "through a byte-budgeted cache. A damaged file reads as EIO and is listed in .gcfs/stats.\n"
+        "Where the numbers come from: docs/formats.md in the gcfs sources.\n"
+        "\n",
+        image_path, disc.volume.volume_id, disc.volume.system_id, utc(disc.volume.creation), disc.levels.size());
+    for (const auto& level : disc.levels) {
+        out += fmt::format("{}  id {:>3}  {}\n", level.folder, level.header ? std::to_string(level.header->id) : "?",
+                           level.ok() ? "all checks pass" : "CHECK FAILED: see info.json");
+    }
+    return out;
+}
+
+std::string level_info_json(const LevelScan& level) {
+    std::string out = "{\n";
+    out += fmt::format("  \"folder\": {},\n  \"table_index\": {},\n", json_string(level.folder), level.index);
+    out += fmt::format("  \"container\": {{\"lba\": {}, \"size_sectors\": {}, \"offset_bytes\": {}, \"size_bytes\": {}}},\n",
+                       level.part.file_lba, level.part.size_sectors, level.file_offset, level.file_size);
+    if (level.header) {
+        const auto& h = *level.header;
+        out += fmt::format("  \"header\": {{\n    \"header_size\": {},\n    \"sector\": {},\n    \"id\": {},\n    \"reverb\": {},\n",
+                           h.header_size, h.sector, h.id, h.reverb);
+        out += "    \"extents\": {";
+        bool first = true;
+        for (const auto& e : formats::level_extents(h)) {
+            out += fmt::format("{}\n      {}: {}", first ? "" : ",", json_string(e.name), range_json(e.range));
+            first = false;
+        }
+        out += "\n    }\n  },\n";
+    }
+    if (level.lump) {
+        out += "  \"data_lump\": {";
+        bool first = true;
+        for (const auto& s : formats::data_lump_sections(*level.lump)) {
+            out += fmt::format("{}\n    {}: {{\"offset_bytes\": {}, \"size_bytes\": {}, \"compressed\": {}}}",
+                               first ? "" : ",", json_string(s.name), s.range.offset, s.range.size,
+                               s.compressed ? "true" : "false");
+            first = false;
+        }
+        out += "\n  },\n";
+    }
+    if (level.core) {
+        out += fmt::format("  \"core\": {{\"compressed_size\": {}, \"decompressed_size\": {}, \"regions\": {{",
+                           level.core->assets_compressed_size, level.core->assets_decompressed_size);
+        bool first = true;
+        for (const auto& r : level.regions) {
+            out += fmt::format("{}\n    {}: {{\"offset_bytes\": {}, \"size_bytes\": {}}}", first ? "" : ",",
+                               json_string(r.name), r.offset, r.size);
+            first = false;
+        }
+        out += "\n  }},\n";
+    }
+    out += "  \"checks\": [";
+    bool first = true;
+    for (const auto& c : level.checks) {
+        out += fmt::format("{}\n    {{\"name\": {}, \"ok\": {}, \"detail\": {}}}", first ? "" : ",", json_string(c.name),
+                           c.ok ? "true" : "false", json_string(c.detail));
+        first = false;
+    }
+    out += fmt::format("\n  ],\n  \"ok\": {}\n}}\n", level.ok() ? "true" : "false");
+    return out;
+}
+
+}  // namespace gcfs::tree

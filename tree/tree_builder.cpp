@@ -1,0 +1,144 @@
+#include "tree/tree_builder.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "tree/sources.h"
+#include "tree/texts.h"
+
+namespace gcfs::tree {
+namespace {
+
+using namespace formats;
+
+uint64_t ensure_directories(Tree& tree, uint64_t parent, const std::string& path) {
+    uint64_t at = parent;
+    size_t start = 0;
+    for (size_t slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1) {
+        const std::string part = path.substr(start, slash - start);
+        auto existing = tree.lookup(at, part);
+        at = existing ? *existing : tree.add_directory(at, part);
+    }
+    return at;
+}
+
+std::string leaf(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+class Builder {
+public:
+    explicit Builder(Disc& disc) : d_(disc), image_(*disc.image), cache_(*disc.cache) {}
+
+    void build() {
+        d_.tree.timestamp = d_.scan.volume.creation;
+        const uint64_t root = Tree::kRootIno;
+        d_.tree.add_file(root, "README.txt", std::make_shared<StaticText>(readme_text(d_.scan, image_.path())));
+        disc_folder(d_.tree.add_directory(root, "disc"));
+        global_folder(d_.tree.add_directory(root, "global"));
+        for (const auto& level : d_.scan.levels) level_folder(level);
+        by_id_folder(d_.tree.add_directory(root, "by-id"));
+        const uint64_t meta = d_.tree.add_directory(root, ".gcfs");
+        Disc* disc = &d_;
+        d_.tree.add_file(meta, "stats", std::make_shared<LiveText>([disc] {
+                             return disc->diagnostics.render(disc->cache->stats());
+                         }));
+    }
+
+private:
+    std::shared_ptr<const Source> slice(uint64_t offset, uint64_t length) {
+        return std::make_shared<ImageSlice>(image_, offset, length);
+    }
+
+    void disc_folder(uint64_t dir) {
+        for (const auto& f : d_.scan.files) {
+            const uint64_t parent = ensure_directories(d_.tree, dir, f.path);
+            d_.tree.add_file(parent, leaf(f.path), slice(static_cast<uint64_t>(f.lba) * kSectorSize, f.size));
+        }
+    }
+
+    void global_folder(uint64_t dir) {
+        for (const auto& g : d_.scan.toc.globals) {
+            // The TOC holds only each global's header; its length is the ISO
+            // file's at the same LBA (GC keeps every WAD on the filesystem, §2.2).
+            for (const auto& f : d_.scan.files) {
+                if (static_cast<int32_t>(f.lba) != g.lba) continue;
+                d_.tree.add_file(dir, g.name + ".wad", slice(static_cast<uint64_t>(f.lba) * kSectorSize, f.size));
+                break;
+            }
+        }
+    }
+
+    void level_folder(const LevelScan& level) {
+        const uint64_t dir = d_.tree.add_directory(Tree::kRootIno, level.folder);
+        d_.tree.add_file(dir, "info.json", std::make_shared<StaticText>(level_info_json(level)));
+        for (const auto& [name, part] : {std::pair{"audio.wad", level.audio}, std::pair{"scene.wad", level.scene}})
+            if (part && part->file_lba > 0)
+                d_.tree.add_file(dir, name, slice(static_cast<uint64_t>(part->file_lba) * kSectorSize,
+                                                  static_cast<uint64_t>(part->size_sectors) * kSectorSize));
+        if (!level.header) return;
+        d_.tree.add_file(dir, "header.bin", slice(level.file_offset, static_cast<uint64_t>(level.header->header_size)));
+        for (const auto& extent : level_extents(*level.header)) {
+            const uint64_t offset = level.file_offset + extent.range.byte_offset();
+            const uint64_t size = extent.range.byte_size();
+            if (offset + size > level.file_offset + level.file_size) continue;  // reported in info.json
+            if (extent.name == "gameplay") {
+                // §9: gameplay is a WAD-LZ stream; its decoded size is not stored.
+                d_.tree.add_file(dir, "gameplay.wad", slice(offset, size));
+                d_.tree.add_file(dir, "gameplay.bin", std::make_shared<WadStream>(image_, cache_, offset, size, std::nullopt));
+            } else {
+                d_.tree.add_file(dir, extent.name + ".bin", slice(offset, size));
+            }
+        }
+        if (level.lump) lump_files(dir, level);
+    }
+
+    void lump_files(uint64_t dir, const LevelScan& level) {
+        for (const auto& section : data_lump_sections(*level.lump)) {
+            const uint64_t offset = level.data_offset + static_cast<uint64_t>(section.range.offset);
+            const uint64_t size = static_cast<uint64_t>(section.range.size);
+            if (!section.compressed) {
+                d_.tree.add_file(dir, section.name + ".bin", slice(offset, size));
+                continue;
+            }
+            d_.tree.add_file(dir, section.name + ".wad", slice(offset, size));
+            std::optional<uint64_t> declared;
+            if (section.name == "core_data" && level.core)  // §6.1 0x8C
+                declared = static_cast<uint64_t>(level.core->assets_decompressed_size);
+            auto decoded = std::make_shared<WadStream>(image_, cache_, offset, size, declared);
+            d_.tree.add_file(dir, section.name + ".bin", decoded);
+            if (section.name == "core_data" && !level.regions.empty()) {
+                const uint64_t core_dir = d_.tree.add_directory(dir, "core");
+                for (const auto& region : level.regions)
+                    d_.tree.add_file(core_dir, region.name + ".bin",
+                                     std::make_shared<SubRange>(decoded, region.offset, region.size));
+            }
+        }
+    }
+
+    void by_id_folder(uint64_t dir) {
+        std::set<std::string> used;
+        for (const auto& level : d_.scan.levels) {
+            if (!level.header) continue;
+            std::string name = std::to_string(level.header->id);
+            if (!used.insert(name).second) name += "-" + level.folder;  // two containers claim one id
+            d_.tree.add_symlink(dir, name, "../" + level.folder);
+        }
+    }
+
+    Disc& d_;
+    const Image& image_;
+    cache::LruCache& cache_;
+};
+
+}  // namespace
+
+std::unique_ptr<Disc> open_disc(const std::string& image_path, uint64_t cache_budget_bytes) {
+    auto disc = std::make_unique<Disc>();
+    disc->image = std::make_unique<Image>(image_path);
+    disc->cache = std::make_unique<cache::LruCache>(cache_budget_bytes);
+    disc->scan = scan_disc(*disc->image);
+    Builder(*disc).build();
+    return disc;
+}
+
+}  // namespace gcfs::tree
