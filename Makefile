@@ -1,0 +1,44 @@
+# The two commands of the README.
+#   make demo   installs packages, builds, makes the demo disc, mounts it, lists it
+#   make test   installs packages, builds (plain and ASan/UBSan), runs every test
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+DEMO_DIR   ?= /tmp/gcfs-demo
+
+.PHONY: deps build demo test test-release test-asan test-meson clean
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD)
+
+demo: build
+	@mkdir -p $(DEMO_DIR)/mnt
+	@fusermount3 -u $(DEMO_DIR)/mnt 2>/dev/null || true
+	$(BUILD)/gcfs mkdisc $(DEMO_DIR)/demo.iso --levels 4 --seed 1
+	$(BUILD)/gcfs mount $(DEMO_DIR)/demo.iso $(DEMO_DIR)/mnt
+	@echo; echo "== mounted on $(DEMO_DIR)/mnt (unmount: fusermount3 -u $(DEMO_DIR)/mnt)"; echo
+	ls -l $(DEMO_DIR)/mnt $(DEMO_DIR)/mnt/LEVEL00 $(DEMO_DIR)/mnt/LEVEL00/core $(DEMO_DIR)/mnt/by-id
+	@echo; cat $(DEMO_DIR)/mnt/README.txt
+
+test: test-release test-asan test-meson
+
+test-release: build
+	cd $(BUILD) && ctest --output-on-failure
+
+# Unit tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGCFS_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN_BUILD) --target gcfs_unit_tests gcfs
+	cd $(ASAN_BUILD) && ctest --output-on-failure -R unit
+
+# meson builds the same targets; its unit test run proves the build is complete.
+test-meson: deps
+	@[ -d build-meson ] || meson setup build-meson >/dev/null
+	meson compile -C build-meson
+	meson test -C build-meson --print-errorlogs unit
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-meson

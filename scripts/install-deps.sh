@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages gcfs builds, tests and runs with. Idempotent:
+# does nothing when every package is already present.
+set -eu
+packages=(build-essential cmake ninja-build meson pkg-config
+          libfuse3-dev fuse3 libfmt-dev libspdlog-dev doctest-dev libcli11-dev
+          genisoimage python3)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
