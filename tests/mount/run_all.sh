@@ -21,6 +21,8 @@ mkdir -p "$MNT"
 "$GCFS" mkdisc "$WORK/disc.iso" --levels 4 --seed 7 --originals "$WORK/orig" >/dev/null || { echo "mkdisc failed"; exit 1; }
 IMAGE=$WORK/disc.iso
 
+check "isoinfo (genisoimage) lists the built image" bash -c "isoinfo -l -i '$IMAGE' | grep -q 'LEVEL00.WAD;1'"
+
 # ---- mount and browse
 check "mount daemonizes and returns 0" "$GCFS" mount "$IMAGE" "$MNT"
 check "mount is up" wait_mounted "$MNT"
