@@ -61,7 +61,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "\n"
         "Sizes are the ones the headers declare; compressed files are decoded lazily on first read\n"
         "through a byte-budgeted cache. A damaged file reads as EIO and is listed in .gcfs/stats.\n"
-        "Where the numbers come from: docs/formats.md in the gcfs sources.\n"
+        "Where the numbers come from: the format reference formats.md the gcfs sources follow.\n"
         "\n",
         image_path, disc.volume.volume_id, disc.volume.system_id, utc(disc.volume.creation), disc.levels.size());
     for (const auto& level : disc.levels) {
