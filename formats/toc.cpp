@@ -1,5 +1,7 @@
 #include "formats/toc.h"
 
+#include "formats/level_wad.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -31,9 +33,9 @@ const char* part_kind_name(PartKind kind) {
 }
 
 std::optional<PartKind> part_kind_for_size(int32_t header_size) {
-    if (header_size == 0x60 || header_size == 0x68) return PartKind::level;
-    if (header_size == 0x1018) return PartKind::audio;  // §3.4 GcLevelAudioWadHeader
-    if (header_size == 0x137C) return PartKind::scene;  // §3.4 GC LEVEL_SCENE
+    if (header_size == kLevelHeaderSize || header_size == kLevelHeader68Size) return PartKind::level;
+    if (header_size == kLevelAudioHeaderSize) return PartKind::audio;
+    if (header_size == kLevelSceneHeaderSize) return PartKind::scene;
     return std::nullopt;
 }
 

@@ -24,6 +24,9 @@ struct GlobalKind {
 const std::vector<GlobalKind>& gc_global_kinds();
 const char* global_name_for_size(int32_t header_size);  // nullptr when unknown
 
+constexpr int32_t kLevelAudioHeaderSize = 0x1018;  // §3.4 GcLevelAudioWadHeader
+constexpr int32_t kLevelSceneHeaderSize = 0x137C;  // §3.4 GC LEVEL_SCENE
+
 enum class PartKind { level, audio, scene };
 const char* part_kind_name(PartKind kind);
 // §2.3: parts are classified by the header_size of the copy they point at.

@@ -122,9 +122,9 @@ DiscManifest build_disc(const DiscSpec& spec, const std::string& path,
     }
     std::vector<TocLevelInput> toc_levels(spec.levels);
     for (auto& l : toc_levels) {
-        l.level.header.assign(0x60, 0);
-        l.audio.header.assign(0x1018, 0);
-        l.scene.header.assign(0x137C, 0);
+        l.level.header.assign(kLevelHeaderSize, 0);
+        l.audio.header.assign(kLevelAudioHeaderSize, 0);
+        l.scene.header.assign(kLevelSceneHeaderSize, 0);
     }
     const uint32_t toc_sectors = static_cast<uint32_t>(toc_size_sectors(globals, toc_levels));
 
@@ -150,11 +150,11 @@ DiscManifest build_disc(const DiscSpec& spec, const std::string& path,
         const LevelSpec level_spec{i, ids[i], spec.seed, spec.scale};
         const LevelImage level = build_level(level_spec);
         TocLevelInput& entry = toc_levels[i];
-        entry.level = {wad_header_prefix(level.level_wad, 0x60), place(fmt::format("LEVELS/LEVEL{:02d}.WAD", i), level.level_wad),
+        entry.level = {wad_header_prefix(level.level_wad, kLevelHeaderSize), place(fmt::format("LEVELS/LEVEL{:02d}.WAD", i), level.level_wad),
                        static_cast<uint32_t>(sectors_for(level.level_wad.size()))};
-        entry.audio = {wad_header_prefix(level.audio_wad, 0x1018), place(fmt::format("AUDIO/AUDIO{:02d}.WAD", i), level.audio_wad),
+        entry.audio = {wad_header_prefix(level.audio_wad, kLevelAudioHeaderSize), place(fmt::format("AUDIO/AUDIO{:02d}.WAD", i), level.audio_wad),
                        static_cast<uint32_t>(sectors_for(level.audio_wad.size()))};
-        entry.scene = {wad_header_prefix(level.scene_wad, 0x137C), place(fmt::format("SCENES/SCENE{:02d}.WAD", i), level.scene_wad),
+        entry.scene = {wad_header_prefix(level.scene_wad, kLevelSceneHeaderSize), place(fmt::format("SCENES/SCENE{:02d}.WAD", i), level.scene_wad),
                        static_cast<uint32_t>(sectors_for(level.scene_wad.size()))};
         manifest.levels.push_back({i, ids[i], level_name(ids[i]), level.marker, entry.level.file_lba,
                                    entry.level.file_sectors, level.patch_count});

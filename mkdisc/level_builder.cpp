@@ -7,6 +7,7 @@
 #include "formats/data_lump.h"
 #include "formats/level_core.h"
 #include "formats/tfrag.h"
+#include "formats/toc.h"
 #include "formats/wad_lz.h"
 #include "mkdisc/random.h"
 #include "mkdisc/terrain.h"
@@ -336,9 +337,8 @@ private:
 };
 
 Bytes audio_wad(Random& random) {
-    constexpr int32_t kAudioHeaderSize = 0x1018;  // §3.4 GcLevelAudioWadHeader
     ByteWriter out;
-    out.zeros(align_up(kAudioHeaderSize, kSectorSize));
+    out.zeros(align_up(kLevelAudioHeaderSize, kSectorSize));
     std::vector<std::pair<int32_t, int32_t>> samples;  // SectorByteRange: sector offset, byte size
     for (int i = 0; i < 3; ++i) {
         const uint64_t bytes = 0x600 + random.below(0x1000);
@@ -347,7 +347,7 @@ Bytes audio_wad(Random& random) {
         out.pad_to(kSectorSize);
     }
     ByteWriter header;
-    header.s32(kAudioHeaderSize);
+    header.s32(kLevelAudioHeaderSize);
     header.s32(0);
     for (int i = 0; i < 511; ++i) {
         header.s32(i < 2 ? samples[i].first : 0);
@@ -361,11 +361,10 @@ Bytes audio_wad(Random& random) {
 }
 
 Bytes scene_wad(Random& random) {
-    constexpr int32_t kSceneHeaderSize = 0x137C;  // §3.4: GC LEVEL_SCENE, opaque to Wrench too
     ByteWriter out;
-    out.s32(kSceneHeaderSize);
+    out.s32(kLevelSceneHeaderSize);  // opaque to Wrench too (§3.4)
     out.s32(0);
-    out.zeros(kSceneHeaderSize - 8);
+    out.zeros(kLevelSceneHeaderSize - 8);
     out.pad_to(kSectorSize);
     blob(out, kSectorSize, random);
     return std::move(out.bytes());
