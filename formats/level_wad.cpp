@@ -58,6 +58,12 @@ std::vector<LevelExtent> level_extents(const LevelHeader& h) {
     return all;
 }
 
+uint64_t claimed_sectors(const LevelHeader& h) {
+    uint64_t sectors = 1;  // the header sector
+    for (const auto& e : level_extents(h)) sectors += static_cast<uint64_t>(e.range.size);
+    return sectors;
+}
+
 std::vector<FormatError> extent_problems(const LevelHeader& h, uint64_t file_sectors) {
     std::vector<FormatError> problems;
     auto extents = level_extents(h);

@@ -37,6 +37,10 @@ struct LevelExtent {
 };
 std::vector<LevelExtent> level_extents(const LevelHeader& header);  // non-empty ones only
 
+// Sectors the header claims: its own sector plus every extent. The extents
+// tile the container when this equals the container's sector count (design.md).
+uint64_t claimed_sectors(const LevelHeader& header);
+
 // §3.1 reader invariants on the extents: each inside the file, none
 // overlapping the header sector or another extent. Returns every problem.
 std::vector<FormatError> extent_problems(const LevelHeader& header, uint64_t file_sectors);

@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
-#include <functional>
 
 #include "formats/wad_lz.h"
 
@@ -116,8 +114,7 @@ void scan_level(const Image& image, LevelScan& level) {
     if (!problems.empty()) detail = problems.front().message;
     level.checks.push_back({"extents inside and disjoint", problems.empty(), detail});
 
-    uint64_t covered = 1;  // the header sector
-    for (const auto& e : level_extents(*header)) covered += static_cast<uint64_t>(e.range.size);
+    const uint64_t covered = claimed_sectors(*header);
     level.checks.push_back({"extents tile the container", covered == level.file_size / kSectorSize,
                             fmt::format("header sector + extents = {} sectors, container has {}", covered,
                                         level.file_size / kSectorSize)});
