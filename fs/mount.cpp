@@ -8,7 +8,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <system_error>
 
 #include "fs/fuse_ops.h"
 
@@ -100,18 +99,8 @@ struct Session {
 
 }  // namespace
 
-int run_mount(const MountOptions& options) {
+int run_mount(const MountOptions& options, tree::Disc& disc) {
     if (options.debug) spdlog::set_level(spdlog::level::debug);
-    std::unique_ptr<tree::Disc> disc;
-    try {
-        disc = tree::open_disc(options.image, options.cache_bytes);
-    } catch (const std::system_error& e) {
-        fmt::print(stderr, "gcfs: cannot open image {}: {}\n", options.image, e.code().message());
-        return 2;
-    } catch (const tree::NotAGameDisc& e) {
-        fmt::print(stderr, "gcfs: {}: {}\n", options.image, e.what());
-        return 3;
-    }
     if (const std::string problem = mountpoint_problem(options.mountpoint); !problem.empty()) {
         fmt::print(stderr, "gcfs: {}\n", problem);
         return 4;
@@ -128,7 +117,7 @@ int run_mount(const MountOptions& options) {
     fuse_args fargs = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
 
     Session session;
-    session.se = fuse_session_new(&fargs, &operations(), sizeof(fuse_lowlevel_ops), disc.get());
+    session.se = fuse_session_new(&fargs, &operations(), sizeof(fuse_lowlevel_ops), &disc);
     if (!session.se) {
         fmt::print(stderr, "gcfs: libfuse rejected the options (see above)\n");
         return 5;
@@ -148,7 +137,7 @@ int run_mount(const MountOptions& options) {
         spdlog::set_default_logger(spdlog::syslog_logger_mt("gcfs-syslog", "gcfs", LOG_PID));
     }
     spdlog::info("mounted {} on {}: {} levels, {} nodes, cache {} bytes", options.image, options.mountpoint,
-                 disc->scan.levels.size(), disc->tree.size(), options.cache_bytes);
+                 disc.scan.levels.size(), disc.tree.size(), options.cache_bytes);
     if (fuse_daemonize(options.foreground ? 1 : 0) != 0) return 7;
 
     fuse_loop_config* config = fuse_loop_cfg_create();

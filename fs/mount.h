@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "tree/tree_builder.h"
+
 namespace gcfs::fs {
 
 struct MountOptions {
@@ -26,8 +28,8 @@ bool parse_size(const std::string& text, uint64_t& bytes);
 // Why the mountpoint cannot be used, or empty when it can.
 std::string mountpoint_problem(const std::string& mountpoint);
 
-// Opens the image, mounts, serves until unmounted or signalled. Returns the
+// Mounts the opened disc, serves until unmounted or signalled. Returns the
 // process exit code; errors are printed as one line on stderr.
-int run_mount(const MountOptions& options);
+int run_mount(const MountOptions& options, tree::Disc& disc);
 
 }  // namespace gcfs::fs

@@ -5,28 +5,17 @@
 #include <memory>
 
 #include "tools/commands.h"
-#include "tree/tree_builder.h"
+#include "tools/open_image.h"
 
 namespace gcfs::tools {
 namespace {
+
+constexpr uint64_t kBrowseCacheBytes = 256ull << 20;
 
 struct BrowseArgs {
     std::string image;
     std::string path;
 };
-
-std::unique_ptr<tree::Disc> open_or_report(const std::string& image, int& exit_code) {
-    try {
-        return tree::open_disc(image, 256ull << 20);
-    } catch (const std::system_error& e) {
-        fmt::print(stderr, "gcfs: cannot open image {}: {}\n", image, e.code().message());
-        exit_code = 2;
-    } catch (const tree::NotAGameDisc& e) {
-        fmt::print(stderr, "gcfs: {}: {}\n", image, e.what());
-        exit_code = 3;
-    }
-    return nullptr;
-}
 
 void list(const tree::Disc& disc, uint64_t ino) {
     const tree::Node* n = disc.tree.node(ino);
@@ -52,7 +41,7 @@ void add_browse_commands(CLI::App& app, int& exit_code) {
     ls_cmd->add_option("image", ls->image, "disc image")->required();
     ls_cmd->add_option("path", ls->path, "folder or file inside the tree (default: the root)");
     ls_cmd->callback([ls, &exit_code] {
-        auto disc = open_or_report(ls->image, exit_code);
+        auto disc = open_image(ls->image, kBrowseCacheBytes, exit_code);
         if (!disc) return;
         const auto ino = disc->tree.resolve(ls->path);
         if (!ino) {
@@ -68,7 +57,7 @@ void add_browse_commands(CLI::App& app, int& exit_code) {
     cat_cmd->add_option("image", cat->image, "disc image")->required();
     cat_cmd->add_option("path", cat->path, "file inside the tree")->required();
     cat_cmd->callback([cat, &exit_code] {
-        auto disc = open_or_report(cat->image, exit_code);
+        auto disc = open_image(cat->image, kBrowseCacheBytes, exit_code);
         if (!disc) return;
         const auto ino = disc->tree.resolve(cat->path);
         const tree::Node* n = ino ? disc->tree.node(*ino) : nullptr;

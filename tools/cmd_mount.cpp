@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "fs/mount.h"
+#include "tools/open_image.h"
 #include "tools/commands.h"
 
 namespace gcfs::tools {
@@ -27,7 +28,8 @@ void add_mount_command(CLI::App& app, int& exit_code) {
             }
         }
         if (options->debug) options->foreground = true;
-        exit_code = fs::run_mount(*options);
+        auto disc = open_image(options->image, options->cache_bytes, exit_code);
+        if (disc) exit_code = fs::run_mount(*options, *disc);
     });
 }
 

@@ -1,0 +1,15 @@
+// Opening a disc image for any subcommand, with one wording of its errors.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "tree/tree_builder.h"
+
+namespace gcfs::tools {
+
+// The opened disc, or null after printing one line to stderr and setting
+// exit_code: 2 when the file cannot be opened, 3 when it is not this game's disc.
+std::unique_ptr<tree::Disc> open_image(const std::string& image, uint64_t cache_bytes, int& exit_code);
+
+}  // namespace gcfs::tools
