@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace gcfs::formats::vif {
 
 uint64_t packet_size(Code c) {
@@ -19,18 +21,19 @@ uint64_t packet_size(Code c) {
     }
 }
 
-Result<std::vector<Packet>> walk(ByteSpan list) {
+Result<std::vector<Packet>> walk(ByteSpan list, PacketSizer sizer) {
     return capture([&] {
         std::vector<Packet> packets;
         uint64_t at = 0;
         while (at + 4 <= list.size()) {
             const Code c{u32_at(list, at)};
-            const uint64_t size = packet_size(c);
-            if (size == 0) fail(Errc::desync, at, fmt::format("unknown VIF command 0x{:02x} (code 0x{:08x})", c.cmd(), c.raw));
+            const uint64_t size = sizer(c);
+            if (size < 4) fail(Errc::desync, at, fmt::format("unknown VIF command 0x{:02x} (code 0x{:08x})", c.cmd(), c.raw));
             if (size > list.size() - at)
                 fail(Errc::truncated, at,
                      fmt::format("VIF code 0x{:08x} needs {} bytes, the list has {} left", c.raw, size, list.size() - at));
-            const uint64_t payload = c.is_unpack() ? static_cast<uint64_t>(c.count()) * c.element_size() : size - 4;
+            const uint64_t payload =
+                c.is_unpack() ? std::min<uint64_t>(static_cast<uint64_t>(c.count()) * c.element_size(), size - 4) : size - 4;
             if (c.cmd() != NOP) packets.push_back({at, c, list.subspan(at + 4, payload)});
             at += size;
         }

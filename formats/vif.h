@@ -38,6 +38,11 @@ struct Code {
 // Returns 0 for a command the walker does not know.
 uint64_t packet_size(Code code);
 
+// The rule a walk sizes packets by. Production always uses packet_size; the
+// parameter exists so tests can substitute the seed's wrong readings and show
+// that each one breaks the patch counts (seed "tfrag terrain", wrong turns).
+using PacketSizer = uint64_t (*)(Code code);
+
 struct Packet {
     uint64_t offset;   // of the code word inside the list
     Code code;
@@ -46,7 +51,8 @@ struct Packet {
 
 // Walks a list of code words; an unknown command or a payload running past
 // the list is Errc::desync / Errc::truncated with the offset of the code.
-Result<std::vector<Packet>> walk(ByteSpan list);
+// NOPs (zero words, the lists' padding) are stepped over and not returned.
+Result<std::vector<Packet>> walk(ByteSpan list, PacketSizer sizer = packet_size);
 
 // Writer helpers.
 uint32_t unpack(Format format, uint32_t count, uint32_t addr, bool usn);

@@ -37,6 +37,11 @@ Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out);
 // stream's length) and decodes into them.
 Result<Bytes> decompress(ByteSpan stream, uint64_t expected_size);
 
+// Decodes only the first `length` bytes (the tfrag region at the head of a
+// level core, say). `stream` may be cut short of its declared size; running
+// out of it before `length` bytes is Errc::truncated.
+Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length);
+
 // Emits a stream satisfying every writer constraint of §5.4.
 Bytes compress(ByteSpan input, std::string_view tag);
 

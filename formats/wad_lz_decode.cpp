@@ -2,6 +2,7 @@
 // size-only pre-pass and the real decode.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "formats/wad_lz.h"
@@ -16,6 +17,7 @@ struct Walk {
     uint64_t end;       // compressed_size: the stream stops exactly here (§5.2)
     uint8_t* out;       // null in measure mode
     uint64_t capacity;  // bytes `out` may hold
+    uint64_t stop_at = UINT64_MAX;  // prefix mode: stop once this much is decoded
 };
 
 template <bool kWrite>
@@ -43,7 +45,7 @@ uint64_t walk_packets(const Walk& w) {
         pos += count;
     };
 
-    while (p < end) {
+    while (p < end && pos < w.stop_at) {
         const uint64_t packet = p;
         const uint8_t flag = in[p++];
         uint64_t length = 0, distance = 0, trailing = 0;
@@ -164,6 +166,24 @@ Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out) {
             fail(Errc::size_mismatch, end,
                  fmt::format("stream decodes to {} bytes, {} were declared", decoded, out.size()));
         return end;
+    });
+}
+
+Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length) {
+    return capture([&] {
+        // A prefix may be decoded from the head of a stream: the declared end
+        // is honoured when the bytes reach it, otherwise running out is
+        // Errc::truncated and the caller may retry with more of the stream.
+        const uint64_t end = std::min<uint64_t>(checked_end(stream, UINT64_MAX), stream.size());
+        if (length > end * kMaxExpansion)
+            fail(Errc::too_large, 3, fmt::format("{} compressed bytes cannot decode to {} bytes", end, length));
+        constexpr uint64_t kLongestPacket = 288 + 3;  // §5.2: a big match and its trailing literals
+        Bytes out(length + kLongestPacket);
+        const uint64_t decoded = walk_packets<true>(Walk{stream.data(), end, out.data(), out.size(), length});
+        if (decoded < length)
+            fail(Errc::size_mismatch, end, fmt::format("stream decodes to {} bytes, a prefix of {} was asked", decoded, length));
+        out.resize(length);
+        return out;
     });
 }
 

@@ -2,30 +2,11 @@
 #include <doctest/doctest.h>
 
 #include "formats/tfrag.h"
+#include "tfrag_samples.h"
 
 using namespace gcfs::formats;
 
-namespace {
-
-// §7.10: a 4-vertex quad, 1 texture, base (1000, 2000, 3000), one strip of 4
-// in each LOD, indices 0 1 2 3.
-TfragPatch example_quad() {
-    TfragPatch p;
-    p.bsphere = {1, 2, 3, 4};
-    p.base = {1000, 2000, 3000, 0};
-    p.positions[kCommon] = {{0, 0, 0}, {1024, 0, 0}, {0, 1024, 0}, {1024, 1024, 0}};
-    p.vertex_info[kCommon] = {{0, 0, 0, 0}, {4096, 0, 0, 2}, {0, 4096, 0, 4}, {4096, 4096, 0, 6}};
-    for (auto& lod : p.lods) {
-        lod.strips = {{-124, 0, 0, 0}, {0, 0, 0, 0}};
-        lod.indices = {0, 1, 2, 3};
-    }
-    p.textures = {0};
-    p.rgba.assign(4, {0x80, 0x80, 0x80, 0x80});
-    p.lights.assign(4, {});
-    return p;
-}
-
-}  // namespace
+using samples::example_quad;
 
 TEST_CASE("tfrag writer reproduces the §7.10 worked example") {
     const Bytes block = write_tfrags({example_quad()});
