@@ -107,6 +107,9 @@ const char* level_name(int id) {
 
 DiscManifest build_disc(const DiscSpec& spec, const std::string& path,
                         const std::function<void(const LevelSpec&, const LevelImage&)>& on_level) {
+    for (const DamageSpec& d : spec.damage)
+        if (d.level < 0 || d.level >= spec.levels)
+            throw std::invalid_argument(fmt::format("damage names level {}, the disc has {}", d.level, spec.levels));
     if (spec.levels < 2 || spec.levels > kMaxLevels)
         throw std::invalid_argument(fmt::format("--levels must be 2…{} (the first two table entries need all parts, §2.3)", kMaxLevels));
     Random random(spec.seed);
@@ -147,7 +150,9 @@ DiscManifest build_disc(const DiscSpec& spec, const std::string& path,
 
     const std::vector<int> ids = level_ids(spec.levels);
     for (int i = 0; i < spec.levels; ++i) {
-        const LevelSpec level_spec{i, ids[i], spec.seed, spec.scale};
+        LevelSpec level_spec{i, ids[i], spec.seed, spec.scale, {}};
+        for (const DamageSpec& d : spec.damage)
+            if (d.level == i) level_spec.damage.push_back(d.kind);
         const LevelImage level = build_level(level_spec);
         TocLevelInput& entry = toc_levels[i];
         entry.level = {wad_header_prefix(level.level_wad, kLevelHeaderSize), place(fmt::format("LEVELS/LEVEL{:02d}.WAD", i), level.level_wad),

@@ -15,6 +15,7 @@ struct DiscSpec {
     int levels = 4;
     uint64_t seed = 1;
     Scale scale = Scale::small;
+    std::vector<DamageSpec> damage;
 };
 
 struct BuiltLevel {

@@ -109,7 +109,7 @@ struct Core {
     Bytes gs_ram;
 };
 
-Core build_core(const ScaleSizes& sizes, Random& random, const std::string& marker,
+Core build_core(const ScaleSizes& sizes, Random& random, const std::string& marker, const std::vector<Damage>& damage,
                 int& patch_count) {
     LevelCoreHeader h;
     ByteWriter dat;
@@ -119,7 +119,9 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     patch_count = static_cast<int>(terrain.size());
     TfragWriteOptions tfrag_options;
     tfrag_options.exotic_vif_codes = true;
-    dat.append(write_tfrags(terrain, tfrag_options));
+    Bytes tfrags = write_tfrags(terrain, tfrag_options);
+    for (Damage kind : damage) damage_tfrags(tfrags, kind);
+    dat.append(tfrags);
     h.tfrags = 0;
     dat.pad_to(0x40);
     h.occlusion = static_cast<int32_t>(dat.size());
@@ -382,7 +384,7 @@ LevelImage build_level(const LevelSpec& spec) {
     LevelImage level;
     level.marker = fmt::format("GCFS-MARKER level {:02d} id {}", spec.index, spec.id);
 
-    Core core = build_core(sizes, random, level.marker, level.patch_count);
+    Core core = build_core(sizes, random, level.marker, spec.damage, level.patch_count);
     const Bytes core_stream = compressed(core.dat);
     core.header.assets_compressed_size = static_cast<int32_t>(core_stream.size());  // §6.1 0x88
     ByteWriter core_header;

@@ -6,6 +6,7 @@
 
 #include "formats/bytes.h"
 #include "formats/level_wad.h"
+#include "mkdisc/damage.h"
 
 namespace gcfs::mkdisc {
 
@@ -16,6 +17,7 @@ struct LevelSpec {
     int id = 0;      // the id the header reports (§2.4; differs from the index)
     uint64_t seed = 1;
     Scale scale = Scale::small;
+    std::vector<Damage> damage;  // deliberate damage for the corrupt corpus
 };
 
 struct LevelImage {

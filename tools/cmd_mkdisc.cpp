@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@ struct MkdiscArgs {
     uint64_t seed = 1;
     std::string scale = "small";
     std::string originals;
+    std::vector<std::string> damage;
 };
 
 void save(const std::filesystem::path& path, const formats::Bytes& bytes) {
@@ -36,8 +38,20 @@ void add_mkdisc_command(CLI::App& app, int& exit_code) {
         ->check(CLI::IsMember({"small", "full"}));
     cmd->add_option("--originals", args->originals,
                     "directory to save each level's uncompressed core_data and gameplay into, for cmp");
+    cmd->add_option("--damage", args->damage,
+                    fmt::format("plant damage for the corrupt corpus, KIND[:LEVEL] (level 1 by default); kinds: {}",
+                                fmt::join(mkdisc::damage_names(), ", ")));
     cmd->callback([args, cmd, &exit_code] {
         mkdisc::DiscSpec spec;
+        for (const auto& text : args->damage) {
+            const auto damage = mkdisc::parse_damage(text);
+            if (!damage) {
+                fmt::print(stderr, "gcfs mkdisc: unknown damage '{}'\n", text);
+                exit_code = 1;
+                return;
+            }
+            spec.damage.push_back(*damage);
+        }
         spec.seed = args->seed;
         spec.scale = args->scale == "full" ? mkdisc::Scale::full : mkdisc::Scale::small;
         spec.levels = cmd->count("--levels") ? args->levels : spec.scale == mkdisc::Scale::full ? 27 : 4;

@@ -16,7 +16,7 @@ const BuiltDisc& small_disc() {
     static BuiltDisc disc = [] {
         BuiltDisc d;
         d.path = "/tmp/gcfs-unit-" + std::to_string(::getpid()) + ".iso";
-        d.manifest = mkdisc::build_disc({5, 42, mkdisc::Scale::small}, d.path,
+        d.manifest = mkdisc::build_disc({5, 42, mkdisc::Scale::small, {}}, d.path,
                                         [&](const mkdisc::LevelSpec& spec, const mkdisc::LevelImage& image) {
                                             d.levels.emplace(spec.index, image);
                                         });
