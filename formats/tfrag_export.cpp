@@ -88,7 +88,7 @@ Result<TfragBlockSummary> summarize_tfrags(ByteSpan block) {
         s.tri_count = h.tri_count;
         auto patch = read_tfrag_patch(block, *header, i);
         if (!patch.ok()) {
-            s.error = patch.error().describe();
+            s.error = "core/tfrag.bin " + patch.error().describe();  // offsets are in the block
             continue;
         }
         s.ok = true;
@@ -97,7 +97,7 @@ Result<TfragBlockSummary> summarize_tfrags(ByteSpan block) {
             auto mesh = tfrag_lod_mesh(*patch, lod);
             if (!mesh.ok()) {
                 s.ok = false;
-                s.error = mesh.error().describe();
+                s.error = "mesh " + mesh.error().describe();  // the offset is the strip record
                 break;
             }
             s.vertices[lod] = static_cast<uint32_t>(mesh->positions.size());

@@ -257,18 +257,18 @@ const char* tfrag_list_name(int list) {
     return list >= 0 && list < kListCount ? kNames[list] : "?";
 }
 
-Result<TfragsHeader> parse_tfrags_header(ByteSpan block) {
+Result<TfragsHeader> parse_tfrags_header(ByteSpan head, uint64_t block_size) {
     return capture([&] {
-        require(block, 0, kTfragsHeaderSize, "tfrags header");
-        TfragsHeader h{s32_at(block, 0), s32_at(block, 4), f32_at(block, 8), u32_at(block, 12)};
+        require(head, 0, kTfragsHeaderSize, "tfrags header");
+        TfragsHeader h{s32_at(head, 0), s32_at(head, 4), f32_at(head, 8), u32_at(head, 12)};
         if (h.table_offset < static_cast<int32_t>(kTfragsHeaderSize))
             fail(Errc::bad_value, 0, fmt::format("table_offset 0x{:x} overlaps the 16-byte header", h.table_offset));
         if (h.tfrag_count < 0) fail(Errc::bad_value, 4, fmt::format("tfrag_count {} is negative", h.tfrag_count));
         const uint64_t table_bytes = static_cast<uint64_t>(h.tfrag_count) * kTfragHeaderSize;
-        if (static_cast<uint64_t>(h.table_offset) > block.size() || table_bytes > block.size() - h.table_offset)
+        if (static_cast<uint64_t>(h.table_offset) > block_size || table_bytes > block_size - h.table_offset)
             fail(Errc::out_of_range, 4,
                  fmt::format("{} patch headers at 0x{:x} pass the {}-byte tfrag block", h.tfrag_count, h.table_offset,
-                             block.size()));
+                             block_size));
         return h;
     });
 }

@@ -20,9 +20,11 @@ struct TfragsHeader {
     uint32_t mysterious_second_thingy = 0;
 };
 
-// Parses the header and checks the patch table fits inside `block`, so the
-// count is safe to size a tree by.
-Result<TfragsHeader> parse_tfrags_header(ByteSpan block);
+// Parses the header from the block's first 16 bytes (`head`) and checks the
+// patch table fits inside a block of `block_size` bytes, so the count is safe
+// to size a tree by before the rest of the block is decoded.
+Result<TfragsHeader> parse_tfrags_header(ByteSpan head, uint64_t block_size);
+inline Result<TfragsHeader> parse_tfrags_header(ByteSpan block) { return parse_tfrags_header(block, block.size()); }
 
 // §7.2 TfragHeader: the fields a reader needs (offsets "rel" are relative to
 // the patch's data start, table_offset + data).

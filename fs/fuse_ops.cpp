@@ -1,5 +1,6 @@
 #include "fs/fuse_ops.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
@@ -140,6 +141,11 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     if (!n) return (void)fuse_reply_err(req, ENOENT);
     if (n->type != NodeType::file) return (void)fuse_reply_err(req, EISDIR);
     if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC)) return (void)fuse_reply_err(req, EROFS);
+    if (const std::string error = n->source->open_error(); !error.empty()) {
+        auto& disc = disc_of(req);
+        disc.diagnostics.report(disc.tree.path_of(ino), "open", error);
+        return (void)fuse_reply_err(req, EIO);
+    }
     if (const auto* live = dynamic_cast<const tree::LiveText*>(n->source.get())) {
         fi->direct_io = 1;
         fi->fh = reinterpret_cast<uint64_t>(new Snapshot{live->render()});
@@ -163,7 +169,7 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_fil
     buffer.resize(size);
     const tree::ReadOutcome outcome = n->source->read(static_cast<uint64_t>(offset), buffer);
     if (!outcome.ok()) {
-        disc.diagnostics.report(disc.tree.path_of(ino), static_cast<uint64_t>(offset), outcome.error);
+        disc.diagnostics.report(disc.tree.path_of(ino), fmt::format("read at file offset {}", offset), outcome.error);
         fuse_reply_err(req, EIO);
         return;
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "formats/wad_lz.h"
+#include "tree/sources.h"
 
 namespace gcfs::tree {
 namespace {
@@ -35,6 +36,33 @@ bool same_except_sector(const LevelHeader& a, const LevelHeader& b) {
     for (int i = 0; i < 3; ++i)
         equal = equal && same(a.chunks[i], b.chunks[i]) && same(a.chunk_sound_banks[i], b.chunk_sound_banks[i]);
     return equal;
+}
+
+const CoreRegion* find_region(const LevelScan& level, const std::string& name) {
+    for (const auto& r : level.regions)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+void scan_tfrags_header(const Image& image, LevelScan& level) {
+    const CoreRegion* region = find_region(level, "tfrag");
+    if (!region || region->size == 0) return;
+    const auto& stream = level.lump->core_data;
+    auto head = decode_stream_prefix(image, level.data_offset + static_cast<uint64_t>(stream.offset),
+                                     static_cast<uint64_t>(stream.size), region->offset + kTfragsHeaderSize);
+    if (!head.ok()) {
+        level.checks.push_back({"tfrags header", false, "core_data.wad " + head.error().describe()});
+        return;
+    }
+    auto header = parse_tfrags_header(ByteSpan(*head).subspan(region->offset), region->size);
+    if (!header.ok()) {
+        level.checks.push_back({"tfrags header", false, "core/tfrag.bin " + header.error().describe()});
+        return;
+    }
+    level.tfrags = *header;
+    level.checks.push_back({"tfrags header", true,
+                            fmt::format("{} patch headers at 0x{:x} inside the {}-byte tfrag region (§7.1)",
+                                        header->tfrag_count, header->table_offset, region->size)});
 }
 
 void scan_core(const Image& image, LevelScan& level) {
@@ -89,6 +117,7 @@ void scan_core(const Image& image, LevelScan& level) {
     level.regions = *regions;
     level.checks.push_back({"core regions ordered", true,
                             "tfrag < occlusion < sky < collision < textures_base, all inside core_data (§6.1)"});
+    scan_tfrags_header(image, level);
 }
 
 void scan_level(const Image& image, LevelScan& level) {

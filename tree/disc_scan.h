@@ -12,6 +12,7 @@
 #include "formats/iso9660.h"
 #include "formats/level_core.h"
 #include "formats/level_wad.h"
+#include "formats/tfrag_read.h"
 #include "formats/toc.h"
 #include "tree/image.h"
 
@@ -49,6 +50,9 @@ struct LevelScan {
     formats::Bytes core_index;      // kept: later decoders read its tables
     std::optional<formats::LevelCoreHeader> core;
     std::vector<formats::CoreRegion> regions;
+    // §7.1: the tfrags block header, the only bytes of core_data decoded at
+    // mount (16 of them), so the tfrag/ folder knows its patch count.
+    std::optional<formats::TfragsHeader> tfrags;
     std::vector<Check> checks;
 
     bool ok() const;

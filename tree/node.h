@@ -28,6 +28,9 @@ public:
     virtual ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const = 0;
     // Content that changes while mounted (.gcfs/stats): served with direct I/O.
     virtual bool dynamic() const { return false; }
+    // Why the file cannot be read at all (its size could not be established,
+    // or what it decodes from is damaged); opening it is then EIO.
+    virtual std::string open_error() const { return {}; }
 };
 
 enum class NodeType { directory, file, symlink };

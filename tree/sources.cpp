@@ -12,22 +12,38 @@
 namespace gcfs::tree {
 namespace {
 
-uint64_t next_cache_key() {
-    static std::atomic<uint64_t> counter{1};
-    return counter++;
-}
-
 std::span<const uint8_t> as_span(const std::string& text) {
     return {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
 }
 
 }  // namespace
 
+uint64_t new_cache_key() {
+    static std::atomic<uint64_t> counter{1};
+    return counter++;
+}
+
 ReadOutcome copy_window(std::span<const uint8_t> content, uint64_t offset, std::span<uint8_t> out) {
     if (offset >= content.size()) return {0, {}};
     const uint64_t n = std::min<uint64_t>(out.size(), content.size() - offset);
     std::memcpy(out.data(), content.data() + offset, n);
     return {n, {}};
+}
+
+formats::Result<formats::Bytes> decode_stream_prefix(const Image& image, uint64_t offset, uint64_t available,
+                                                     uint64_t length) {
+    // §5.3: literals cost at most 275 input bytes per 273 output bytes, plus
+    // dummies and the 0x2000-block pads; 1/32 and a page cover that.
+    const uint64_t first_try = std::min(available, formats::wad_lz::kHeaderSize + length + length / 32 + 4096);
+    for (uint64_t read : {first_try, available}) {
+        formats::Bytes stream(read);
+        if (!image.read(offset, stream))
+            return formats::FormatError{formats::Errc::truncated, 0,
+                                        fmt::format("image read at 0x{:x} failed: {}", offset, std::strerror(errno))};
+        auto prefix = formats::wad_lz::decompress_prefix(stream, length);
+        if (prefix.ok() || read == available) return prefix;
+    }
+    return formats::FormatError{formats::Errc::truncated, 0, "unreachable"};
 }
 
 ImageSlice::ImageSlice(const Image& image, uint64_t offset, uint64_t length)
@@ -52,7 +68,7 @@ ReadOutcome LiveText::read(uint64_t offset, std::span<uint8_t> out) const {
 
 WadStream::WadStream(const Image& image, cache::LruCache& cache, uint64_t offset, uint64_t available,
                      std::optional<uint64_t> declared_size)
-    : image_(image), cache_(cache), key_(next_cache_key()), offset_(offset), available_(available), size_(declared_size) {}
+    : image_(image), cache_(cache), key_(new_cache_key()), offset_(offset), available_(available), size_(declared_size) {}
 
 uint64_t WadStream::size() const {
     std::call_once(measured_, [&] {
@@ -70,6 +86,11 @@ uint64_t WadStream::size() const {
         }
     });
     return size_.value_or(0);
+}
+
+std::string WadStream::open_error() const {
+    size();
+    return size_ ? std::string() : size_error_;
 }
 
 cache::Loaded WadStream::decode() const {

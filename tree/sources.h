@@ -12,6 +12,9 @@
 
 namespace gcfs::tree {
 
+// A fresh key for one cached buffer (one per source that caches).
+uint64_t new_cache_key();
+
 // A byte range of the image, read with pread on every request (no cache copy).
 class ImageSlice final : public Source {
 public:
@@ -57,6 +60,7 @@ public:
               std::optional<uint64_t> declared_size);
     uint64_t size() const override;
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+    std::string open_error() const override;
     // The whole decoded buffer (null with `error` set on failure).
     cache::Loaded decoded() const;
 
@@ -83,6 +87,12 @@ private:
     std::shared_ptr<const Source> whole_;
     uint64_t offset_, length_;
 };
+
+// Decodes the first `length` bytes of the WAD-LZ stream at image `offset`
+// (`available` bytes of extent). Reads only about as much of the stream as the
+// prefix needs, and the whole extent if that was not enough.
+formats::Result<formats::Bytes> decode_stream_prefix(const Image& image, uint64_t offset, uint64_t available,
+                                                     uint64_t length);
 
 // Copies [offset, offset + out.size()) of `content`, clamped to its end.
 ReadOutcome copy_window(std::span<const uint8_t> content, uint64_t offset, std::span<uint8_t> out);

@@ -5,10 +5,9 @@
 
 namespace gcfs::tree {
 
-void Diagnostics::report(const std::string& path, uint64_t offset, const std::string& error) {
+void Diagnostics::report(const std::string& path, const std::string& what, const std::string& error) {
     std::lock_guard lock(mutex_);
-    if (errors_.emplace(path, error).second)
-        spdlog::error("{}: read at file offset {} failed: {}", path, offset, error);
+    if (errors_.emplace(path, error).second) spdlog::error("{}: {} failed: {}", path, what, error);
 }
 
 std::map<std::string, std::string> Diagnostics::errors() const {

@@ -12,8 +12,9 @@ namespace gcfs::tree {
 
 class Diagnostics {
 public:
-    // Records a failed read of `path` and logs one line the first time.
-    void report(const std::string& path, uint64_t offset, const std::string& error);
+    // Records a failed open or read of `path` and logs one line the first
+    // time; `what` says which ("open", "read at file offset 4096").
+    void report(const std::string& path, const std::string& what, const std::string& error);
     std::map<std::string, std::string> errors() const;
     std::string render(const cache::CacheStats& cache) const;
 

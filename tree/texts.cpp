@@ -55,6 +55,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  core_data.wad    the level core, WAD-LZ compressed\n"
         "  core_data.bin    the level core, decompressed on first read\n"
         "  core/            regions of core_data.bin (tfrag, occlusion, sky, collision, textures)\n"
+        "  tfrag/           terrain patches as Wavefront OBJ (LOD 0; lod1/ lod2/), terrain.obj, patches.csv\n"
         "  audio.wad scene.wad   the level's AUDIO and SCENE WADs, raw\n"
         "by-id/NN     symlinks from the level id each header reports to its folder\n"
         ".gcfs/stats  cache size, hits, misses, bytes decoded, and every read error so far\n"

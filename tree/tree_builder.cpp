@@ -84,7 +84,9 @@ private:
             if (extent.name == "gameplay") {
                 // §9: gameplay is a WAD-LZ stream; its decoded size is not stored.
                 d_.tree.add_file(dir, "gameplay.wad", slice(offset, size));
-                d_.tree.add_file(dir, "gameplay.bin", std::make_shared<WadStream>(image_, cache_, offset, size, std::nullopt));
+                auto decoded = std::make_shared<WadStream>(image_, cache_, offset, size, std::nullopt);
+                d_.decoders[level.folder].gameplay = decoded;
+                d_.tree.add_file(dir, "gameplay.bin", decoded);
             } else {
                 d_.tree.add_file(dir, extent.name + ".bin", slice(offset, size));
             }
@@ -106,13 +108,34 @@ private:
                 declared = static_cast<uint64_t>(level.core->assets_decompressed_size);
             auto decoded = std::make_shared<WadStream>(image_, cache_, offset, size, declared);
             d_.tree.add_file(dir, section.name + ".bin", decoded);
-            if (section.name == "core_data" && !level.regions.empty()) {
-                const uint64_t core_dir = d_.tree.add_directory(dir, "core");
-                for (const auto& region : level.regions)
-                    d_.tree.add_file(core_dir, region.name + ".bin",
-                                     std::make_shared<SubRange>(decoded, region.offset, region.size));
-            }
+            if (section.name != "core_data") continue;
+            d_.decoders[level.folder].core_data = decoded;
+            if (level.regions.empty()) continue;
+            const uint64_t core_dir = d_.tree.add_directory(dir, "core");
+            for (const auto& region : level.regions)
+                d_.tree.add_file(core_dir, region.name + ".bin",
+                                 std::make_shared<SubRange>(decoded, region.offset, region.size));
+            if (level.tfrags) tfrag_folder(dir, level, {offset, size});
         }
+    }
+
+    // tfrag/: every patch at three LODs, the whole terrain, and the index.
+    void tfrag_folder(uint64_t level_dir, const LevelScan& level, LevelTerrain::StreamLocation stream) {
+        const CoreRegion* region = nullptr;
+        for (const auto& r : level.regions)
+            if (r.name == "tfrag") region = &r;
+        const TfragSourceInfo source{level.folder, level.header->id, region->offset};
+        auto terrain = std::make_shared<LevelTerrain>(image_, cache_, stream, region->offset, region->size, source);
+        d_.decoders[level.folder].terrain = terrain;
+        using Kind = TerrainFile::Kind;
+        const uint64_t dir = d_.tree.add_directory(level_dir, "tfrag");
+        d_.tree.add_file(dir, "terrain.obj", std::make_shared<TerrainFile>(terrain, Kind::terrain_obj));
+        d_.tree.add_file(dir, "patches.csv", std::make_shared<TerrainFile>(terrain, Kind::patches_csv));
+        const uint64_t lod_dirs[3] = {dir, d_.tree.add_directory(dir, "lod1"), d_.tree.add_directory(dir, "lod2")};
+        for (int lod = 0; lod < 3; ++lod)
+            for (uint32_t i = 0; i < static_cast<uint32_t>(level.tfrags->tfrag_count); ++i)
+                d_.tree.add_file(lod_dirs[lod], tfrag_patch_name(i) + ".obj",
+                                 std::make_shared<TerrainFile>(terrain, Kind::patch_obj, i, lod));
     }
 
     void by_id_folder(uint64_t dir) {

@@ -2,6 +2,7 @@
 // every size known, nothing decoded (fuse-archive style: one tree, lazy readers).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -9,9 +10,18 @@
 #include "tree/disc_scan.h"
 #include "tree/image.h"
 #include "tree/node.h"
+#include "tree/sources.h"
 #include "tree/stats.h"
+#include "tree/terrain.h"
 
 namespace gcfs::tree {
+
+// The lazy decoders of one level folder, for whole-disc checks (gcfs verify).
+struct LevelDecoders {
+    std::shared_ptr<const WadStream> core_data;
+    std::shared_ptr<const WadStream> gameplay;
+    std::shared_ptr<const LevelTerrain> terrain;
+};
 
 struct Disc {
     std::unique_ptr<Image> image;
@@ -19,6 +29,7 @@ struct Disc {
     DiscScan scan;
     Tree tree;
     Diagnostics diagnostics;
+    std::map<std::string, LevelDecoders> decoders;  // by level folder
 };
 
 // Throws std::system_error (cannot open) or NotAGameDisc (wrong content).

@@ -35,7 +35,24 @@ done
 check "by-id/30 is a symlink to the museum's folder" test "$(readlink "$MNT/by-id/30")" = "../LEVEL03"
 check "by-id/30 resolves" test -f "$MNT/by-id/30/core_data.bin"
 check "stat before any read decoded nothing" grep -qx "cache_misses 0" "$MNT/.gcfs/stats"
-check "ls -lR decodes nothing" bash -c "ls -lR '$MNT' >/dev/null && grep -qx 'cache_misses 0' '$MNT/.gcfs/stats'"
+# OBJ sizes need the patch data: ls -lR may decode each level's tfrag region
+# (the head of its core), once, and nothing else.
+ls_lR_decodes_only_tfrag_regions() {
+    ls -lR "$MNT" >/dev/null || return 1
+    python3 - "$MNT" <<'PY'
+import json, os, sys
+mnt = sys.argv[1]
+levels = sorted(d for d in os.listdir(mnt) if d.startswith("LEVEL"))
+tfrag = sum(json.load(open(os.path.join(mnt, l, "info.json")))["core"]["regions"]["tfrag"]["size_bytes"] for l in levels)
+core = sum(os.stat(os.path.join(mnt, l, "core_data.bin")).st_size for l in levels)
+stats = dict(line.split(" ", 1) for line in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in line)
+misses, decoded = int(stats["cache_misses"]), int(stats["bytes_decoded"])
+print("misses", misses, "decoded", decoded, "tfrag regions", tfrag, "cores", core)
+sys.exit(0 if misses == len(levels) and decoded == tfrag and decoded < core / 2 else 1)
+PY
+}
+check "ls -lR decodes only each level's tfrag region, once" ls_lR_decodes_only_tfrag_regions
+check "a second ls -lR decodes nothing more" bash -c "before=\$(grep cache_misses '$MNT/.gcfs/stats'); ls -lR '$MNT' >/dev/null; test \"\$before\" = \"\$(grep cache_misses '$MNT/.gcfs/stats')\""
 
 # ---- raw extents equal the image bytes at the header's sector offsets
 raw_extents_match() {
@@ -84,6 +101,45 @@ concurrent_cats_agree() {
     test "$(cat "$WORK"/sum.* | sort -u | wc -l)" = 1 && test "$(cut -d' ' -f1 "$WORK/sum.1")" = "$(md5sum < "$WORK/orig/LEVEL03/core_data.bin" | cut -d' ' -f1)"
 }
 check "8 concurrent cats of one extent give identical, correct bytes" concurrent_cats_agree
+
+# ---- tfrag terrain: OBJ files agree with gcfs verify and with a third-party reader
+check "gcfs verify passes the built disc" bash -c "'$GCFS' verify '$IMAGE' > '$WORK/verify.txt'"
+verify_field() { grep "^$1 " "$WORK/verify.txt" | awk -v c="$2" '{gsub(",", "", $c); print $c}'; }
+tfrag_files_match_verify() {
+    local level=$1 patches
+    patches=$(verify_field "$level" 4)
+    [ "$patches" -gt 0 ] || return 1
+    for dir in tfrag tfrag/lod1 tfrag/lod2; do
+        [ "$(ls "$MNT/$level/$dir"/patch_*.obj | wc -l)" = "$patches" ] || { echo "$dir: wrong file count"; return 1; }
+    done
+    [ "$(tail -n +2 "$MNT/$level/tfrag/patches.csv" | grep -c ',ok,')" = "$patches" ]
+}
+assimp_matches_verify() {
+    local level=$1 info
+    info=$(assimp info "$MNT/$level/tfrag/terrain.obj" 2>&1) || return 1
+    local v f
+    v=$(printf "%s\n" "$info" | awk '/^Vertices:/ {print $2}')
+    f=$(printf "%s\n" "$info" | awk '/^Faces:/ {print $2}')
+    echo "assimp: $v vertices, $f faces; verify: $(verify_field "$level" 5), $(verify_field "$level" 6)"
+    [ "$v" = "$(verify_field "$level" 5)" ] && [ "$f" = "$(verify_field "$level" 6)" ]
+}
+for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do
+    check "$level tfrag/ has one OBJ per patch at each LOD and a csv row each" tfrag_files_match_verify $level
+    check "$level assimp info terrain.obj reports verify's vertex and face totals" assimp_matches_verify $level
+done
+obj_sizes_exact() {
+    local f n=0
+    while IFS= read -r f; do
+        [ "$(stat -c %s "$f")" = "$(wc -c < "$f")" ] || { echo "size differs: $f"; return 1; }
+        n=$((n + 1))
+    done < <(find "$MNT" -name '*.obj' -o -name '*.csv')
+    [ $n -gt 200 ]
+}
+check "every OBJ and CSV has its stat size exactly" obj_sizes_exact
+check "assimp opens a single LOD-1 patch" assimp info "$MNT/LEVEL02/tfrag/lod1/patch_0003.obj"
+check "grep -r finds a patch by its comment header" \
+    bash -c "grep -rl 'tfrag patch 5 of LEVEL01' '$MNT/LEVEL01/tfrag' | grep -qx '$MNT/LEVEL01/tfrag/patch_0005.obj'"
+check "cp -r copies the tfrag folder" bash -c "cp -r '$MNT/LEVEL02/tfrag' '$WORK/tfrag-copy' && diff -r '$MNT/LEVEL02/tfrag' '$WORK/tfrag-copy'"
 
 erofs() { local out; out=$("$@" 2>&1); [[ $out == *"Read-only file system"* ]]; }
 check "touch is refused with EROFS" erofs touch "$MNT/new"
@@ -155,6 +211,25 @@ check "the error is logged once, naming level, extent and offset" \
 check ".gcfs/stats lists the failure" grep -q "error LEVEL01/core_data.bin" "$MNT/.gcfs/stats"
 check "the rest of the disc stays readable" cmp "$MNT/LEVEL00/core_data.bin" "$WORK/orig/LEVEL00/core_data.bin"
 check "the damaged level's other extents still read" cmp "$MNT/LEVEL01/gameplay.bin" "$WORK/orig/LEVEL01/gameplay.bin"
+kill -TERM $pid; wait $pid
+
+# ---- a patch whose header disagrees with its lists is reported, never half-emitted
+"$GCFS" mkdisc "$WORK/damaged.iso" --levels 4 --seed 7 --damage tfrag-count --damage vif-desync >/dev/null
+"$GCFS" mount -f "$WORK/damaged.iso" "$MNT" 2>"$WORK/damaged.log" &
+pid=$!
+wait_mounted "$MNT"
+patch_eio() { local out; out=$(cat "$MNT/LEVEL01/tfrag/$1" 2>&1 >/dev/null); [[ $out == *"Input/output error"* ]]; }
+check "the patch whose vert_count disagrees reads as EIO" patch_eio patch_0001.obj
+check "its LOD-1 variant too" patch_eio lod1/patch_0001.obj
+check "the patch whose VIF walk desynchronises reads as EIO" patch_eio patch_0002.obj
+check "the log names the file and the byte offset of the bad field" \
+    bash -c "test \$(grep -c 'LEVEL01/tfrag/patch_0001.obj' '$WORK/damaged.log') = 1 && grep 'LEVEL01/tfrag/patch_0001.obj' '$WORK/damaged.log' | grep -q 'byte 0xbc.*vert_count'"
+check "patches.csv says rejected and why" bash -c "grep -q '^1,.*,rejected,.*vert_count' '$MNT/LEVEL01/tfrag/patches.csv' && grep -q '^2,.*,rejected,.*VIF desync' '$MNT/LEVEL01/tfrag/patches.csv'"
+check "the level's other patches read" assimp info "$MNT/LEVEL01/tfrag/patch_0003.obj"
+"$GCFS" verify "$WORK/damaged.iso" > "$WORK/verify.txt"; verify_rc=$?
+check "gcfs verify exits 1 on the damaged disc" test $verify_rc = 1
+check "gcfs verify names the rejected patch" grep -q "FAILED LEVEL01: tfrag patch counts: 2 of .* patch 1: .*vert_count" "$WORK/verify.txt"
+check "terrain.obj holds the good patches, as many as verify counts" assimp_matches_verify LEVEL01
 kill -TERM $pid; wait $pid
 
 echo "mount tests: $passed passed, $failed failed"

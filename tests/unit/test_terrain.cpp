@@ -1,0 +1,140 @@
+// The tfrag/ folder and gcfs verify without a mount: lazy decoding of the
+// tfrag region only, exact sizes, rejected patches, whole-disc verdicts.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include "disc_fixture.h"
+#include "formats/tfrag_read.h"
+#include "tree/tree_builder.h"
+#include "tree/verify.h"
+
+using namespace gcfs;
+
+namespace {
+
+const tree::Node& node_at(const tree::Disc& disc, const std::string& path) {
+    const auto ino = disc.tree.resolve(path);
+    REQUIRE_MESSAGE(ino, path);
+    return *disc.tree.node(*ino);
+}
+
+std::string read_text(const tree::Disc& disc, const std::string& path) {
+    const tree::Node& n = node_at(disc, path);
+    std::string out(n.source->size(), '\0');
+    const auto outcome = n.source->read(0, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
+    REQUIRE_MESSAGE(outcome.ok(), outcome.error);
+    CHECK(outcome.bytes == out.size());
+    return out;
+}
+
+size_t count_lines(const std::string& text, const std::string& prefix) {
+    size_t n = 0;
+    for (size_t at = 0; at < text.size();) {
+        const size_t end = text.find('\n', at);
+        if (text.compare(at, prefix.size(), prefix) == 0) ++n;
+        at = end == std::string::npos ? text.size() : end + 1;
+    }
+    return n;
+}
+
+struct DamagedDisc {
+    std::string path = "/tmp/gcfs-unit-damaged-" + std::to_string(::getpid()) + ".iso";
+    DamagedDisc() {
+        mkdisc::DiscSpec spec{4, 9, mkdisc::Scale::small, {}};
+        spec.damage = {{mkdisc::Damage::tfrag_count, 2}};
+        mkdisc::build_disc(spec, path);
+    }
+    ~DamagedDisc() { ::unlink(path.c_str()); }
+};
+
+}  // namespace
+
+TEST_CASE("tfrag/ lists each patch at three LODs and decodes only the tfrag region, on first stat") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    const int patches = built.levels.at(1).patch_count;
+    for (const char* dir : {"LEVEL01/tfrag", "LEVEL01/tfrag/lod1", "LEVEL01/tfrag/lod2"}) {
+        size_t objs = 0;
+        for (const auto& [name, child] : node_at(*disc, dir).children) objs += name.rfind("patch_", 0) == 0;
+        CHECK(objs == static_cast<size_t>(patches));
+    }
+    CHECK(disc->cache->stats().misses == 0);  // mount decoded only the 16-byte tfrags header
+
+    const uint64_t size = node_at(*disc, "LEVEL01/tfrag/patch_0003.obj").source->size();
+    CHECK(size > 0);
+    const auto stats = disc->cache->stats();
+    CHECK(stats.misses == 1);
+    const auto& region = disc->scan.levels[1].regions.front();
+    REQUIRE(region.name == "tfrag");
+    CHECK(stats.loaded_bytes == region.size);  // the head of the core, not all of it
+    CHECK(region.size < built.levels.at(1).core_data.size() / 2);
+
+    // The region decoded from the stream's head equals the builder's core there.
+    const auto block = disc->decoders.at("LEVEL01").terrain->block();
+    REQUIRE(block.bytes);
+    CHECK(std::equal(block.bytes->begin(), block.bytes->end(), built.levels.at(1).core_data.begin()));
+}
+
+TEST_CASE("OBJ and CSV texts have the sizes stat reports and the counts the index holds") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    const auto& index = disc->decoders.at("LEVEL02").terrain->index();
+    REQUIRE(index.error.empty());
+    const std::string terrain = read_text(*disc, "LEVEL02/tfrag/terrain.obj");
+    CHECK(count_lines(terrain, "v ") == index.summary.lod0_vertices());
+    CHECK(count_lines(terrain, "f ") == index.summary.lod0_triangles());
+    CHECK(count_lines(terrain, "g patch_") == index.summary.patches.size());
+    for (const auto& p : index.summary.patches) {
+        REQUIRE(p.ok);
+        CHECK(p.vertices[0] == p.vert_count);
+        CHECK(p.triangles[0] == p.tri_count);
+        for (int lod = 0; lod < 3; ++lod) {
+            const std::string prefix = lod == 0 ? "LEVEL02/tfrag/" : "LEVEL02/tfrag/lod" + std::to_string(lod) + "/";
+            const std::string obj = read_text(*disc, prefix + formats::tfrag_patch_name(p.index) + ".obj");
+            CHECK(count_lines(obj, "v ") == p.vertices[lod]);
+            CHECK(count_lines(obj, "f ") == p.triangles[lod]);
+        }
+        CHECK(p.vertices[2] <= p.vertices[1]);
+        CHECK(p.vertices[1] <= p.vertices[0]);
+    }
+    const std::string csv = read_text(*disc, "LEVEL02/tfrag/patches.csv");
+    CHECK(count_lines(csv, "") == index.summary.patches.size() + 1);
+}
+
+TEST_CASE("gcfs verify: every invariant holds on a built disc, totals add up") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    const tree::DiscVerdict verdict = tree::verify_disc(*disc);
+    CHECK(verdict.ok());
+    REQUIRE(verdict.levels.size() == built.levels.size());
+    uint64_t patches = 0;
+    for (const auto& level : verdict.levels) {
+        for (const auto& c : level.checks) CHECK_MESSAGE(c.ok, level.folder, ": ", c.name, ": ", c.detail);
+        patches += level.patches;
+    }
+    uint64_t built_patches = 0;
+    for (const auto& [index, level] : built.levels) built_patches += static_cast<uint64_t>(level.patch_count);
+    CHECK(patches == built_patches);
+    CHECK(tree::render_verdict(verdict).find("zero mismatches") != std::string::npos);
+}
+
+TEST_CASE("a damaged patch is rejected alone: open error for it, verify fails naming it, the rest reads") {
+    const DamagedDisc damaged;
+    auto disc = tree::open_disc(damaged.path, 64 << 20);
+    const tree::Node& bad = node_at(*disc, "LEVEL02/tfrag/patch_0001.obj");
+    CHECK(bad.source->open_error().find("vert_count") != std::string::npos);
+    CHECK(node_at(*disc, "LEVEL02/tfrag/lod2/patch_0001.obj").source->open_error() != "");
+    CHECK(node_at(*disc, "LEVEL02/tfrag/patch_0000.obj").source->open_error() == "");
+    read_text(*disc, "LEVEL02/tfrag/patch_0000.obj");
+    read_text(*disc, "LEVEL02/tfrag/terrain.obj");
+    CHECK(node_at(*disc, "LEVEL01/tfrag/patch_0001.obj").source->open_error() == "");  // other levels untouched
+
+    const tree::DiscVerdict verdict = tree::verify_disc(*disc);
+    CHECK_FALSE(verdict.ok());
+    for (const auto& level : verdict.levels) CHECK(level.ok() == (level.folder != "LEVEL02"));
+    CHECK(verdict.levels[2].rejected == 1);
+    const std::string table = tree::render_verdict(verdict);
+    CHECK(table.find("FAILED LEVEL02: tfrag patch counts: 1 of") != std::string::npos);
+    CHECK(table.find("1 failed check\n") != std::string::npos);
+}

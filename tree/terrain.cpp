@@ -1,0 +1,105 @@
+#include "tree/terrain.h"
+
+#include <fmt/format.h>
+
+#include "tree/sources.h"
+
+namespace gcfs::tree {
+namespace {
+
+cache::Loaded as_loaded(formats::Result<std::string> text) {
+    if (!text.ok()) return {nullptr, text.error().describe()};
+    return {std::make_shared<const formats::Bytes>(text->begin(), text->end()), {}};
+}
+
+}  // namespace
+
+LevelTerrain::LevelTerrain(const Image& image, cache::LruCache& cache, StreamLocation stream, uint64_t block_offset,
+                           uint64_t block_size, formats::TfragSourceInfo source)
+    : image_(image), cache_(cache), stream_(stream), block_offset_(block_offset), block_size_(block_size),
+      source_(std::move(source)), key_(new_cache_key()) {}
+
+cache::Loaded LevelTerrain::block() const {
+    return cache_.get(key_, [this]() -> cache::Loaded {
+        // The tfrag region heads the core (§6.2: tfrags are packed first), so
+        // only that prefix of the stream is decoded, not the whole core.
+        auto prefix = decode_stream_prefix(image_, stream_.offset, stream_.available, block_offset_ + block_size_);
+        if (!prefix.ok())
+            return {nullptr, fmt::format("core_data stream {} (image byte 0x{:x})", prefix.error().describe(), stream_.offset)};
+        formats::Bytes& bytes = *prefix;
+        bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(block_offset_));
+        return {std::make_shared<const formats::Bytes>(std::move(bytes)), {}};
+    });
+}
+
+const TerrainIndex& LevelTerrain::index() const {
+    std::call_once(indexed_, [this] {
+        const cache::Loaded bytes = block();
+        if (!bytes.bytes) {
+            index_.error = bytes.error;
+            return;
+        }
+        auto summary = formats::summarize_tfrags(*bytes.bytes);
+        if (!summary.ok()) {
+            index_.error = "tfrag block " + summary.error().describe();
+            return;
+        }
+        index_.summary = std::move(*summary);
+        for (const auto& patch : index_.summary.patches) {
+            std::array<uint64_t, 3> sizes{};
+            for (int lod = 0; lod < 3; ++lod) sizes[lod] = formats::tfrag_patch_obj_size(source_, patch, lod);
+            index_.patch_sizes.push_back(sizes);
+        }
+        index_.terrain_size = formats::tfrag_terrain_obj_size(source_, index_.summary);
+        index_.csv_size = formats::tfrag_patches_csv(source_, index_.summary).size();
+    });
+    return index_;
+}
+
+TerrainFile::TerrainFile(std::shared_ptr<const LevelTerrain> terrain, Kind kind, uint32_t patch, int lod)
+    : terrain_(std::move(terrain)), kind_(kind), patch_(patch), lod_(lod), key_(new_cache_key()) {}
+
+uint64_t TerrainFile::size() const {
+    const TerrainIndex& index = terrain_->index();
+    if (!index.error.empty()) return 0;
+    switch (kind_) {
+        case Kind::patch_obj: return patch_ < index.patch_sizes.size() ? index.patch_sizes[patch_][lod_] : 0;
+        case Kind::terrain_obj: return index.terrain_size;
+        case Kind::patches_csv: return index.csv_size;
+    }
+    return 0;
+}
+
+std::string TerrainFile::open_error() const {
+    const TerrainIndex& index = terrain_->index();
+    if (!index.error.empty()) return index.error;
+    if (kind_ != Kind::patch_obj) return {};
+    if (patch_ >= index.summary.patches.size())
+        return fmt::format("patch {} is not in the {}-patch block", patch_, index.summary.patches.size());
+    const auto& patch = index.summary.patches[patch_];
+    // A patch whose geometry disagrees with its header is reported, never half-emitted.
+    return patch.ok ? std::string() : fmt::format("patch {} rejected: {}", patch_, patch.error);
+}
+
+cache::Loaded TerrainFile::render() const {
+    return terrain_->cache().get(key_, [this]() -> cache::Loaded {
+        if (std::string error = open_error(); !error.empty()) return {nullptr, error};
+        const TerrainIndex& index = terrain_->index();
+        if (kind_ == Kind::patches_csv)
+            return as_loaded(formats::tfrag_patches_csv(terrain_->source(), index.summary));
+        const cache::Loaded block = terrain_->block();
+        if (!block.bytes) return block;
+        if (kind_ == Kind::terrain_obj)
+            return as_loaded(formats::render_tfrag_terrain_obj(*block.bytes, terrain_->source(), index.summary));
+        return as_loaded(formats::render_tfrag_patch_obj(*block.bytes, index.summary.header, terrain_->source(),
+                                                         index.summary.patches[patch_], lod_));
+    });
+}
+
+ReadOutcome TerrainFile::read(uint64_t offset, std::span<uint8_t> out) const {
+    const cache::Loaded text = render();
+    if (!text.bytes) return {0, text.error};
+    return copy_window(*text.bytes, offset, out);
+}
+
+}  // namespace gcfs::tree

@@ -1,0 +1,74 @@
+// A level's tfrag/ folder: the tfrag region decoded from the head of the
+// core_data stream on first need, a per-level index of every patch (status,
+// counts, file sizes) built once, and the OBJ / CSV files rendered lazily
+// through the cache.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "cache/lru_cache.h"
+#include "formats/tfrag_export.h"
+#include "tree/image.h"
+#include "tree/node.h"
+
+namespace gcfs::tree {
+
+struct TerrainIndex {
+    std::string error;  // non-empty: the block could not be decoded at all
+    formats::TfragBlockSummary summary;
+    std::vector<std::array<uint64_t, 3>> patch_sizes;  // by patch, by LOD
+    uint64_t terrain_size = 0;
+    uint64_t csv_size = 0;
+};
+
+class LevelTerrain {
+public:
+    struct StreamLocation {
+        uint64_t offset = 0;     // image offset of the core_data WAD stream
+        uint64_t available = 0;  // bytes of its extent
+    };
+    // The block is [block_offset, block_offset + block_size) of the decoded core.
+    LevelTerrain(const Image& image, cache::LruCache& cache, StreamLocation stream, uint64_t block_offset,
+                 uint64_t block_size, formats::TfragSourceInfo source);
+
+    // Built once, on the first stat of any file of the folder.
+    const TerrainIndex& index() const;
+    // The tfrag block's bytes, decoded into the cache (re-decoded if evicted).
+    cache::Loaded block() const;
+    const formats::TfragSourceInfo& source() const { return source_; }
+    cache::LruCache& cache() const { return cache_; }
+
+private:
+    const Image& image_;
+    cache::LruCache& cache_;
+    StreamLocation stream_;
+    uint64_t block_offset_, block_size_;
+    formats::TfragSourceInfo source_;
+    uint64_t key_;
+    mutable std::once_flag indexed_;
+    mutable TerrainIndex index_;
+};
+
+// The three kinds of file in tfrag/.
+class TerrainFile final : public Source {
+public:
+    enum class Kind { patch_obj, terrain_obj, patches_csv };
+    TerrainFile(std::shared_ptr<const LevelTerrain> terrain, Kind kind, uint32_t patch = 0, int lod = 0);
+
+    uint64_t size() const override;
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+    std::string open_error() const override;
+
+private:
+    cache::Loaded render() const;
+
+    std::shared_ptr<const LevelTerrain> terrain_;
+    Kind kind_;
+    uint32_t patch_;
+    int lod_;
+    uint64_t key_;
+};
+
+}  // namespace gcfs::tree

@@ -1,0 +1,116 @@
+#include "tree/verify.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace gcfs::tree {
+namespace {
+
+// 18102 -> "18,102", as the seed log writes its totals.
+std::string grouped(uint64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+void stream_check(LevelVerdict& v, const char* name, const std::shared_ptr<const WadStream>& stream, const char* rule) {
+    if (!stream) return;
+    const cache::Loaded decoded = stream->decoded();
+    v.checks.push_back({name, decoded.bytes != nullptr,
+                        decoded.bytes ? fmt::format("{} bytes; {}", decoded.bytes->size(), rule) : decoded.error});
+}
+
+void terrain_checks(LevelVerdict& v, const LevelDecoders& d) {
+    const TerrainIndex& index = d.terrain->index();
+    if (!index.error.empty()) {
+        v.checks.push_back({"tfrag block decodes", false, index.error});
+        return;
+    }
+    const auto& patches = index.summary.patches;
+    v.patches = patches.size();
+    v.vertices = index.summary.lod0_vertices();
+    v.triangles = index.summary.lod0_triangles();
+    v.rejected = v.patches - index.summary.good_patches();
+    const auto first_bad = std::find_if(patches.begin(), patches.end(), [](const auto& p) { return !p.ok; });
+    v.checks.push_back(
+        {"tfrag patch counts", v.rejected == 0,
+         first_bad == patches.end()
+             ? fmt::format("{} patches: every vert_count and tri_count matches its lists, every index in range (§7.10)",
+                           v.patches)
+             : fmt::format("{} of {} patches rejected; first: patch {}: {}", v.rejected, v.patches, first_bad->index,
+                           first_bad->error)});
+    // The prefix decode that serves tfrag/ must agree with the full core.
+    if (!d.core_data) return;
+    const cache::Loaded core = d.core_data->decoded();
+    const cache::Loaded block = d.terrain->block();
+    if (!core.bytes || !block.bytes) return;
+    const uint64_t at = d.terrain->source().block_offset;
+    const bool same = at + block.bytes->size() <= core.bytes->size() &&
+                      std::memcmp(core.bytes->data() + at, block.bytes->data(), block.bytes->size()) == 0;
+    v.checks.push_back({"tfrag prefix decode equals the core", same,
+                        fmt::format("{} bytes at core_data.bin 0x{:x}", block.bytes->size(), at)});
+}
+
+}  // namespace
+
+bool LevelVerdict::ok() const {
+    return std::all_of(checks.begin(), checks.end(), [](const Check& c) { return c.ok; });
+}
+
+bool DiscVerdict::ok() const {
+    return std::all_of(levels.begin(), levels.end(), [](const LevelVerdict& l) { return l.ok(); });
+}
+
+DiscVerdict verify_disc(const Disc& disc) {
+    DiscVerdict verdict;
+    for (const auto& level : disc.scan.levels) {
+        LevelVerdict v;
+        v.folder = level.folder;
+        v.id = level.header ? std::to_string(level.header->id) : "?";
+        v.checks = level.checks;  // tiling, units, region order, sizes: checked at mount
+        const auto found = disc.decoders.find(level.folder);
+        if (found != disc.decoders.end()) {
+            const LevelDecoders& d = found->second;
+            stream_check(v, "core_data decodes", d.core_data, "exactly the size core header 0x8C declares (§6.1)");
+            stream_check(v, "gameplay decodes", d.gameplay, "the stream is consumed to its declared end (§9)");
+            if (d.terrain) terrain_checks(v, d);
+        }
+        verdict.levels.push_back(std::move(v));
+    }
+    return verdict;
+}
+
+std::string render_verdict(const DiscVerdict& verdict) {
+    std::string out = fmt::format("{:<8} {:>4} {:>7} {:>8} {:>9} {:>10} {:>9}  {}\n", "level", "id", "checks", "patches",
+                                  "vertices", "triangles", "rejected", "result");
+    uint64_t patches = 0, vertices = 0, triangles = 0, rejected = 0, failed_checks = 0;
+    for (const auto& l : verdict.levels) {
+        const auto passed = std::count_if(l.checks.begin(), l.checks.end(), [](const Check& c) { return c.ok; });
+        out += fmt::format("{:<8} {:>4} {:>7} {:>8} {:>9} {:>10} {:>9}  {}\n", l.folder, l.id,
+                           fmt::format("{}/{}", passed, l.checks.size()), grouped(l.patches), grouped(l.vertices),
+                           grouped(l.triangles), grouped(l.rejected), l.ok() ? "ok" : "FAILED");
+        patches += l.patches;
+        vertices += l.vertices;
+        triangles += l.triangles;
+        rejected += l.rejected;
+        failed_checks += l.checks.size() - static_cast<uint64_t>(passed);
+    }
+    out += fmt::format("{:<8} {:>4} {:>7} {:>8} {:>9} {:>10} {:>9}\n", "total", "", "", grouped(patches),
+                       grouped(vertices), grouped(triangles), grouped(rejected));
+    out += fmt::format("\n{} levels, {} patches, {} vertices, {} triangles, {}\n", verdict.levels.size(),
+                       grouped(patches), grouped(vertices), grouped(triangles),
+                       failed_checks == 0 ? std::string("zero mismatches")
+                                          : fmt::format("{} failed check{}", grouped(failed_checks),
+                                                        failed_checks == 1 ? "" : "s"));
+    for (const auto& l : verdict.levels)
+        for (const auto& c : l.checks)
+            if (!c.ok) out += fmt::format("FAILED {}: {}: {}\n", l.folder, c.name, c.detail);
+    return out;
+}
+
+}  // namespace gcfs::tree

@@ -1,0 +1,37 @@
+// Whole-disc verification: every invariant of design.md on every level, the
+// mount-time checks plus the ones that need decoding (core and gameplay
+// streams, every tfrag patch's counts and index ranges).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tree/disc_scan.h"
+#include "tree/tree_builder.h"
+
+namespace gcfs::tree {
+
+struct LevelVerdict {
+    std::string folder;
+    std::string id;  // "?" when the header did not parse
+    std::vector<Check> checks;
+    uint64_t patches = 0;
+    uint64_t rejected = 0;
+    uint64_t vertices = 0;   // LOD 0, over good patches
+    uint64_t triangles = 0;  // LOD 0, over good patches
+    bool ok() const;
+};
+
+struct DiscVerdict {
+    std::vector<LevelVerdict> levels;
+    bool ok() const;
+};
+
+// Decodes everything the tree can decode, level by level, through the same
+// sources a mount reads.
+DiscVerdict verify_disc(const Disc& disc);
+
+// The verdict as a table, one row per level, then totals and each failure.
+std::string render_verdict(const DiscVerdict& verdict);
+
+}  // namespace gcfs::tree
