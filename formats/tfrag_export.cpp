@@ -70,7 +70,12 @@ uint64_t TfragBlockSummary::lod0_triangles() const {
     return n;
 }
 
-std::string tfrag_patch_name(uint32_t index) { return fmt::format("patch_{:04d}", index); }
+std::string tfrag_patch_name(uint32_t index) {
+    // Called for every patch file at mount: plain digits, no format parsing.
+    std::string digits = std::to_string(index);
+    if (digits.size() < 4) digits.insert(0, 4 - digits.size(), '0');
+    return "patch_" + digits;
+}
 
 Result<TfragBlockSummary> summarize_tfrags(ByteSpan block) {
     auto header = parse_tfrags_header(block);

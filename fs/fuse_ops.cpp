@@ -113,21 +113,25 @@ void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_
     if (!n || n->type != NodeType::directory) return (void)fuse_reply_err(req, ENOTDIR);
     std::vector<char> buffer(size);
     size_t used = 0;
-    off_t index = 0;
-    auto add = [&](const char* name, const Node& entry) {
-        ++index;
-        if (index <= offset) return true;
+    off_t index = offset;  // entries: ".", "..", then the tree's children
+    auto add = [&](const char* name, uint64_t child, NodeType type) {
         struct stat st {};
-        st.st_ino = entry.ino;
-        st.st_mode = entry.type == NodeType::directory ? S_IFDIR : entry.type == NodeType::symlink ? S_IFLNK : S_IFREG;
-        const size_t needed = fuse_add_direntry(req, buffer.data() + used, size - used, name, &st, index);
+        st.st_ino = child;
+        st.st_mode = type == NodeType::directory ? S_IFDIR : type == NodeType::symlink ? S_IFLNK : S_IFREG;
+        const size_t needed = fuse_add_direntry(req, buffer.data() + used, size - used, name, &st, index + 1);
         if (needed > size - used) return false;
         used += needed;
+        ++index;
         return true;
     };
-    if (add(".", *n) && add("..", *disc.tree.node(n->parent)))
-        for (const auto& [name, child] : n->children)
-            if (!add(name.c_str(), *disc.tree.node(child))) break;
+    bool room = true;
+    if (index == 0) room = add(".", n->ino, NodeType::directory);
+    if (room && index == 1) room = add("..", n->parent, NodeType::directory);
+    if (room)
+        disc.tree.for_each_child(ino, static_cast<uint64_t>(index - 2),
+                                 [&](const std::string& name, uint64_t child, NodeType type) {
+                                     return add(name.c_str(), child, type);
+                                 });
     fuse_reply_buf(req, buffer.data(), used);
 }
 

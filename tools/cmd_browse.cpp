@@ -23,14 +23,15 @@ void list(const tree::Disc& disc, uint64_t ino) {
         fmt::print("{:>12}  {}\n", n->type == tree::NodeType::file ? n->source->size() : 0, disc.tree.path_of(ino));
         return;
     }
-    for (const auto& [name, child] : n->children) {
+    disc.tree.for_each_child(ino, 0, [&](const std::string& name, uint64_t child, tree::NodeType) {
         const tree::Node* c = disc.tree.node(child);
         switch (c->type) {
             case tree::NodeType::directory: fmt::print("{:>12}  {}/\n", "", name); break;
             case tree::NodeType::symlink: fmt::print("{:>12}  {} -> {}\n", "", name, c->link_target); break;
             case tree::NodeType::file: fmt::print("{:>12}  {}\n", c->source->size(), name); break;
         }
-    }
+        return true;
+    });
 }
 
 }  // namespace

@@ -1,14 +1,20 @@
 // The virtual tree: every directory, file and symlink the mount shows, with
-// inode numbers fixed for the life of the mount (ino = index + 1).
+// inode numbers fixed for the life of the mount. Built nodes have ino =
+// index + 1; files of a FileRun have inodes reserved from kRunBase and get a
+// Node only when first looked up.
 #pragma once
 
 #include <cstdint>
 #include <ctime>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <shared_mutex>
 #include <span>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace gcfs::tree {
@@ -35,12 +41,24 @@ public:
 
 enum class NodeType { directory, file, symlink };
 
+// Sibling files whose names and contents follow from their position (one per
+// tfrag patch): thousands of them cost nothing until one is looked up.
+class FileRun {
+public:
+    virtual ~FileRun() = default;
+    virtual uint64_t count() const = 0;
+    virtual std::string name(uint64_t position) const = 0;
+    virtual std::optional<uint64_t> position(std::string_view name) const = 0;
+    virtual std::shared_ptr<const Source> source(uint64_t position) const = 0;
+};
+
 struct Node {
     uint64_t ino = 0;
     uint64_t parent = 0;
     std::string name;
     NodeType type = NodeType::directory;
-    std::map<std::string, uint64_t> children;  // directories, sorted by name
+    std::map<std::string, uint64_t> children;  // directories: built children, sorted by name
+    std::vector<size_t> runs;                  // directories: indices of their file runs
     std::string link_target;                   // symlinks
     std::shared_ptr<const Source> source;      // files
 };
@@ -54,18 +72,39 @@ public:
     uint64_t add_directory(uint64_t parent, const std::string& name);
     uint64_t add_file(uint64_t parent, const std::string& name, std::shared_ptr<const Source> source);
     uint64_t add_symlink(uint64_t parent, const std::string& name, const std::string& target);
+    void add_file_run(uint64_t parent, std::shared_ptr<const FileRun> run);
 
+    // Stable for the life of the tree; a run's file is materialised here.
     const Node* node(uint64_t ino) const;
     std::optional<uint64_t> lookup(uint64_t parent, const std::string& name) const;
+    // Built children in name order, then each run in position order, from
+    // the `skip`-th entry on; stops when `visit` returns false.
+    using ChildVisitor = std::function<bool(const std::string& name, uint64_t ino, NodeType type)>;
+    void for_each_child(uint64_t dir, uint64_t skip, const ChildVisitor& visit) const;
     std::optional<uint64_t> resolve(const std::string& path) const;  // "LEVEL00/core_data.bin"
     std::string path_of(uint64_t ino) const;                         // the inverse, without a leading slash
-    size_t size() const { return nodes_.size(); }
+    uint64_t size() const { return nodes_.size() + next_run_ino_ - kRunBase; }  // nodes, built and generated
 
     std::time_t timestamp = 0;  // the volume's creation date, for every node
 
+    static constexpr uint64_t kRunBase = 1ull << 40;
+
 private:
+    struct Run {
+        uint64_t first_ino;
+        uint64_t parent;
+        std::shared_ptr<const FileRun> files;
+    };
+
     uint64_t add(uint64_t parent, const std::string& name, NodeType type);
+    const Run* run_of(uint64_t ino) const;
+    bool run_claims(const Node& dir, const std::string& name) const;
+
     std::vector<Node> nodes_;
+    std::vector<Run> runs_;  // by first_ino, ascending
+    uint64_t next_run_ino_ = kRunBase;
+    mutable std::shared_mutex run_nodes_mutex_;
+    mutable std::unordered_map<uint64_t, Node> run_nodes_;  // node-based: pointers stay valid
 };
 
 }  // namespace gcfs::tree

@@ -56,6 +56,30 @@ const TerrainIndex& LevelTerrain::index() const {
     return index_;
 }
 
+PatchObjRun::PatchObjRun(std::shared_ptr<const LevelTerrain> terrain, uint64_t patches, int lod)
+    : terrain_(std::move(terrain)), patches_(patches), lod_(lod) {}
+
+std::string PatchObjRun::name(uint64_t position) const {
+    return formats::tfrag_patch_name(static_cast<uint32_t>(position)) + ".obj";
+}
+
+std::optional<uint64_t> PatchObjRun::position(std::string_view name) const {
+    constexpr std::string_view kPrefix = "patch_", kSuffix = ".obj";
+    if (name.size() <= kPrefix.size() + kSuffix.size() || name.substr(0, kPrefix.size()) != kPrefix ||
+        name.substr(name.size() - kSuffix.size()) != kSuffix)
+        return std::nullopt;
+    const std::string_view digits = name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+    const uint64_t n = std::stoull(std::string(digits));
+    // Only the canonical spelling names a file: patch_0007.obj, not patch_7.obj.
+    if (n >= patches_ || name != this->name(n)) return std::nullopt;
+    return n;
+}
+
+std::shared_ptr<const Source> PatchObjRun::source(uint64_t position) const {
+    return std::make_shared<TerrainFile>(terrain_, TerrainFile::Kind::patch_obj, static_cast<uint32_t>(position), lod_);
+}
+
 TerrainFile::TerrainFile(std::shared_ptr<const LevelTerrain> terrain, Kind kind, uint32_t patch, int lod)
     : terrain_(std::move(terrain)), kind_(kind), patch_(patch), lod_(lod), key_(new_cache_key()) {}
 

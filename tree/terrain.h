@@ -51,6 +51,21 @@ private:
     mutable TerrainIndex index_;
 };
 
+// tfrag/[lodN/]patch_NNNN.obj: one file per patch of the level, generated.
+class PatchObjRun final : public FileRun {
+public:
+    PatchObjRun(std::shared_ptr<const LevelTerrain> terrain, uint64_t patches, int lod);
+    uint64_t count() const override { return patches_; }
+    std::string name(uint64_t position) const override;
+    std::optional<uint64_t> position(std::string_view name) const override;
+    std::shared_ptr<const Source> source(uint64_t position) const override;
+
+private:
+    std::shared_ptr<const LevelTerrain> terrain_;
+    uint64_t patches_;
+    int lod_;
+};
+
 // The three kinds of file in tfrag/.
 class TerrainFile final : public Source {
 public:

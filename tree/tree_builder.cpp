@@ -132,10 +132,9 @@ private:
         d_.tree.add_file(dir, "terrain.obj", std::make_shared<TerrainFile>(terrain, Kind::terrain_obj));
         d_.tree.add_file(dir, "patches.csv", std::make_shared<TerrainFile>(terrain, Kind::patches_csv));
         const uint64_t lod_dirs[3] = {dir, d_.tree.add_directory(dir, "lod1"), d_.tree.add_directory(dir, "lod2")};
+        const auto patches = static_cast<uint64_t>(level.tfrags->tfrag_count);
         for (int lod = 0; lod < 3; ++lod)
-            for (uint32_t i = 0; i < static_cast<uint32_t>(level.tfrags->tfrag_count); ++i)
-                d_.tree.add_file(lod_dirs[lod], tfrag_patch_name(i) + ".obj",
-                                 std::make_shared<TerrainFile>(terrain, Kind::patch_obj, i, lod));
+            d_.tree.add_file_run(lod_dirs[lod], std::make_shared<PatchObjRun>(terrain, patches, lod));
     }
 
     void by_id_folder(uint64_t dir) {

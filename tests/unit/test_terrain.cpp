@@ -56,7 +56,10 @@ TEST_CASE("tfrag/ lists each patch at three LODs and decodes only the tfrag regi
     const int patches = built.levels.at(1).patch_count;
     for (const char* dir : {"LEVEL01/tfrag", "LEVEL01/tfrag/lod1", "LEVEL01/tfrag/lod2"}) {
         size_t objs = 0;
-        for (const auto& [name, child] : node_at(*disc, dir).children) objs += name.rfind("patch_", 0) == 0;
+        disc->tree.for_each_child(node_at(*disc, dir).ino, 0, [&](const std::string& name, uint64_t, tree::NodeType) {
+            objs += name.rfind("patch_", 0) == 0;
+            return true;
+        });
         CHECK(objs == static_cast<size_t>(patches));
     }
     CHECK(disc->cache->stats().misses == 0);  // mount decoded only the 16-byte tfrags header

@@ -95,3 +95,77 @@ TEST_CASE("a file that is not a disc is refused with a clear error") {
     CHECK_THROWS_AS(tree::open_disc(path, 1 << 20), tree::NotAGameDisc);
     ::unlink(path.c_str());
 }
+
+namespace {
+
+// Files "f0".."f{n-1}" whose content is their own name.
+class NamedRun final : public tree::FileRun {
+public:
+    explicit NamedRun(uint64_t n) : n_(n) {}
+    uint64_t count() const override { return n_; }
+    std::string name(uint64_t i) const override { return "f" + std::to_string(i); }
+    std::optional<uint64_t> position(std::string_view name) const override {
+        for (uint64_t i = 0; i < n_; ++i)
+            if (name == this->name(i)) return i;
+        return std::nullopt;
+    }
+    std::shared_ptr<const tree::Source> source(uint64_t i) const override {
+        return std::make_shared<tree::StaticText>(name(i));
+    }
+
+private:
+    uint64_t n_;
+};
+
+}  // namespace
+
+TEST_CASE("file runs: reserved inodes, nodes made on first lookup and kept, listed after built children") {
+    tree::Tree t;
+    const uint64_t dir = t.add_directory(tree::Tree::kRootIno, "d");
+    t.add_file(dir, "a.txt", std::make_shared<tree::StaticText>("a"));
+    t.add_file_run(dir, std::make_shared<NamedRun>(5));
+    t.add_file_run(dir, std::make_shared<NamedRun>(0));
+    const uint64_t other = t.add_directory(tree::Tree::kRootIno, "e");
+    t.add_file_run(other, std::make_shared<NamedRun>(3));
+    CHECK(t.size() == 4 + 5 + 3);
+
+    const auto f3 = t.lookup(dir, "f3");
+    REQUIRE(f3);
+    CHECK(*f3 >= tree::Tree::kRunBase);
+    const tree::Node* node = t.node(*f3);
+    REQUIRE(node);
+    CHECK(node->name == "f3");
+    CHECK(node->parent == dir);
+    CHECK(t.node(*f3) == node);  // materialised once, stable
+    CHECK(t.path_of(*f3) == "d/f3");
+    CHECK(t.resolve("e/f2") == t.lookup(other, "f2"));
+    CHECK(t.resolve("e/f2") != t.resolve("d/f2"));
+    CHECK_FALSE(t.lookup(dir, "f5"));
+    CHECK_FALSE(t.node(tree::Tree::kRunBase + 8));  // past every run
+
+    std::vector<std::string> names;
+    t.for_each_child(dir, 0, [&](const std::string& name, uint64_t, tree::NodeType) {
+        names.push_back(name);
+        return true;
+    });
+    CHECK(names == std::vector<std::string>{"a.txt", "f0", "f1", "f2", "f3", "f4"});
+    names.clear();
+    t.for_each_child(dir, 3, [&](const std::string& name, uint64_t, tree::NodeType) {
+        names.push_back(name);
+        return names.size() < 2;
+    });
+    CHECK(names == std::vector<std::string>{"f2", "f3"});
+
+    CHECK_THROWS(t.add_file(dir, "f1", std::make_shared<tree::StaticText>("x")));  // a run already names it
+    CHECK_THROWS(t.add_file_run(dir, std::make_shared<NamedRun>(1)));  // "f0" twice
+}
+
+TEST_CASE("tfrag patch runs accept only the canonical file name") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 16 << 20);
+    CHECK(disc->tree.resolve("LEVEL00/tfrag/patch_0007.obj"));
+    CHECK(disc->tree.resolve("LEVEL00/tfrag/lod2/patch_0000.obj"));
+    for (const char* bad : {"patch_7.obj", "patch_00007.obj", "patch_0007.OBJ", "patch_-001.obj", "patch_9999.obj",
+                            "patch_.obj", "patch_0007.obj.bak"})
+        CHECK_MESSAGE(!disc->tree.resolve(std::string("LEVEL00/tfrag/") + bad), bad);
+}
