@@ -4,7 +4,7 @@ namespace gcfs::cache {
 
 LruCache::LruCache(uint64_t budget_bytes) { stats_.budget_bytes = budget_bytes; }
 
-Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader) {
+Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader, uint64_t expected_bytes) {
     std::shared_ptr<InFlight> flight;
     {
         std::unique_lock lock(mutex_);
@@ -22,6 +22,8 @@ Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader) {
         ++stats_.misses;
         flight = std::make_shared<InFlight>();
         in_flight_.emplace(key, flight);
+        evict_locked(expected_bytes);
+        reserved_ += expected_bytes;
     }
 
     Loaded outcome;
@@ -33,6 +35,7 @@ Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader) {
 
     {
         std::lock_guard lock(mutex_);
+        reserved_ -= expected_bytes;
         if (outcome.bytes) {
             stats_.loaded_bytes += outcome.bytes->size();
             insert_locked(key, outcome.bytes);
@@ -57,7 +60,7 @@ void LruCache::insert_locked(uint64_t key, Buffer bytes) {
 }
 
 void LruCache::evict_locked(uint64_t needed) {
-    while (!recency_.empty() && stats_.resident_bytes + needed > stats_.budget_bytes) {
+    while (!recency_.empty() && stats_.resident_bytes + reserved_ + needed > stats_.budget_bytes) {
         const uint64_t victim = recency_.back();
         recency_.pop_back();
         auto it = entries_.find(victim);

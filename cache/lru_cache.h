@@ -10,11 +10,12 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
-#include <vector>
+
+#include "cache/blob.h"
 
 namespace gcfs::cache {
 
-using Buffer = std::shared_ptr<const std::vector<uint8_t>>;
+using Buffer = std::shared_ptr<const Blob>;
 
 struct Loaded {
     Buffer bytes;       // null on failure
@@ -39,8 +40,11 @@ public:
 
     // Returns the cached buffer for `key`, or runs `loader` (once across all
     // threads asking for `key` at the same time) and caches what it returns.
-    // A buffer larger than the whole budget is still returned and kept alone.
-    Loaded get(uint64_t key, const std::function<Loaded()>& loader);
+    // `expected_bytes` is what the load will hold at its peak (output and any
+    // scratch): room is made for it before the loader runs, so that memory
+    // stays within the budget during loads too. A buffer larger than the whole
+    // budget is still returned and kept alone.
+    Loaded get(uint64_t key, const std::function<Loaded()>& loader, uint64_t expected_bytes = 0);
 
     CacheStats stats() const;
 
@@ -55,7 +59,7 @@ private:
     };
 
     void insert_locked(uint64_t key, Buffer bytes);
-    void evict_locked(uint64_t needed);
+    void evict_locked(uint64_t needed);  // until resident + reserved + needed fits the budget
 
     mutable std::mutex mutex_;
     std::condition_variable loaded_;
@@ -63,6 +67,7 @@ private:
     std::unordered_map<uint64_t, Entry> entries_;
     std::unordered_map<uint64_t, std::shared_ptr<InFlight>> in_flight_;
     CacheStats stats_;
+    uint64_t reserved_ = 0;  // expected bytes of loads in flight
 };
 
 }  // namespace gcfs::cache

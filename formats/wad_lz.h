@@ -37,9 +37,18 @@ Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out);
 // stream's length) and decodes into them.
 Result<Bytes> decompress(ByteSpan stream, uint64_t expected_size);
 
+// Whether `compressed_size` stream bytes can decode to `decoded_size` bytes at
+// all (checked before a buffer of that size is allocated).
+constexpr bool achievable(uint64_t compressed_size, uint64_t decoded_size) {
+    return decoded_size <= compressed_size * kMaxExpansion;
+}
+
 // Decodes only the first `length` bytes (the tfrag region at the head of a
 // level core, say). `stream` may be cut short of its declared size; running
-// out of it before `length` bytes is Errc::truncated.
+// out of it before `length` bytes is Errc::truncated. `out` needs
+// kPrefixSlack bytes beyond `length`: the last packet may run past it.
+constexpr uint64_t kPrefixSlack = 288 + 3;  // §5.2: a big match and its trailing literals
+Result<uint64_t> decompress_prefix_into(ByteSpan stream, std::span<uint8_t> out, uint64_t length);
 Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length);
 
 // Emits a stream satisfying every writer constraint of §5.4.

@@ -191,28 +191,35 @@ Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out) {
     });
 }
 
-Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length) {
+Result<uint64_t> decompress_prefix_into(ByteSpan stream, std::span<uint8_t> out, uint64_t length) {
     return capture([&] {
         // A prefix may be decoded from the head of a stream: the declared end
         // is honoured when the bytes reach it, otherwise running out is
         // Errc::truncated and the caller may retry with more of the stream.
         const uint64_t end = std::min<uint64_t>(checked_end(stream, UINT64_MAX), stream.size());
-        if (length > end * kMaxExpansion)
+        if (!achievable(end, length))
             fail(Errc::too_large, 3, fmt::format("{} compressed bytes cannot decode to {} bytes", end, length));
-        constexpr uint64_t kLongestPacket = 288 + 3;  // §5.2: a big match and its trailing literals
-        Bytes out(length + kLongestPacket);
+        if (out.size() < length + kPrefixSlack)
+            fail(Errc::too_large, 0, fmt::format("prefix buffer of {} bytes for {} + slack", out.size(), length));
         const uint64_t decoded = walk_packets<true>(Walk{stream.data(), end, out.data(), out.size(), length});
         if (decoded < length)
             fail(Errc::size_mismatch, end, fmt::format("stream decodes to {} bytes, a prefix of {} was asked", decoded, length));
-        out.resize(length);
-        return out;
+        return length;
     });
+}
+
+Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length) {
+    Bytes out(length + kPrefixSlack);
+    auto done = decompress_prefix_into(stream, out, length);
+    if (!done.ok()) return done.error();
+    out.resize(length);
+    return out;
 }
 
 Result<Bytes> decompress(ByteSpan stream, uint64_t expected_size) {
     return capture([&] {
         const uint64_t end = checked_end(stream, stream.size());
-        if (expected_size > end * kMaxExpansion)
+        if (!achievable(end, expected_size))
             fail(Errc::too_large, 3,
                  fmt::format("{} compressed bytes cannot decode to the declared {} bytes", end, expected_size));
         Bytes out(expected_size);

@@ -54,7 +54,7 @@ void scan_tfrags_header(const Image& image, LevelScan& level) {
         level.checks.push_back({"tfrags header", false, "core_data.wad " + head.error().describe()});
         return;
     }
-    auto header = parse_tfrags_header(ByteSpan(*head).subspan(region->offset), region->size);
+    auto header = parse_tfrags_header((*head)->bytes().subspan(region->offset), region->size);
     if (!header.ok()) {
         level.checks.push_back({"tfrags header", false, "core/tfrag.bin " + header.error().describe()});
         return;

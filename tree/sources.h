@@ -91,8 +91,10 @@ private:
 // Decodes the first `length` bytes of the WAD-LZ stream at image `offset`
 // (`available` bytes of extent). Reads only about as much of the stream as the
 // prefix needs, and the whole extent if that was not enough.
-formats::Result<formats::Bytes> decode_stream_prefix(const Image& image, uint64_t offset, uint64_t available,
-                                                     uint64_t length);
+formats::Result<cache::Buffer> decode_stream_prefix(const Image& image, uint64_t offset, uint64_t available,
+                                                    uint64_t length);
+// The most memory decode_stream_prefix holds at once (output and stream).
+uint64_t stream_prefix_peak(uint64_t available, uint64_t length);
 
 // Copies [offset, offset + out.size()) of `content`, clamped to its end.
 ReadOutcome copy_window(std::span<const uint8_t> content, uint64_t offset, std::span<uint8_t> out);

@@ -9,7 +9,7 @@ namespace {
 
 cache::Loaded as_loaded(formats::Result<std::string> text) {
     if (!text.ok()) return {nullptr, text.error().describe()};
-    return {std::make_shared<const formats::Bytes>(text->begin(), text->end()), {}};
+    return {cache::Blob::copy_of({reinterpret_cast<const uint8_t*>(text->data()), text->size()}), {}};
 }
 
 }  // namespace
@@ -20,16 +20,21 @@ LevelTerrain::LevelTerrain(const Image& image, cache::LruCache& cache, StreamLoc
       source_(std::move(source)), key_(new_cache_key()) {}
 
 cache::Loaded LevelTerrain::block() const {
-    return cache_.get(key_, [this]() -> cache::Loaded {
-        // The tfrag region heads the core (§6.2: tfrags are packed first), so
-        // only that prefix of the stream is decoded, not the whole core.
-        auto prefix = decode_stream_prefix(image_, stream_.offset, stream_.available, block_offset_ + block_size_);
-        if (!prefix.ok())
-            return {nullptr, fmt::format("core_data stream {} (image byte 0x{:x})", prefix.error().describe(), stream_.offset)};
-        formats::Bytes& bytes = *prefix;
-        bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(block_offset_));
-        return {std::make_shared<const formats::Bytes>(std::move(bytes)), {}};
-    });
+    const uint64_t prefix = block_offset_ + block_size_;
+    return cache_.get(
+        key_,
+        [&]() -> cache::Loaded {
+            // The tfrag region heads the core (§6.2: tfrags are packed first),
+            // so only that prefix of the stream is decoded, not the whole core.
+            auto decoded = decode_stream_prefix(image_, stream_.offset, stream_.available, prefix);
+            if (!decoded.ok())
+                return {nullptr, fmt::format("core_data stream {} (image byte 0x{:x})", decoded.error().describe(),
+                                             stream_.offset)};
+            auto block = std::const_pointer_cast<cache::Blob>(*decoded);
+            block->narrow(block_offset_, block_size_);
+            return {block, {}};
+        },
+        stream_prefix_peak(stream_.available, prefix));
 }
 
 const TerrainIndex& LevelTerrain::index() const {
@@ -39,7 +44,7 @@ const TerrainIndex& LevelTerrain::index() const {
             index_.error = bytes.error;
             return;
         }
-        auto summary = formats::summarize_tfrags(*bytes.bytes);
+        auto summary = formats::summarize_tfrags(bytes.bytes->bytes());
         if (!summary.ok()) {
             index_.error = "tfrag block " + summary.error().describe();
             return;
@@ -114,8 +119,8 @@ cache::Loaded TerrainFile::render() const {
         const cache::Loaded block = terrain_->block();
         if (!block.bytes) return block;
         if (kind_ == Kind::terrain_obj)
-            return as_loaded(formats::render_tfrag_terrain_obj(*block.bytes, terrain_->source(), index.summary));
-        return as_loaded(formats::render_tfrag_patch_obj(*block.bytes, index.summary.header, terrain_->source(),
+            return as_loaded(formats::render_tfrag_terrain_obj(block.bytes->bytes(), terrain_->source(), index.summary));
+        return as_loaded(formats::render_tfrag_patch_obj(block.bytes->bytes(), index.summary.header, terrain_->source(),
                                                          index.summary.patches[patch_], lod_));
     });
 }
@@ -123,7 +128,7 @@ cache::Loaded TerrainFile::render() const {
 ReadOutcome TerrainFile::read(uint64_t offset, std::span<uint8_t> out) const {
     const cache::Loaded text = render();
     if (!text.bytes) return {0, text.error};
-    return copy_window(*text.bytes, offset, out);
+    return copy_window(text.bytes->bytes(), offset, out);
 }
 
 }  // namespace gcfs::tree

@@ -1,0 +1,52 @@
+#include "cache/blob.h"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+namespace gcfs::cache {
+namespace {
+
+constexpr size_t kHugePage = 2u << 20;
+constexpr size_t kMapAtLeast = 1u << 20;  // smaller blobs come from malloc
+
+}  // namespace
+
+std::shared_ptr<Blob> Blob::allocate(size_t size) {
+    if (size < kMapAtLeast) {
+        void* p = std::malloc(size ? size : 1);
+        if (!p) throw std::bad_alloc();
+        return std::shared_ptr<Blob>(new Blob(p, size, false, static_cast<uint8_t*>(p), size));
+    }
+    // Over-allocate by one huge page so the data can start on a 2 MiB boundary.
+    const size_t allocated = size + kHugePage;
+    void* p = ::mmap(nullptr, allocated, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    auto* data = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(p) + kHugePage - 1) & ~(kHugePage - 1));
+    ::madvise(data, size, MADV_HUGEPAGE);  // advice only: small pages still work where THP is off
+    return std::shared_ptr<Blob>(new Blob(p, allocated, true, data, size));
+}
+
+std::shared_ptr<Blob> Blob::copy_of(std::span<const uint8_t> bytes) {
+    auto blob = allocate(bytes.size());
+    if (!bytes.empty()) std::memcpy(blob->data(), bytes.data(), bytes.size());
+    return blob;
+}
+
+Blob::~Blob() {
+    if (mapped_)
+        ::munmap(allocation_, allocated_);
+    else
+        std::free(allocation_);
+}
+
+void Blob::narrow(size_t offset, size_t size) {
+    if (offset > size_ || size > size_ - offset) throw std::out_of_range("Blob::narrow past the end");
+    data_ += offset;
+    size_ = size;
+}
+
+}  // namespace gcfs::cache
