@@ -1,0 +1,114 @@
+// gcfs_bench: in-process figures for bench/run.py, each a median of repeated
+// runs against a baseline timed in the same run.
+//   gcfs_bench codec IMAGE [LEVELS]  WAD LZ decode of each core stream vs memcpy of its output
+//   gcfs_bench terrain IMAGE          tfrag region decode + index build, per level
+// Prints one "key value" line per figure.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "formats/tfrag_export.h"
+#include "formats/wad_lz.h"
+#include "tree/tree_builder.h"
+
+namespace {
+
+using namespace gcfs;
+using Clock = std::chrono::steady_clock;
+
+double median_seconds(int runs, const std::function<void()>& body) {
+    std::vector<double> times;
+    for (int i = 0; i < runs; ++i) {
+        const auto start = Clock::now();
+        body();
+        times.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+}
+
+struct Stream {
+    std::string level;
+    formats::Bytes compressed;
+    uint64_t decoded_size;
+    uint64_t tfrag_size;
+};
+
+std::vector<Stream> core_streams(const tree::Disc& disc, size_t limit) {
+    std::vector<Stream> streams;
+    for (const auto& level : disc.scan.levels) {
+        if (!level.lump || !level.core || streams.size() >= limit) continue;
+        Stream s{level.folder, formats::Bytes(static_cast<size_t>(level.lump->core_data.size)),
+                 static_cast<uint64_t>(level.core->assets_decompressed_size), 0};
+        if (!disc.image->read(level.data_offset + static_cast<uint64_t>(level.lump->core_data.offset), s.compressed))
+            throw std::runtime_error("cannot read " + level.folder);
+        for (const auto& r : level.regions)
+            if (r.name == "tfrag") s.tfrag_size = r.offset + r.size;
+        streams.push_back(std::move(s));
+    }
+    return streams;
+}
+
+int codec(const std::string& image, size_t levels) {
+    auto disc = tree::open_disc(image, 1 << 20);
+    const auto streams = core_streams(*disc, levels);
+    uint64_t out_bytes = 0, tfrag_bytes = 0;
+    double lz = 0, copy = 0, tfrag = 0, tfrag_copy = 0;
+    for (const auto& s : streams) {
+        formats::Bytes out(s.decoded_size), source(s.decoded_size, 0x5A), sink(s.decoded_size);
+        // Touch every page first so neither side pays for first-touch faults.
+        (void)formats::wad_lz::decompress_into(s.compressed, out).value();
+        std::memcpy(sink.data(), source.data(), sink.size());
+        lz += median_seconds(7, [&] { (void)formats::wad_lz::decompress_into(s.compressed, out).value(); });
+        copy += median_seconds(7, [&] { std::memcpy(sink.data(), source.data(), sink.size()); asm volatile("" ::: "memory"); });
+        // The geometry alone: the tfrag region at the head of the core.
+        tfrag += median_seconds(7, [&] { (void)formats::wad_lz::decompress_prefix(s.compressed, s.tfrag_size).value(); });
+        tfrag_copy += median_seconds(7, [&] {
+            formats::Bytes copy_out(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(s.tfrag_size));
+            asm volatile("" ::"r"(copy_out.data()) : "memory");
+        });
+        out_bytes += s.decoded_size;
+        tfrag_bytes += s.tfrag_size;
+    }
+    const double mb = out_bytes / 1e6, tmb = tfrag_bytes / 1e6;
+    fmt::print("levels {}\ncore_bytes {}\nlz_core_mb_s {:.0f}\nmemcpy_mb_s {:.0f}\nlz_over_memcpy {:.3f}\n", streams.size(),
+               out_bytes, mb / lz, mb / copy, copy / lz);
+    fmt::print("tfrag_bytes {}\nlz_tfrag_mb_s {:.0f}\ntfrag_alloc_copy_mb_s {:.0f}\nlz_tfrag_over_copy {:.3f}\n", tfrag_bytes,
+               tmb / tfrag, tmb / tfrag_copy, tfrag_copy / tfrag);
+    return 0;
+}
+
+int terrain(const std::string& image) {
+    auto disc = tree::open_disc(image, 1ull << 30);
+    uint64_t patches = 0;
+    double total = 0;
+    for (const auto& [folder, decoders] : disc->decoders) {
+        if (!decoders.terrain) continue;
+        const auto start = Clock::now();
+        patches += decoders.terrain->index().summary.patches.size();
+        total += std::chrono::duration<double>(Clock::now() - start).count();
+    }
+    fmt::print("terrain_levels {}\nterrain_patches {}\nterrain_index_ms_per_level {:.2f}\n", disc->decoders.size(), patches,
+               1000 * total / std::max<size_t>(1, disc->decoders.size()));
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string mode = argc > 1 ? argv[1] : "";
+    try {
+        if (mode == "codec" && argc >= 3) return codec(argv[2], argc > 3 ? std::stoul(argv[3]) : SIZE_MAX);
+        if (mode == "terrain" && argc == 3) return terrain(argv[2]);
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "gcfs_bench: {}\n", e.what());
+        return 1;
+    }
+    fmt::print(stderr, "usage: gcfs_bench codec IMAGE [LEVELS] | terrain IMAGE\n");
+    return 2;
+}
