@@ -3,9 +3,12 @@
 #   make test   installs packages, builds (plain and ASan/UBSan), runs every test
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
 DEMO_DIR   ?= /tmp/gcfs-demo
+FUZZ_SECONDS ?= 20
+FUZZ_TARGETS := wad_lz iso9660 toc level_headers level_core vif tfrag
 
-.PHONY: deps build demo test test-release test-asan test-meson clean
+.PHONY: deps build demo test test-release test-asan test-meson test-fuzz fuzz bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -23,7 +26,7 @@ demo: build
 	ls -l $(DEMO_DIR)/mnt $(DEMO_DIR)/mnt/LEVEL00 $(DEMO_DIR)/mnt/LEVEL00/core $(DEMO_DIR)/mnt/by-id
 	@echo; cat $(DEMO_DIR)/mnt/README.txt
 
-test: test-release test-asan test-meson
+test: test-release test-asan test-meson test-fuzz
 
 test-release: build
 	cd $(BUILD) && ctest --output-on-failure
@@ -40,5 +43,19 @@ test-meson: deps
 	meson compile -C build-meson
 	meson test -C build-meson --print-errorlogs unit
 
+# Every parser under libFuzzer (clang, ASan+UBSan), FUZZ_SECONDS each: bounded
+# in `make test`; `make fuzz` runs 10 minutes per target for hand runs.
+test-fuzz: build
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGCFS_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ_BUILD) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	bash tests/fuzz/run.sh $(BUILD)/gcfs $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz:
+	$(MAKE) test-fuzz FUZZ_SECONDS=600
+
+# The benchmark of bench/run.py on a full-scale disc (built once under bench/work).
+bench: build
+	python3 bench/run.py --gcfs $(BUILD)/gcfs
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-meson
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-meson

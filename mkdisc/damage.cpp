@@ -1,8 +1,10 @@
 #include "mkdisc/damage.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "formats/tfrag_read.h"
+#include "formats/wad_lz.h"
 
 namespace gcfs::mkdisc {
 namespace {
@@ -11,7 +13,15 @@ struct Named {
     const char* name;
     Damage kind;
 };
-constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count}, {"vif-desync", Damage::vif_desync}};
+constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count},
+                            {"vif-desync", Damage::vif_desync},
+                            {"core-lookback", Damage::core_lookback},
+                            {"gameplay-double-literal", Damage::gameplay_double_literal},
+                            {"gameplay-size", Damage::gameplay_size},
+                            {"extents-in-bytes", Damage::extents_in_bytes},
+                            {"extents-overlap", Damage::extents_overlap},
+                            {"toc-past-end", Damage::toc_past_end},
+                            {"truncated", Damage::truncated}};
 
 }  // namespace
 
@@ -55,7 +65,39 @@ void damage_tfrags(formats::Bytes& block, Damage kind) {
             block.at(spans.begin[kListCommon] + packets.at(2).offset + 3) = 0x5F;
             return;
         }
+        default: return;
     }
+}
+
+void damage_core_stream(formats::Bytes& stream, Damage kind) {
+    if (kind != Damage::core_lookback) return;
+    // §5.2: flag 0x20 with E = 0x10 is a big match of 49 bytes; B1 = 0, B2 = 0x7F
+    // puts its source 8129 bytes back, before anything has been decoded.
+    const uint8_t match[] = {0x20, 0x10, 0x00, 0x7F};
+    std::copy(std::begin(match), std::end(match), stream.begin() + formats::wad_lz::kHeaderSize);
+}
+
+void damage_gameplay_stream(formats::Bytes& stream, Damage kind) {
+    using formats::wad_lz::kHeaderSize;
+    if (kind == Damage::gameplay_size) {
+        // §5.1: the s32 at +3 is the whole stream's size; claim three sectors more than the extent holds.
+        const uint32_t claimed = static_cast<uint32_t>(formats::align_up(stream.size(), formats::kSectorSize) + 3 * formats::kSectorSize);
+        for (int i = 0; i < 4; ++i) stream.at(3 + i) = static_cast<uint8_t>(claimed >> (8 * i));
+    } else if (kind == Damage::gameplay_double_literal) {
+        // The gameplay table opens with unrepeated bytes, so the stream opens
+        // with a literal packet (§5.2); the flag after its run becomes 0x01.
+        const uint8_t flag = stream.at(kHeaderSize);
+        if (flag >= 0x10) throw std::logic_error("gameplay stream does not open with a literal packet");
+        const uint64_t run = flag == 0 ? stream.at(kHeaderSize + 1) + 18ull : flag + 3ull;
+        stream.at(kHeaderSize + (flag == 0 ? 2 : 1) + run) = 0x01;
+    }
+}
+
+void damage_level_header(formats::LevelHeader& header, Damage kind) {
+    if (kind == Damage::extents_overlap) header.gameplay.offset = header.data.offset;
+    if (kind != Damage::extents_in_bytes) return;
+    for (formats::SectorRange* r : {&header.data, &header.sound_bank, &header.gameplay, &header.occlusion})
+        r->size = static_cast<int32_t>(r->byte_size());  // bytes where sectors belong
 }
 
 }  // namespace gcfs::mkdisc

@@ -8,12 +8,20 @@
 #include <vector>
 
 #include "formats/bytes.h"
+#include "formats/level_wad.h"
 
 namespace gcfs::mkdisc {
 
 enum class Damage {
-    tfrag_count,  // patch 1's header vert_count is one more than its lists hold (§7.2)
-    vif_desync,   // patch 2's common list has an unknown VIF command where its vi1 STROW was (§7.4)
+    tfrag_count,         // patch 1's header vert_count is one more than its lists hold (§7.2)
+    vif_desync,          // patch 2's common list has an unknown VIF command where its vi1 STROW was (§7.4)
+    core_lookback,       // the core stream opens with a match reaching before the output's start (§5.2)
+    gameplay_double_literal,  // a literal packet of the gameplay stream is followed by a flag < 0x10 (§5.2)
+    gameplay_size,       // the gameplay stream declares more bytes than its extent holds (§5.1)
+    extents_in_bytes,    // the level header's extent sizes are byte counts, not sectors (the seed's unit error, §3.1)
+    extents_overlap,     // the gameplay extent starts where the data extent does (§3.1)
+    toc_past_end,        // the TOC's header copy puts the level file past the image's end (§2.3)
+    truncated,           // the image ends halfway through the level's file
 };
 
 struct DamageSpec {
@@ -25,7 +33,10 @@ struct DamageSpec {
 std::optional<DamageSpec> parse_damage(const std::string& text);
 std::vector<std::string> damage_names();
 
-// Applies the tfrag kinds to an uncompressed tfrags block; others are ignored.
+// Each applies the kinds that belong to its stage of the build and ignores the rest.
 void damage_tfrags(formats::Bytes& block, Damage kind);
+void damage_core_stream(formats::Bytes& stream, Damage kind);
+void damage_gameplay_stream(formats::Bytes& stream, Damage kind);
+void damage_level_header(formats::LevelHeader& header, Damage kind);
 
 }  // namespace gcfs::mkdisc

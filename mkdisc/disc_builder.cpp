@@ -149,6 +149,7 @@ DiscManifest build_disc(const DiscSpec& spec, const std::string& path,
     }
 
     const std::vector<int> ids = level_ids(spec.levels);
+    uint32_t cut_at = 0;  // damage "truncated": the image ends at this sector
     for (int i = 0; i < spec.levels; ++i) {
         LevelSpec level_spec{i, ids[i], spec.seed, spec.scale, {}};
         for (const DamageSpec& d : spec.damage)
@@ -163,6 +164,12 @@ DiscManifest build_disc(const DiscSpec& spec, const std::string& path,
                        static_cast<uint32_t>(sectors_for(level.scene_wad.size()))};
         manifest.levels.push_back({i, ids[i], level_name(ids[i]), level.marker, entry.level.file_lba,
                                    entry.level.file_sectors, level.patch_count});
+        for (const DamageSpec& d : spec.damage) {
+            if (d.level != i) continue;
+            // §2.3: the header copy's +4 locates the file; point it past the image.
+            if (d.kind == Damage::toc_past_end) entry.level.file_lba = 0x7FFFF000;
+            if (d.kind == Damage::truncated) cut_at = entry.level.file_lba + entry.level.file_sectors / 2;
+        }
         if (on_level) on_level(level_spec, level);
     }
 
@@ -180,8 +187,8 @@ DiscManifest build_disc(const DiscSpec& spec, const std::string& path,
     volume.volume_sectors = next_lba;
     volume.files = files;
     image.write_at(iso9660::kPvdLba, iso9660::write_volume(volume, kSystemCnfLba));
-    image.finish(next_lba);
-    manifest.image_bytes = static_cast<uint64_t>(next_lba) * kSectorSize;
+    image.finish(cut_at ? cut_at : next_lba);  // the PVD still declares the whole volume
+    manifest.image_bytes = static_cast<uint64_t>(cut_at ? cut_at : next_lba) * kSectorSize;
     return manifest;
 }
 

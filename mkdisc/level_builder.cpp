@@ -385,7 +385,8 @@ LevelImage build_level(const LevelSpec& spec) {
     level.marker = fmt::format("GCFS-MARKER level {:02d} id {}", spec.index, spec.id);
 
     Core core = build_core(sizes, random, level.marker, spec.damage, level.patch_count);
-    const Bytes core_stream = compressed(core.dat);
+    Bytes core_stream = compressed(core.dat);
+    for (Damage kind : spec.damage) damage_core_stream(core_stream, kind);
     core.header.assets_compressed_size = static_cast<int32_t>(core_stream.size());  // §6.1 0x88
     ByteWriter core_header;
     write_level_core_header(core_header, core.header);
@@ -393,7 +394,8 @@ LevelImage build_level(const LevelSpec& spec) {
 
     level.gameplay = gameplay_data(spec, random);
     const Bytes data = data_lump(core, core_stream, random, spec.index);
-    const Bytes gameplay = compressed(level.gameplay);
+    Bytes gameplay = compressed(level.gameplay);
+    for (Damage kind : spec.damage) damage_gameplay_stream(gameplay, kind);
     const Bytes bank = sound_bank(random, spec.scale == Scale::full ? (1u << 20) + random.below(1u << 19) : 0x1800);
     ByteWriter occlusion_copy;  // §3.1: a copy of the occlusion mappings
     blob(occlusion_copy, 0x900, random);
@@ -413,6 +415,7 @@ LevelImage build_level(const LevelSpec& spec) {
         level.header.sound_bank = file.add(bank);
     }
     level.header.occlusion = file.add(occlusion_copy.bytes());
+    for (Damage kind : spec.damage) damage_level_header(level.header, kind);
     level.level_wad = file.finish(level.header);
     level.audio_wad = audio_wad(random);
     level.scene_wad = scene_wad(random);

@@ -24,6 +24,14 @@ Image::Image(const std::string& path) : path_(path) {
         throw std::system_error(EISDIR, std::generic_category(), path);
     }
     size_ = static_cast<uint64_t>(st.st_size);
+    modified_ = {st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
+}
+
+bool Image::unchanged() const {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) return false;
+    return static_cast<uint64_t>(st.st_size) == size_ && st.st_mtim.tv_sec == modified_.first &&
+           st.st_mtim.tv_nsec == modified_.second;
 }
 
 Image::~Image() {
@@ -31,6 +39,12 @@ Image::~Image() {
 }
 
 bool Image::read(uint64_t offset, std::span<uint8_t> out) const {
+    // Bytes of a rewritten image would no longer match the tree built from
+    // its headers: such reads fail (ESTALE) rather than serve mixed content.
+    if (!unchanged()) {
+        errno = ESTALE;
+        return false;
+    }
     uint64_t done = 0;
     while (done < out.size()) {
         const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));

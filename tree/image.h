@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "formats/bytes.h"
 
@@ -21,17 +22,20 @@ public:
     uint64_t size() const { return size_; }
 
     // Reads exactly out.size() bytes at `offset`; returns false (errno set)
-    // on an I/O error or when the image is shorter than asked, e.g. because
-    // it was truncated under a live mount.
+    // on an I/O error, when the image is shorter than asked, or when it was
+    // truncated or rewritten since it was opened (size or mtime changed).
     bool read(uint64_t offset, std::span<uint8_t> out) const;
 
     // Reads up to `length` bytes, clamped to the image's end.
     formats::Bytes read_clamped(uint64_t offset, uint64_t length) const;
 
 private:
+    bool unchanged() const;
+
     std::string path_;
     int fd_ = -1;
     uint64_t size_ = 0;
+    std::pair<int64_t, int64_t> modified_{};  // st_mtim at open
 };
 
 }  // namespace gcfs::tree

@@ -76,6 +76,19 @@ private:
     mutable std::string size_error_;
 };
 
+// A file the headers name but that cannot be read at all (an extent past its
+// container, say): it lists with size 0, and opening it is EIO with `reason`.
+class Unreadable final : public Source {
+public:
+    explicit Unreadable(std::string reason) : reason_(std::move(reason)) {}
+    uint64_t size() const override { return 0; }
+    ReadOutcome read(uint64_t, std::span<uint8_t>) const override { return {0, reason_}; }
+    std::string open_error() const override { return reason_; }
+
+private:
+    std::string reason_;
+};
+
 // A window of another source (core regions inside core_data.bin).
 class SubRange final : public Source {
 public:

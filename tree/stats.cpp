@@ -15,6 +15,15 @@ std::map<std::string, std::string> Diagnostics::errors() const {
     return errors_;
 }
 
+std::map<std::string, std::string> Diagnostics::errors_under(const std::string& folder) const {
+    std::lock_guard lock(mutex_);
+    std::map<std::string, std::string> found;
+    const std::string prefix = folder + "/";
+    for (auto it = errors_.lower_bound(prefix); it != errors_.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it)
+        found.insert(*it);
+    return found;
+}
+
 std::string Diagnostics::render(const cache::CacheStats& c) const {
     std::string out = fmt::format(
         "cache_budget_bytes {}\ncache_resident_bytes {}\ncache_entries {}\ncache_hits {}\ncache_misses {}\n"

@@ -16,6 +16,7 @@ public:
     // time; `what` says which ("open", "read at file offset 4096").
     void report(const std::string& path, const std::string& what, const std::string& error);
     std::map<std::string, std::string> errors() const;
+    std::map<std::string, std::string> errors_under(const std::string& folder) const;  // paths inside folder/
     std::string render(const cache::CacheStats& cache) const;
 
 private:

@@ -72,7 +72,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
     return out;
 }
 
-std::string level_info_json(const LevelScan& level) {
+std::string level_info_json(const LevelScan& level, const std::map<std::string, std::string>& read_errors) {
     std::string out = "{\n";
     out += fmt::format("  \"folder\": {},\n  \"table_index\": {},\n", json_string(level.folder), level.index);
     out += fmt::format("  \"container\": {{\"lba\": {}, \"size_sectors\": {}, \"offset_bytes\": {}, \"size_bytes\": {}}},\n",
@@ -118,7 +118,14 @@ std::string level_info_json(const LevelScan& level) {
                            c.ok ? "true" : "false", json_string(c.detail));
         first = false;
     }
-    out += fmt::format("\n  ],\n  \"ok\": {}\n}}\n", level.ok() ? "true" : "false");
+    out += "\n  ],\n  \"read_errors\": {";
+    first = true;
+    for (const auto& [path, error] : read_errors) {
+        out += fmt::format("{}\n    {}: {}", first ? "" : ",", json_string(path), json_string(error));
+        first = false;
+    }
+    out += fmt::format("{}}},\n  \"ok\": {}\n}}\n", read_errors.empty() ? "" : "\n  ",
+                       level.ok() && read_errors.empty() ? "true" : "false");
     return out;
 }
 

@@ -1,6 +1,7 @@
 // The generated text files: README.txt at the root and info.json per level.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "tree/disc_scan.h"
@@ -8,7 +9,8 @@
 namespace gcfs::tree {
 
 std::string readme_text(const DiscScan& disc, const std::string& image_path);
-std::string level_info_json(const LevelScan& level);
+// `read_errors`: the level's files that failed to open or read so far (path -> why).
+std::string level_info_json(const LevelScan& level, const std::map<std::string, std::string>& read_errors);
 std::string json_string(const std::string& text);  // quoted and escaped
 
 }  // namespace gcfs::tree

@@ -70,7 +70,11 @@ private:
 
     void level_folder(const LevelScan& level) {
         const uint64_t dir = d_.tree.add_directory(Tree::kRootIno, level.folder);
-        d_.tree.add_file(dir, "info.json", std::make_shared<StaticText>(level_info_json(level)));
+        // Live: the checks made at mount, and every read failure met since.
+        const Diagnostics* diagnostics = &d_.diagnostics;
+        d_.tree.add_file(dir, "info.json", std::make_shared<LiveText>([&level, diagnostics] {
+                             return level_info_json(level, diagnostics->errors_under(level.folder));
+                         }));
         for (const auto& [name, part] : {std::pair{"audio.wad", level.audio}, std::pair{"scene.wad", level.scene}})
             if (part && part->file_lba > 0)
                 d_.tree.add_file(dir, name, slice(static_cast<uint64_t>(part->file_lba) * kSectorSize,
@@ -80,7 +84,14 @@ private:
         for (const auto& extent : level_extents(*level.header)) {
             const uint64_t offset = level.file_offset + extent.range.byte_offset();
             const uint64_t size = extent.range.byte_size();
-            if (offset + size > level.file_offset + level.file_size) continue;  // reported in info.json
+            if (extent.range.offset < 0 || offset + size > level.file_offset + level.file_size) {
+                // §3.1: every extent lies inside its container; this one cannot be read.
+                d_.tree.add_file(dir, extent.name == "gameplay" ? "gameplay.wad" : extent.name + ".bin",
+                                 std::make_shared<Unreadable>(fmt::format(
+                                     "extent {} claims sectors [{}, {}) of a {}-sector container (see info.json)",
+                                     extent.name, extent.range.offset, extent.range.end(), level.file_size / kSectorSize)));
+                continue;
+            }
             if (extent.name == "gameplay") {
                 // §9: gameplay is a WAD-LZ stream; its decoded size is not stored.
                 d_.tree.add_file(dir, "gameplay.wad", slice(offset, size));

@@ -6,16 +6,9 @@ set -u
 GCFS=$(readlink -f "$1")
 WORK=$(mktemp -d /tmp/gcfs-mount-test.XXXXXX)
 MNT=$WORK/mnt
-passed=0
-failed=0
-
-pass() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; }
-check() { local name=$1; shift; local out; if out=$("$@" 2>&1); then pass "$name"; else fail "$name"; printf "%s\n" "$out" | tail -5 | sed "s/^/     | /"; fi; }
-unmount() { mountpoint -q "$1" && fusermount3 -u "$1"; for _ in $(seq 50); do mountpoint -q "$1" || return 0; sleep 0.1; done; }
+source "$(dirname "$0")/lib.sh"
 cleanup() { unmount "$MNT" 2>/dev/null; unmount "$WORK/mnt2" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
-wait_mounted() { for _ in $(seq 100); do mountpoint -q "$1" && return 0; sleep 0.05; done; return 1; }
 
 mkdir -p "$MNT"
 "$GCFS" mkdisc "$WORK/disc.iso" --levels 4 --seed 7 --originals "$WORK/orig" >/dev/null || { echo "mkdisc failed"; exit 1; }
@@ -189,26 +182,40 @@ pid=$!
 wait_mounted "$MNT"
 kill -TERM $pid; wait $pid
 check "SIGTERM in the foreground unmounts" bash -c "! mountpoint -q '$MNT'"
+# A non-interactive shell starts background jobs with SIGINT ignored, which
+# libfuse respects; start the daemon as a terminal would, SIGINT at default.
+python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+    "$GCFS" mount -f "$IMAGE" "$MNT" 2>/dev/null &
+pid=$!
+wait_mounted "$MNT"
+kill -INT $pid; wait $pid
+check "SIGINT in the foreground unmounts" bash -c "! mountpoint -q '$MNT'"
+
+# ---- the image truncated, then rewritten, under a live mount: EIO, never a crash
+cp "$IMAGE" "$WORK/live.iso"
+"$GCFS" mount -f "$WORK/live.iso" "$MNT" 2>"$WORK/live.log" &
+pid=$!
+wait_mounted "$MNT"
+cat "$MNT/LEVEL00/core_data.bin" >/dev/null
+truncate -s 3M "$WORK/live.iso"
+check "truncated under the mount: a raw extent reads as EIO" eio_at "$MNT/LEVEL02/data.bin"
+check "truncated under the mount: an undecoded core reads as EIO" eio_at "$MNT/LEVEL03/core_data.bin"
+check "truncated under the mount: what was already decoded still reads" cmp "$MNT/LEVEL00/core_data.bin" "$WORK/orig/LEVEL00/core_data.bin"
+"$GCFS" mkdisc "$WORK/other.iso" --levels 4 --seed 99 >/dev/null
+cp "$WORK/other.iso" "$WORK/live.iso"  # the same file, rewritten with other bytes
+check "rewritten under the mount: reads are EIO, not the new bytes" eio_at "$MNT/LEVEL01/sound_bank.bin"
+check "the log says the image changed" grep -q "Stale file handle" "$WORK/live.log"
+check "the daemon is still serving" test -f "$MNT/README.txt"
+kill -TERM $pid; wait $pid
 
 # ---- a corrupt extent answers EIO, logs one line, the rest stays readable
-corrupt_core() {
-    "$GCFS" mount "$IMAGE" "$MNT" || return 1
-    wait_mounted "$MNT"
-    local stream=$(python3 -c "
-import json; i=json.load(open('$MNT/LEVEL01/info.json'))
-print(i['container']['offset_bytes'] + i['header']['extents']['data']['offset_bytes'] + i['data_lump']['core_data']['offset_bytes'])")
-    unmount "$MNT"
-    cp "$IMAGE" "$WORK/corrupt.iso"
-    # A big match reaching far back as the first packet: lookback before the start.
-    printf '\x20\x10\x00\x7f' | dd of="$WORK/corrupt.iso" bs=1 seek=$((stream + 16)) conv=notrunc status=none
-}
-check "corrupt image prepared" corrupt_core
+# The core stream of LEVEL01 opens with a match reaching before the start.
+check "corrupt image prepared" "$GCFS" mkdisc "$WORK/corrupt.iso" --levels 4 --seed 7 --damage core-lookback
 "$GCFS" mount -f "$WORK/corrupt.iso" "$MNT" 2>"$WORK/corrupt.log" &
 pid=$!
 wait_mounted "$MNT"
-eio() { local out; out=$(cat "$MNT/LEVEL01/core_data.bin" 2>&1 >/dev/null); [[ $out == *"Input/output error"* ]]; }
-check "corrupt core_data.bin reads as EIO" eio
-check "a second read is EIO too" eio
+check "corrupt core_data.bin reads as EIO" eio_at "$MNT/LEVEL01/core_data.bin"
+check "a second read is EIO too" eio_at "$MNT/LEVEL01/core_data.bin"
 check "the error is logged once, naming level, extent and offset" \
     bash -c "test \$(grep -c 'LEVEL01/core_data.bin' '$WORK/corrupt.log') = 1 && grep -q 'lookback.*0x10' '$WORK/corrupt.log'"
 check ".gcfs/stats lists the failure" grep -q "error LEVEL01/core_data.bin" "$MNT/.gcfs/stats"
@@ -221,10 +228,9 @@ kill -TERM $pid; wait $pid
 "$GCFS" mount -f "$WORK/damaged.iso" "$MNT" 2>"$WORK/damaged.log" &
 pid=$!
 wait_mounted "$MNT"
-patch_eio() { local out; out=$(cat "$MNT/LEVEL01/tfrag/$1" 2>&1 >/dev/null); [[ $out == *"Input/output error"* ]]; }
-check "the patch whose vert_count disagrees reads as EIO" patch_eio patch_0001.obj
-check "its LOD-1 variant too" patch_eio lod1/patch_0001.obj
-check "the patch whose VIF walk desynchronises reads as EIO" patch_eio patch_0002.obj
+check "the patch whose vert_count disagrees reads as EIO" eio_at "$MNT/LEVEL01/tfrag/patch_0001.obj"
+check "its LOD-1 variant too" eio_at "$MNT/LEVEL01/tfrag/lod1/patch_0001.obj"
+check "the patch whose VIF walk desynchronises reads as EIO" eio_at "$MNT/LEVEL01/tfrag/patch_0002.obj"
 check "the log names the file and the byte offset of the bad field" \
     bash -c "test \$(grep -c 'LEVEL01/tfrag/patch_0001.obj' '$WORK/damaged.log') = 1 && grep 'LEVEL01/tfrag/patch_0001.obj' '$WORK/damaged.log' | grep -q 'byte 0xbc.*vert_count'"
 check "patches.csv says rejected and why" bash -c "grep -q '^1,.*,rejected,.*vert_count' '$MNT/LEVEL01/tfrag/patches.csv' && grep -q '^2,.*,rejected,.*VIF desync' '$MNT/LEVEL01/tfrag/patches.csv'"
@@ -235,5 +241,4 @@ check "gcfs verify names the rejected patch" grep -q "FAILED LEVEL01: tfrag patc
 check "terrain.obj holds the good patches, as many as verify counts" assimp_matches_verify LEVEL01
 kill -TERM $pid; wait $pid
 
-echo "mount tests: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish mount

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer target for a bounded time on a seed corpus cut from a
+# built disc; fails on any crash, leak, timeout or broken invariant.
+# Usage: run.sh GCFS FUZZ_BUILD_DIR SECONDS TARGET...
+set -u
+GCFS=$(readlink -f "$1"); BUILD=$(readlink -f "$2"); SECONDS_EACH=$3; shift 3
+WORK=$BUILD/fuzz-work
+rm -rf "$WORK/seeds" && mkdir -p "$WORK/seeds" "$WORK/artifacts"
+
+# ---- seeds: the structures each parser reads, taken from a small built disc
+disc=$WORK/seed.iso
+"$GCFS" mkdisc "$disc" --levels 3 --seed 5 >/dev/null || { echo "mkdisc failed"; exit 1; }
+seed() { mkdir -p "$WORK/seeds/$1"; "$GCFS" cat "$disc" "$2" > "$WORK/seeds/$1/$(echo "$2" | tr / _)"; }
+for l in LEVEL00 LEVEL01; do
+    seed wad_lz $l/core_data.wad; seed wad_lz $l/gameplay.wad; seed wad_lz $l/hud_bank_0.wad
+    seed level_headers $l/header.bin; seed level_core $l/core_index.bin
+done
+seed toc disc/RC2.HDR
+"$GCFS" cat "$disc" LEVEL00/data.bin | head -c 4096 > "$WORK/seeds/level_headers/data_head.bin"
+python3 - "$disc" "$GCFS" "$WORK/seeds" <<'PY'
+import os, struct, subprocess, sys
+disc, gcfs, seeds = sys.argv[1:]
+img = open(disc, "rb").read()
+os.makedirs(seeds + "/iso9660", exist_ok=True)
+pvd = img[16 * 2048:17 * 2048]
+open(seeds + "/iso9660/pvd", "wb").write(pvd)
+root_lba, root_len = struct.unpack_from("<I", pvd, 0x9C + 2)[0], struct.unpack_from("<I", pvd, 0x9C + 10)[0]
+open(seeds + "/iso9660/root_dir", "wb").write(img[root_lba * 2048:root_lba * 2048 + root_len])
+# VIF: the five lists of the first patches, each its own seed (formats.md 7.3)
+os.makedirs(seeds + "/vif", exist_ok=True)
+block = subprocess.run([gcfs, "cat", disc, "LEVEL00/core/tfrag.bin"], capture_output=True, check=True).stdout
+table, count = struct.unpack_from("<ii", block, 0)
+for i in range(min(count, 4)):
+    h = table + 0x40 * i
+    data = table + struct.unpack_from("<i", block, h + 0x10)[0]
+    lod2, shared, lod1, lod0 = struct.unpack_from("<4H", block, h + 0x14)
+    rgba = struct.unpack_from("<H", block, h + 0x1E)[0]
+    lod1_size = block[h + 0x22]
+    bounds = [lod2, shared, lod1, lod0, shared + 16 * lod1_size, rgba]
+    for k in range(5):
+        open("%s/vif/patch%d_list%d" % (seeds, i, k), "wb").write(block[data + bounds[k]:data + bounds[k + 1]])
+    # tfrag: the block cut after patch i, its count set to i + 1 (small seeds run fast)
+    os.makedirs(seeds + "/tfrag", exist_ok=True)
+    end = data + struct.unpack_from("<H", block, h + 0x38)[0] + 64  # the cube ends the patch (7.3)
+    cut = bytearray(block[:end])
+    struct.pack_into("<i", cut, 4, i + 1)
+    open("%s/tfrag/first_%d_patches" % (seeds, i + 1), "wb").write(bytes(cut))
+PY
+
+passed=0; failed=0
+for target in "$@"; do
+    exe=$BUILD/fuzz_$target
+    mkdir -p "$WORK/corpus/$target"
+    log=$WORK/$target.log
+    "$exe" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=262144 -print_final_stats=1 \
+        -artifact_prefix="$WORK/artifacts/$target-" "$WORK/corpus/$target" "$WORK/seeds/$target" >"$log" 2>&1
+    rc=$?
+    execs=$(awk '/stat::number_of_executed_units/ {print $2}' "$log")
+    if [ $rc -eq 0 ]; then
+        passed=$((passed + 1)); echo "ok   fuzz_$target: ${execs:-?} executions in ${SECONDS_EACH}s, no crash"
+    else
+        failed=$((failed + 1)); echo "FAIL fuzz_$target (exit $rc): artifacts in $WORK/artifacts"; tail -30 "$log" | sed 's/^/     | /'
+    fi
+done
+echo "fuzz: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

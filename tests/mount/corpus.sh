@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The corrupt-disc corpus, mounted for real: for every kind of damage the disc
+# builder plants (in level 1 of 4), the mount succeeds, the damaged files
+# answer EIO, every other level reads byte-exactly like a clean disc built from
+# the same seed, info.json and .gcfs/stats name the failure, and gcfs verify
+# exits 1 naming it.
+# Usage: corpus.sh PATH/TO/gcfs
+set -u
+GCFS=$(readlink -f "$1")
+WORK=$(mktemp -d /tmp/gcfs-corpus-test.XXXXXX)
+source "$(dirname "$0")/lib.sh"
+cleanup() { unmount "$WORK/clean" 2>/dev/null; unmount "$WORK/mnt" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+mkdir -p "$WORK/clean" "$WORK/mnt"
+"$GCFS" mkdisc "$WORK/clean.iso" --levels 4 --seed 7 >/dev/null || { echo "mkdisc failed"; exit 1; }
+"$GCFS" mount "$WORK/clean.iso" "$WORK/clean" && wait_mounted "$WORK/clean" || { echo "clean mount failed"; exit 1; }
+
+same_as_clean() {  # every file of a level folder, except the live info.json
+    diff -r --exclude=info.json "$WORK/clean/$1" "$WORK/mnt/$1"
+}
+info_names() {  # LEVEL01/info.json is not ok and contains the text
+    python3 - "$WORK/mnt/LEVEL01/info.json" "$1" <<'PY'
+import json, sys
+info = json.load(open(sys.argv[1]))
+text = json.dumps(info)
+bad = [c for c in info["checks"] if not c["ok"]] + list(info["read_errors"].items())
+sys.exit(0 if not info["ok"] and bad and sys.argv[2] in text else 1)
+PY
+}
+
+# kind | files that must answer EIO (relative to the mount) | text naming the failure | intact levels
+cases=(
+    "tfrag-count|LEVEL01/tfrag/patch_0001.obj LEVEL01/tfrag/lod2/patch_0001.obj|vert_count|LEVEL00 LEVEL02 LEVEL03"
+    "vif-desync|LEVEL01/tfrag/patch_0002.obj|VIF desync|LEVEL00 LEVEL02 LEVEL03"
+    "core-lookback|LEVEL01/core_data.bin LEVEL01/core/tfrag.bin|lookback|LEVEL00 LEVEL02 LEVEL03"
+    "gameplay-double-literal|LEVEL01/gameplay.bin|double literal|LEVEL00 LEVEL02 LEVEL03"
+    "gameplay-size|LEVEL01/gameplay.bin|exceeds|LEVEL00 LEVEL02 LEVEL03"
+    "extents-in-bytes|LEVEL01/data.bin LEVEL01/gameplay.wad|outside the|LEVEL00 LEVEL02 LEVEL03"
+    "extents-overlap|LEVEL01/gameplay.bin|overlaps|LEVEL00 LEVEL02 LEVEL03"
+    "toc-past-end|disc/LEVELS/LEVEL01.WAD/..|container inside image|LEVEL00 LEVEL02 LEVEL03"
+    "truncated|disc/LEVELS/LEVEL02.WAD disc/SCENES/SCENE03.WAD|container inside image|LEVEL00"
+)
+for case in "${cases[@]}"; do
+    IFS='|' read -r kind eio_files names intact <<<"$case"
+    image=$WORK/$kind.iso
+    check "[$kind] the builder plants it" "$GCFS" mkdisc "$image" --levels 4 --seed 7 --damage "$kind"
+    "$GCFS" mount -f "$image" "$WORK/mnt" 2>"$WORK/$kind.log" &
+    pid=$!
+    check "[$kind] the mount succeeds" wait_mounted "$WORK/mnt"
+    for f in $eio_files; do
+        [[ $f == */.. ]] && continue  # no file to read: the level has no container
+        check "[$kind] $f answers EIO" eio_at "$WORK/mnt/$f"
+    done
+    for level in $intact; do check "[$kind] $level reads exactly like the clean disc" same_as_clean "$level"; done
+    check "[$kind] global/ reads exactly like the clean disc" diff -r "$WORK/clean/global" "$WORK/mnt/global"
+    check "[$kind] LEVEL01/info.json names the failure" info_names "$names"
+    if [[ $eio_files != */.. ]]; then
+        first=${eio_files%% *}
+        check "[$kind] .gcfs/stats lists $first" grep -q "^error $first: " "$WORK/mnt/.gcfs/stats"
+    fi
+    "$GCFS" verify "$image" >"$WORK/$kind.verify"; rc=$?
+    check "[$kind] gcfs verify exits 1 naming it" \
+        bash -c "test $rc = 1 && grep '^FAILED LEVEL01: ' '$WORK/$kind.verify' | grep -q '$names'"
+    check "[$kind] no crash: the daemon is still serving" test -f "$WORK/mnt/README.txt"
+    kill -TERM $pid; wait $pid
+done
+
+finish corpus

@@ -1,0 +1,13 @@
+# Shared by the real-mount test scripts: counted checks, mount waiting, EIO.
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+# check NAME COMMAND...: passes when COMMAND exits 0; shows its last lines otherwise.
+check() { local name=$1; shift; local out; if out=$("$@" 2>&1); then pass "$name"; else fail "$name"; printf "%s\n" "$out" | tail -5 | sed "s/^/     | /"; fi; }
+unmount() { mountpoint -q "$1" && fusermount3 -u "$1"; for _ in $(seq 50); do mountpoint -q "$1" || return 0; sleep 0.1; done; }
+wait_mounted() { for _ in $(seq 100); do mountpoint -q "$1" && return 0; sleep 0.05; done; return 1; }
+# eio_at FILE: reading FILE fails with "Input/output error".
+eio_at() { local out; out=$(cat "$1" 2>&1 >/dev/null); [[ $out == *"Input/output error"* ]] || { echo "$1: ${out:-read fine}"; return 1; }; }
+# finish NAME: the closing line CI reads, and the exit status.
+finish() { echo "$1 tests: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; }
