@@ -65,17 +65,42 @@ void write_level_core_header(ByteWriter& w, const LevelCoreHeader& h) {
         w.s32(v);
 }
 
+namespace {
+
+// §6.1 ArrayRange: (count, offset into IDX). Checks the whole table lies in
+// IDX before anything is sized by the count; returns the entry count.
+size_t checked_table(ByteSpan idx, ArrayRange range, uint64_t entry_size, const char* what) {
+    if (range.count < 0) fail(Errc::bad_value, 0, fmt::format("{} count {} is negative", what, range.count));
+    if (range.count == 0) return 0;
+    if (range.offset < 0) fail(Errc::out_of_range, 0, fmt::format("{} offset {} is negative", what, range.offset));
+    require(idx, static_cast<uint64_t>(range.offset), static_cast<uint64_t>(range.count) * entry_size, what);
+    return static_cast<size_t>(range.count);
+}
+
+}  // namespace
+
 Result<std::vector<ClassEntry>> parse_class_table(ByteSpan idx, ArrayRange range, uint64_t entry_size) {
     return capture([&] {
-        if (range.count < 0) fail(Errc::bad_value, 0, fmt::format("class table count {} is negative", range.count));
-        if (range.count == 0) return std::vector<ClassEntry>{};
-        if (range.offset < 0) fail(Errc::out_of_range, 0, fmt::format("class table offset {} is negative", range.offset));
-        const uint64_t bytes = static_cast<uint64_t>(range.count) * entry_size;
-        require(idx, static_cast<uint64_t>(range.offset), bytes, "class table");
-        std::vector<ClassEntry> entries(static_cast<size_t>(range.count));
+        std::vector<ClassEntry> entries(checked_table(idx, range, entry_size, "class table"));
         for (size_t i = 0; i < entries.size(); ++i) {
             const uint64_t at = static_cast<uint64_t>(range.offset) + i * entry_size;
-            entries[i] = {s32_at(idx, at), s32_at(idx, at + 4)};
+            ClassEntry& e = entries[i];
+            e = {s32_at(idx, at), s32_at(idx, at + 4), s32_at(idx, at + 8), s32_at(idx, at + 12), {}, {}};
+            for (int t = 0; t < 16; ++t) e.textures[t] = u8_at(idx, at + 16 + t);
+            if (entry_size == kShrubClassEntrySize)
+                for (int b = 0; b < 8; ++b) e.billboard[b] = s16_at(idx, at + 0x20 + 2ull * b);
+        }
+        return entries;
+    });
+}
+
+Result<std::vector<TextureEntry>> parse_texture_table(ByteSpan idx, ArrayRange range) {
+    return capture([&] {
+        std::vector<TextureEntry> entries(checked_table(idx, range, kTextureEntrySize, "texture table"));
+        for (size_t i = 0; i < entries.size(); ++i) {
+            const uint64_t at = static_cast<uint64_t>(range.offset) + i * kTextureEntrySize;
+            entries[i] = {s32_at(idx, at),      s16_at(idx, at + 4),  s16_at(idx, at + 6), s16_at(idx, at + 8),
+                          s16_at(idx, at + 10), s16_at(idx, at + 12), s16_at(idx, at + 14)};
         }
         return entries;
     });

@@ -2,6 +2,7 @@
 // decompressed core_data (DAT). formats.md §6.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -35,10 +36,24 @@ void write_level_core_header(ByteWriter& out, const LevelCoreHeader& header);
 struct ClassEntry {
     int32_t offset_in_asset_wad = 0;  // into DAT; 0 = no model data
     int32_t o_class = 0;
+    int32_t unknown_8 = 0, unknown_c = 0;
+    std::array<uint8_t, 16> textures{};  // indices into that class type's texture table
+    // Shrubs only (0x30-byte entries): texture_width, texture_height, max_mip,
+    // palette_offset, texture_offset, mip1, mip2, mip3 (offsets in 0x100 units).
+    std::array<int16_t, 8> billboard{};
 };
 // Reads `range.count` entries of `entry_size` at `range.offset` in IDX; the
 // count is checked against the bytes available before anything is allocated.
 Result<std::vector<ClassEntry>> parse_class_table(ByteSpan core_index, ArrayRange range, uint64_t entry_size);
+
+// §6.3 TextureEntry (0x10): pixels are 8-bit indices, width × height bytes at
+// textures_base_offset + data_offset in DAT; the 256-entry RGBA32 palette is at
+// gs_ram + palette × 0x100.
+struct TextureEntry {
+    int32_t data_offset = 0;
+    int16_t width = 0, height = 0, type = 0, palette = 0, mipmap = -1, pad = -1;
+};
+Result<std::vector<TextureEntry>> parse_texture_table(ByteSpan core_index, ArrayRange range);
 
 // A named region of DAT, [offset, offset + size).
 struct CoreRegion {

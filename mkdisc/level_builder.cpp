@@ -202,7 +202,7 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
         idx.s16(static_cast<int16_t>(sizes.texture_edge));
         idx.s16(static_cast<int16_t>(sizes.texture_edge));
         idx.s16(0x13);                    // type
-        idx.s16(static_cast<int16_t>(t));  // palette index: gs_ram + t × 0x100 (§6.3)
+        idx.s16(static_cast<int16_t>(4 * t));  // §6.3: gs_ram + palette × 0x100; palettes are 0x400 apart
         idx.s16(-1);
         idx.s16(-1);
     }
@@ -215,7 +215,7 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
         idx.s16(16);
         idx.s16(16);
         idx.s32(0x1000 + t * 0x40);
-        idx.s32(t * 0x100);
+        idx.s32(t * 0x400);  // byte offset of the palette in the gs_ram lump
     }
 
     // gs_ram lump: one 256-colour RGBA32 palette per texture; alpha 0x80 = opaque.

@@ -65,6 +65,44 @@ void scan_tfrags_header(const Image& image, LevelScan& level) {
                                         header->tfrag_count, header->table_offset, region->size)});
 }
 
+// §6.3: class models and texture pixels lie in the decompressed core (a class
+// offset of 0 means "no model"), palettes in the GS-RAM lump.
+void scan_class_and_texture_offsets(LevelScan& level, const LevelCoreHeader& core) {
+    const auto core_size = static_cast<uint64_t>(core.assets_decompressed_size);
+    std::string class_detail;
+    int models = 0;
+    for (const auto& table : level.classes)
+        for (const auto& entry : table) {
+            if (entry.offset_in_asset_wad == 0) continue;
+            ++models;
+            if (class_detail.empty()) class_detail = class_problem(entry, core_size);
+        }
+    level.checks.push_back({"class models inside core_data", class_detail.empty(),
+                            class_detail.empty() ? fmt::format("{} models; offset 0 = no model (§6.3)", models) : class_detail});
+
+    const std::pair<const char*, ArrayRange> texture_tables[4] = {
+        {"tfrag", core.tfrag_textures}, {"moby", core.moby_textures}, {"tie", core.tie_textures}, {"shrub", core.shrub_textures}};
+    const uint64_t gs_ram_size = static_cast<uint64_t>(std::max(level.lump->gs_ram.size, 0));
+    std::string texture_detail;
+    size_t textures = 0;
+    for (const auto& [name, range] : texture_tables) {
+        auto table = parse_texture_table(level.core_index, range);
+        if (!table.ok()) {
+            texture_detail = std::string(name) + " texture table " + table.error().describe();
+            continue;
+        }
+        for (const auto& t : *table)
+            if (const auto problem = texture_problem(t, core.textures_base_offset, core_size, gs_ram_size);
+                !problem.empty() && texture_detail.empty())
+                texture_detail = fmt::format("{} texture: {}", name, problem);
+        textures += table->size();
+        level.textures.push_back({name, std::move(*table)});
+    }
+    level.checks.push_back({"textures inside core_data and gs_ram", texture_detail.empty(),
+                            texture_detail.empty() ? fmt::format("{} textures: pixels and palettes in range (§6.3)", textures)
+                                                   : texture_detail});
+}
+
 void scan_core(const Image& image, LevelScan& level) {
     const DataLumpHeader& lump = *level.lump;
     level.core_index = image.read_clamped(level.data_offset + static_cast<uint64_t>(lump.core_index.offset),
@@ -95,19 +133,21 @@ void scan_core(const Image& image, LevelScan& level) {
 
     std::vector<int32_t> class_offsets;
     bool tables_ok = true;
-    std::string table_detail = "moby, tie, shrub tables inside core_index";
-    for (auto [range, entry_size] : {std::pair{core->moby_classes, kClassEntrySize},
-                                     std::pair{core->tie_classes, kClassEntrySize},
-                                     std::pair{core->shrub_classes, kShrubClassEntrySize}}) {
-        auto table = parse_class_table(level.core_index, range, entry_size);
+    std::string table_detail = "moby, tie, shrub tables inside core_index ((count, offset) pairs, §6.1)";
+    const std::pair<ArrayRange, uint64_t> class_tables[3] = {
+        {core->moby_classes, kClassEntrySize}, {core->tie_classes, kClassEntrySize}, {core->shrub_classes, kShrubClassEntrySize}};
+    for (int k = 0; k < 3; ++k) {
+        auto table = parse_class_table(level.core_index, class_tables[k].first, class_tables[k].second);
         if (!table.ok()) {
             tables_ok = false;
             table_detail = table.error().describe();
             continue;
         }
-        for (const auto& entry : *table) class_offsets.push_back(entry.offset_in_asset_wad);
+        level.classes[k] = std::move(*table);
+        for (const auto& entry : level.classes[k]) class_offsets.push_back(entry.offset_in_asset_wad);
     }
     level.checks.push_back({"class tables", tables_ok, table_detail});
+    scan_class_and_texture_offsets(level, *core);
 
     auto regions = core_regions(*core, class_offsets);
     if (!regions.ok()) {

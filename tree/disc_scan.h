@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/core_tables.h"
 #include "formats/data_lump.h"
 #include "formats/iso9660.h"
 #include "formats/level_core.h"
@@ -50,6 +51,8 @@ struct LevelScan {
     formats::Bytes core_index;      // kept: later decoders read its tables
     std::optional<formats::LevelCoreHeader> core;
     std::vector<formats::CoreRegion> regions;
+    std::array<std::vector<formats::ClassEntry>, 3> classes;      // moby, tie, shrub (§6.3)
+    std::vector<formats::NamedTextureTable> textures;             // tfrag, moby, tie, shrub
     // §7.1: the tfrags block header, the only bytes of core_data decoded at
     // mount (16 of them), so the tfrag/ folder knows its patch count.
     std::optional<formats::TfragsHeader> tfrags;

@@ -56,6 +56,8 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  core_data.bin    the level core, decompressed on first read\n"
         "  core/            regions of core_data.bin (tfrag, occlusion, sky, collision, textures)\n"
         "  tfrag/           terrain patches as Wavefront OBJ (LOD 0; lod1/ lod2/), terrain.obj, patches.csv\n"
+        "  classes/         moby, tie, shrub class tables and the texture tables, as CSV\n"
+        "  textures/        the tfrag textures as PNG (8-bit indexed, palette from gs_ram.bin)\n"
         "  audio.wad scene.wad   the level's AUDIO and SCENE WADs, raw\n"
         "by-id/NN     symlinks from the level id each header reports to its folder\n"
         ".gcfs/stats  cache size, hits, misses, bytes decoded, and every read error so far\n"

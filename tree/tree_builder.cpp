@@ -6,6 +6,7 @@
 
 #include "tree/sources.h"
 #include "tree/texts.h"
+#include "tree/texture_file.h"
 
 namespace gcfs::tree {
 namespace {
@@ -106,11 +107,14 @@ private:
     }
 
     void lump_files(uint64_t dir, const LevelScan& level) {
+        std::shared_ptr<const Source> gs_ram;
         for (const auto& section : data_lump_sections(*level.lump)) {
             const uint64_t offset = level.data_offset + static_cast<uint64_t>(section.range.offset);
             const uint64_t size = static_cast<uint64_t>(section.range.size);
             if (!section.compressed) {
-                d_.tree.add_file(dir, section.name + ".bin", slice(offset, size));
+                auto raw = slice(offset, size);
+                if (section.name == "gs_ram") gs_ram = raw;
+                d_.tree.add_file(dir, section.name + ".bin", raw);
                 continue;
             }
             d_.tree.add_file(dir, section.name + ".wad", slice(offset, size));
@@ -121,6 +125,8 @@ private:
             d_.tree.add_file(dir, section.name + ".bin", decoded);
             if (section.name != "core_data") continue;
             d_.decoders[level.folder].core_data = decoded;
+            if (level.core) class_files(dir, level);
+            if (level.core && gs_ram) texture_files(dir, level, decoded, gs_ram);
             if (level.regions.empty()) continue;
             const uint64_t core_dir = d_.tree.add_directory(dir, "core");
             for (const auto& region : level.regions)
@@ -128,6 +134,32 @@ private:
                                  std::make_shared<SubRange>(decoded, region.offset, region.size));
             if (level.tfrags) tfrag_folder(dir, level, {offset, size});
         }
+    }
+
+    // classes/: the core's class and texture tables (§6.3), from core_index.
+    void class_files(uint64_t level_dir, const LevelScan& level) {
+        const auto core_size = static_cast<uint64_t>(level.core->assets_decompressed_size);
+        const uint64_t dir = d_.tree.add_directory(level_dir, "classes");
+        const char* names[3] = {"mobies.csv", "ties.csv", "shrubs.csv"};
+        for (int k = 0; k < 3; ++k)
+            d_.tree.add_file(dir, names[k], std::make_shared<StaticText>(class_table_csv(level.classes[k], k == 2, core_size)));
+        d_.tree.add_file(dir, "textures.csv",
+                         std::make_shared<StaticText>(texture_tables_csv(level.textures, level.core->textures_base_offset,
+                                                                         core_size, static_cast<uint64_t>(level.lump->gs_ram.size))));
+    }
+
+    // textures/tfrag_NNN.png: the tfrag texture table as pictures.
+    void texture_files(uint64_t level_dir, const LevelScan& level, const std::shared_ptr<const WadStream>& core,
+                       const std::shared_ptr<const Source>& gs_ram) {
+        if (level.textures.empty() || level.textures.front().entries.empty()) return;
+        const uint64_t dir = d_.tree.add_directory(level_dir, "textures");
+        const auto core_size = static_cast<uint64_t>(level.core->assets_decompressed_size);
+        const auto& tfrag = level.textures.front().entries;
+        for (size_t i = 0; i < tfrag.size(); ++i)
+            d_.tree.add_file(dir, fmt::format("tfrag_{:03d}.png", i),
+                             std::make_shared<TextureFile>(cache_, core, gs_ram, tfrag[i], level.core->textures_base_offset,
+                                                           texture_problem(tfrag[i], level.core->textures_base_offset,
+                                                                           core_size, gs_ram->size())));
     }
 
     // tfrag/: every patch at three LODs, the whole terrain, and the index.

@@ -123,15 +123,20 @@ for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do
     check "$level tfrag/ has one OBJ per patch at each LOD and a csv row each" tfrag_files_match_verify $level
     check "$level assimp info terrain.obj reports verify's vertex and face totals" assimp_matches_verify $level
 done
-obj_sizes_exact() {
+generated_sizes_exact() {
     local f n=0
     while IFS= read -r f; do
         [ "$(stat -c %s "$f")" = "$(wc -c < "$f")" ] || { echo "size differs: $f"; return 1; }
         n=$((n + 1))
-    done < <(find "$MNT" -name '*.obj' -o -name '*.csv')
+    done < <(find "$MNT" -name '*.obj' -o -name '*.csv' -o -name '*.png')
     [ $n -gt 200 ]
 }
-check "every OBJ and CSV has its stat size exactly" obj_sizes_exact
+check "every OBJ, CSV and PNG has its stat size exactly" generated_sizes_exact
+check "pngcheck validates every texture" bash -c "find '$MNT' -name '*.png' | grep -q . && find '$MNT' -name '*.png' -print0 | xargs -0 pngcheck -q"
+check "classes/ holds the class and texture tables" \
+    bash -c "ls '$MNT/LEVEL02/classes' | tr '\n' ' ' | grep -qx 'mobies.csv shrubs.csv textures.csv ties.csv '"
+check "textures.csv lists every tfrag PNG" \
+    test "$(grep -c '^tfrag,' "$MNT/LEVEL02/classes/textures.csv")" = "$(ls "$MNT/LEVEL02/textures" | wc -l)"
 check "assimp opens a single LOD-1 patch" assimp info "$MNT/LEVEL02/tfrag/lod1/patch_0003.obj"
 check "grep -r finds a patch by its comment header" \
     bash -c "grep -rl 'tfrag patch 5 of LEVEL01' '$MNT/LEVEL01/tfrag' | grep -qx '$MNT/LEVEL01/tfrag/patch_0005.obj'"

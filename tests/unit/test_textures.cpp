@@ -1,0 +1,128 @@
+// Level textures as PNG and the class / texture tables as CSV (formats.md §6.3).
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <algorithm>
+
+#include "disc_fixture.h"
+#include "formats/core_tables.h"
+#include "formats/png.h"
+#include "formats/texture_png.h"
+#include "tree/tree_builder.h"
+
+using namespace gcfs;
+using namespace gcfs::formats;
+
+namespace {
+
+uint32_t be32_at(ByteSpan d, uint64_t o) { return uint32_t{d[o]} << 24 | uint32_t{d[o + 1]} << 16 | uint32_t{d[o + 2]} << 8 | d[o + 3]; }
+
+// Walks the chunks, checking every CRC, and returns the inflated IDAT.
+Bytes inflate_png(ByteSpan png, uint32_t& width, uint32_t& height) {
+    REQUIRE(png.size() > 8);
+    Bytes idat;
+    for (uint64_t at = 8; at < png.size();) {
+        const uint32_t length = be32_at(png, at);
+        const std::string type(reinterpret_cast<const char*>(png.data() + at + 4), 4);
+        CHECK(crc32(0, png.data() + at + 4, length + 4) == be32_at(png, at + 8 + length));
+        if (type == "IHDR") {
+            width = be32_at(png, at + 8);
+            height = be32_at(png, at + 12);
+        }
+        if (type == "IDAT") idat.insert(idat.end(), png.begin() + static_cast<std::ptrdiff_t>(at + 8),
+                                        png.begin() + static_cast<std::ptrdiff_t>(at + 8 + length));
+        at += 12 + length;
+    }
+    Bytes raw(static_cast<size_t>(height) * (width + 1));
+    uLongf raw_size = raw.size();
+    REQUIRE(uncompress(raw.data(), &raw_size, idat.data(), idat.size()) == Z_OK);
+    CHECK(raw_size == raw.size());
+    return raw;
+}
+
+}  // namespace
+
+TEST_CASE("indexed PNG: its size is arithmetic on width and height, and zlib inflates it back") {
+    std::array<png::Rgba, 256> palette{};
+    for (int i = 0; i < 256; ++i) palette[i] = {static_cast<uint8_t>(i), 0, 0, 255};
+    for (auto [w, h] : {std::pair{1u, 1u}, std::pair{32u, 32u}, std::pair{300u, 250u}, std::pair{256u, 256u}}) {
+        Bytes pixels(static_cast<size_t>(w) * h);
+        for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<uint8_t>(i * 7);
+        const Bytes file = png::write_indexed(w, h, palette, pixels);
+        CHECK(file.size() == png::indexed_size(w, h));  // 300 x 250 needs two stored blocks
+        uint32_t width = 0, height = 0;
+        const Bytes raw = inflate_png(file, width, height);
+        CHECK(width == w);
+        CHECK(height == h);
+        for (uint32_t y = 0; y < h; ++y) {
+            CHECK(raw[y * (w + 1)] == 0);  // filter byte
+            CHECK(std::equal(pixels.begin() + y * w, pixels.begin() + (y + 1) * w, raw.begin() + y * (w + 1) + 1));
+        }
+    }
+}
+
+TEST_CASE("a texture takes its palette at gs_ram + palette x 0x100 and maps PS2 alpha 0x80 to opaque") {
+    CHECK(ps2_alpha_to_png(0x80) == 255);
+    CHECK(ps2_alpha_to_png(0xFF) == 255);
+    CHECK(ps2_alpha_to_png(0x40) == 0x80);
+    CHECK(ps2_alpha_to_png(0) == 0);
+    Bytes core(0x200, 0);
+    for (int i = 0; i < 16; ++i) core[0x100 + i] = static_cast<uint8_t>(i);  // a 4 x 4 texture at base 0x80 + 0x80
+    Bytes gs_ram(0x800, 0);
+    for (int i = 0; i < 256; ++i) {  // palette 4 = byte 0x400: entry i is (i, 2i, 3i, 0x80)
+        gs_ram[0x400 + 4 * i] = static_cast<uint8_t>(i);
+        gs_ram[0x400 + 4 * i + 1] = static_cast<uint8_t>(2 * i);
+        gs_ram[0x400 + 4 * i + 2] = static_cast<uint8_t>(3 * i);
+        gs_ram[0x400 + 4 * i + 3] = 0x80;
+    }
+    const TextureEntry t{0x80, 4, 4, 0x13, 4, -1, -1};
+    auto file = texture_png(t, core, 0x80, gs_ram);
+    REQUIRE_MESSAGE(file.ok(), file.error().describe());
+    CHECK(file->size() == texture_png_size(t));
+    // PLTE follows the signature and IHDR: 8 + 25 + 8 bytes in.
+    const uint64_t plte = 8 + 25 + 8;
+    CHECK((*file)[plte + 3 * 5] == 5);
+    CHECK((*file)[plte + 3 * 5 + 1] == 10);
+    CHECK((*file)[plte + 3 * 5 + 2] == 15);
+    const uint64_t trns = plte + 768 + 4 + 8;
+    CHECK((*file)[trns + 5] == 255);
+    uint32_t w = 0, h = 0;
+    const Bytes raw = inflate_png(*file, w, h);
+    CHECK(raw[1 + 2] == 2);  // row 0, pixel 2
+
+    CHECK(texture_png({0x180, 4, 4, 0x13, 4, -1, -1}, core, 0x80, gs_ram).error().code == Errc::out_of_range);
+    CHECK(texture_png({0, 4, 4, 0x13, 7, -1, -1}, core, 0x80, gs_ram).error().code == Errc::out_of_range);  // palette past gs_ram
+}
+
+TEST_CASE("classes/ and textures/ of a built disc: tables as CSV, every tfrag texture a PNG") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    const auto& level = disc->scan.levels[2];
+    const auto read = [&](const std::string& path) {
+        const tree::Node* n = disc->tree.node(*disc->tree.resolve(path));
+        Bytes out(n->source->size());
+        const auto outcome = n->source->read(0, out);
+        REQUIRE_MESSAGE(outcome.ok(), outcome.error);
+        CHECK(outcome.bytes == out.size());
+        return out;
+    };
+    const Bytes mobies = read("LEVEL02/classes/mobies.csv");
+    const std::string text(mobies.begin(), mobies.end());
+    CHECK(std::count(text.begin(), text.end(), '\n') == static_cast<long>(level.classes[0].size() + 1));
+    CHECK(text.find("\"none\"") != std::string::npos);  // §6.3: offset 0 = no model, not an error
+    CHECK(text.find("outside") == std::string::npos);
+    const auto& tfrag = level.textures.front();
+    REQUIRE(tfrag.name == "tfrag");
+    REQUIRE_FALSE(tfrag.entries.empty());
+    for (size_t i = 0; i < tfrag.entries.size(); ++i) {
+        const Bytes file = read(fmt::format("LEVEL02/textures/tfrag_{:03d}.png", i));
+        uint32_t w = 0, h = 0;
+        const Bytes raw = inflate_png(file, w, h);
+        CHECK(w == static_cast<uint32_t>(tfrag.entries[i].width));
+        // The first row's indices are the core's bytes at textures_base + data_offset.
+        const auto& core = built.levels.at(2).core_data;
+        const uint64_t at = static_cast<uint64_t>(level.core->textures_base_offset + tfrag.entries[i].data_offset);
+        CHECK(std::equal(raw.begin() + 1, raw.begin() + 1 + w, core.begin() + static_cast<std::ptrdiff_t>(at)));
+    }
+}

@@ -1,0 +1,37 @@
+#include "tree/texture_file.h"
+
+#include <fmt/format.h>
+
+#include "formats/texture_png.h"
+
+namespace gcfs::tree {
+
+TextureFile::TextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, std::shared_ptr<const Source> gs_ram,
+                         formats::TextureEntry texture, int32_t textures_base, std::string problem)
+    : cache_(cache), core_(std::move(core)), gs_ram_(std::move(gs_ram)), texture_(texture), textures_base_(textures_base),
+      problem_(std::move(problem)), key_(new_cache_key()) {}
+
+uint64_t TextureFile::size() const { return formats::texture_png_size(texture_); }
+
+cache::Loaded TextureFile::render() const {
+    return cache_.get(key_, [this]() -> cache::Loaded {
+        if (!problem_.empty()) return {nullptr, problem_};
+        const cache::Loaded core = core_->decoded();
+        if (!core.bytes) return core;
+        formats::Bytes gs_ram(gs_ram_->size());
+        if (const ReadOutcome got = gs_ram_->read(0, gs_ram); !got.ok()) return {nullptr, "gs_ram.bin: " + got.error};
+        auto png = formats::texture_png(texture_, core.bytes->bytes(), textures_base_, gs_ram);
+        if (!png.ok()) return {nullptr, "core_data.bin " + png.error().describe()};
+        if (png->size() != size())  // stat reported the arithmetic size
+            return {nullptr, fmt::format("PNG of {} bytes, {} declared", png->size(), size())};
+        return {cache::Blob::copy_of(*png), {}};
+    });
+}
+
+ReadOutcome TextureFile::read(uint64_t offset, std::span<uint8_t> out) const {
+    const cache::Loaded png = render();
+    if (!png.bytes) return {0, png.error};
+    return copy_window(png.bytes->bytes(), offset, out);
+}
+
+}  // namespace gcfs::tree
