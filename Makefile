@@ -24,7 +24,11 @@ demo: build
 	$(BUILD)/gcfs mount $(DEMO_DIR)/demo.iso $(DEMO_DIR)/mnt
 	@echo; echo "== mounted on $(DEMO_DIR)/mnt (unmount: fusermount3 -u $(DEMO_DIR)/mnt)"; echo
 	ls -l $(DEMO_DIR)/mnt $(DEMO_DIR)/mnt/LEVEL00 $(DEMO_DIR)/mnt/LEVEL00/core $(DEMO_DIR)/mnt/by-id
+	ls -l $(DEMO_DIR)/mnt/LEVEL00/tfrag | head -8
+	ls -l $(DEMO_DIR)/mnt/LEVEL00/textures $(DEMO_DIR)/mnt/LEVEL00/classes
+	head -8 $(DEMO_DIR)/mnt/LEVEL00/tfrag/terrain.obj
 	@echo; cat $(DEMO_DIR)/mnt/README.txt
+	@echo; $(BUILD)/gcfs verify $(DEMO_DIR)/demo.iso
 
 test: test-release test-asan test-meson test-fuzz
 

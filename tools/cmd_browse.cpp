@@ -1,10 +1,10 @@
 // `gcfs ls` and `gcfs cat`: the mounted tree without a mount.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <memory>
 
 #include "tools/commands.h"
+#include "tools/copy_out.h"
 #include "tools/open_image.h"
 
 namespace gcfs::tools {
@@ -67,24 +67,9 @@ void add_browse_commands(CLI::App& app, int& exit_code) {
             exit_code = 1;
             return;
         }
-        std::vector<uint8_t> buffer(1 << 20);
-        for (uint64_t offset = 0;;) {
-            const auto outcome = n->source->read(offset, buffer);
-            if (!outcome.ok()) {
-                fmt::print(stderr, "gcfs cat: {}: {}\n", cat->path, outcome.error);
-                exit_code = 1;
-                return;
-            }
-            if (outcome.bytes == 0) break;
-            for (uint64_t done = 0; done < outcome.bytes;) {
-                const ssize_t w = ::write(1, buffer.data() + done, outcome.bytes - done);
-                if (w <= 0) {
-                    exit_code = 1;
-                    return;
-                }
-                done += static_cast<uint64_t>(w);
-            }
-            offset += outcome.bytes;
+        if (const std::string error = copy_out(*n, 1); !error.empty()) {
+            fmt::print(stderr, "gcfs cat: {}: {}\n", cat->path, error);
+            exit_code = 1;
         }
     });
 }

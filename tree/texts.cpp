@@ -62,7 +62,8 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "by-id/NN     symlinks from the level id each header reports to its folder\n"
         ".gcfs/stats  cache size, hits, misses, bytes decoded, and every read error so far\n"
         "\n"
-        "Sizes are the ones the headers declare; compressed files are decoded lazily on first read\n"
+        "Extents have the sizes their headers declare; OBJ and CSV sizes come from a small per-level\n"
+        "index built when a tfrag/ folder is first listed. Everything is decoded lazily, on first read,\n"
         "through a byte-budgeted cache. A damaged file reads as EIO and is listed in .gcfs/stats.\n"
         "Where the numbers come from: the format reference formats.md the gcfs sources follow.\n"
         "\n",

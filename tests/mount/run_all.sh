@@ -141,6 +141,9 @@ check "assimp opens a single LOD-1 patch" assimp info "$MNT/LEVEL02/tfrag/lod1/p
 check "grep -r finds a patch by its comment header" \
     bash -c "grep -rl 'tfrag patch 5 of LEVEL01' '$MNT/LEVEL01/tfrag' | grep -qx '$MNT/LEVEL01/tfrag/patch_0005.obj'"
 check "cp -r copies the tfrag folder" bash -c "cp -r '$MNT/LEVEL02/tfrag' '$WORK/tfrag-copy' && diff -r '$MNT/LEVEL02/tfrag' '$WORK/tfrag-copy'"
+check "gcfs extract (no mount) writes what the mount shows" \
+    bash -c "'$GCFS' extract '$IMAGE' LEVEL03 '$WORK/extracted' 2>'$WORK/extract-clean.err' && diff -r --exclude=info.json '$MNT/LEVEL03' '$WORK/extracted/LEVEL03'"
+check "gcfs extract prints no progress when stderr is not a terminal" test ! -s "$WORK/extract-clean.err"
 
 erofs() { local out; out=$("$@" 2>&1); [[ $out == *"Read-only file system"* ]]; }
 check "touch is refused with EROFS" erofs touch "$MNT/new"
@@ -244,6 +247,11 @@ check "the level's other patches read" assimp info "$MNT/LEVEL01/tfrag/patch_000
 check "gcfs verify exits 1 on the damaged disc" test $verify_rc = 1
 check "gcfs verify names the rejected patch" grep -q "FAILED LEVEL01: tfrag patch counts: 2 of .* patch 1: .*vert_count" "$WORK/verify.txt"
 check "terrain.obj holds the good patches, as many as verify counts" assimp_matches_verify LEVEL01
+"$GCFS" extract "$WORK/damaged.iso" LEVEL01/tfrag "$WORK/extract-damaged" 2>"$WORK/extract.err"; extract_rc=$?
+check "gcfs extract of the damaged level exits 1 and names each rejected file" \
+    bash -c "test $extract_rc = 1 && test \$(grep -c 'rejected' '$WORK/extract.err') = 6 && grep -q '50 files copied' '$WORK/extract.err'"
+check "gcfs extract leaves no half-written file and copies the rest" \
+    bash -c "test ! -e '$WORK/extract-damaged/tfrag/patch_0001.obj' && cmp '$WORK/extract-damaged/tfrag/terrain.obj' '$MNT/LEVEL01/tfrag/terrain.obj'"
 kill -TERM $pid; wait $pid
 
 finish mount
