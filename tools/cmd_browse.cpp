@@ -44,13 +44,7 @@ void add_browse_commands(CLI::App& app, int& exit_code) {
     ls_cmd->callback([ls, &exit_code] {
         auto disc = open_image(ls->image, kBrowseCacheBytes, exit_code);
         if (!disc) return;
-        const auto ino = disc->tree.resolve(ls->path);
-        if (!ino) {
-            fmt::print(stderr, "gcfs ls: {}: no such file or folder in the tree\n", ls->path);
-            exit_code = 1;
-            return;
-        }
-        list(*disc, *ino);
+        if (const auto ino = find_in_tree(*disc, ls->path, "ls", false, exit_code)) list(*disc, *ino);
     });
 
     auto cat = std::make_shared<BrowseArgs>();
@@ -60,14 +54,9 @@ void add_browse_commands(CLI::App& app, int& exit_code) {
     cat_cmd->callback([cat, &exit_code] {
         auto disc = open_image(cat->image, kBrowseCacheBytes, exit_code);
         if (!disc) return;
-        const auto ino = disc->tree.resolve(cat->path);
-        const tree::Node* n = ino ? disc->tree.node(*ino) : nullptr;
-        if (!n || n->type != tree::NodeType::file) {
-            fmt::print(stderr, "gcfs cat: {}: no such file in the tree\n", cat->path);
-            exit_code = 1;
-            return;
-        }
-        if (const std::string error = copy_out(*n, 1); !error.empty()) {
+        const auto ino = find_in_tree(*disc, cat->path, "cat", true, exit_code);
+        if (!ino) return;
+        if (const std::string error = copy_out(*disc->tree.node(*ino), 1); !error.empty()) {
             fmt::print(stderr, "gcfs cat: {}: {}\n", cat->path, error);
             exit_code = 1;
         }

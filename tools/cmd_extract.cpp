@@ -107,12 +107,8 @@ void add_extract_command(CLI::App& app, int& exit_code) {
     cmd->callback([args, &exit_code] {
         auto disc = open_image(args->image, kExtractCacheBytes, exit_code);
         if (!disc) return;
-        const auto ino = disc->tree.resolve(args->path);
-        if (!ino) {
-            fmt::print(stderr, "gcfs extract: {}: no such file or folder in the tree\n", args->path);
-            exit_code = 1;
-            return;
-        }
+        const auto ino = find_in_tree(*disc, args->path, "extract", false, exit_code);
+        if (!ino) return;
         std::error_code ec;
         std::filesystem::create_directories(args->dest, ec);
         if (ec) {

@@ -19,4 +19,13 @@ std::unique_ptr<tree::Disc> open_image(const std::string& image, uint64_t cache_
     return nullptr;
 }
 
+std::optional<uint64_t> find_in_tree(const tree::Disc& disc, const std::string& path, const char* command, bool want_file,
+                                     int& exit_code) {
+    const auto ino = disc.tree.resolve(path);
+    if (ino && (!want_file || disc.tree.node(*ino)->type == tree::NodeType::file)) return ino;
+    fmt::print(stderr, "gcfs {}: {}: no such {} in the tree\n", command, path, want_file ? "file" : "file or folder");
+    exit_code = 1;
+    return std::nullopt;
+}
+
 }  // namespace gcfs::tools

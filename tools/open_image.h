@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "tree/tree_builder.h"
@@ -11,5 +12,10 @@ namespace gcfs::tools {
 // The opened disc, or null after printing one line to stderr and setting
 // exit_code: 2 when the file cannot be opened, 3 when it is not this game's disc.
 std::unique_ptr<tree::Disc> open_image(const std::string& image, uint64_t cache_bytes, int& exit_code);
+
+// The node at `path` in an opened disc, or nullopt after "gcfs COMMAND: PATH:
+// no such ..." on stderr and exit_code 1. `want_file` also refuses folders.
+std::optional<uint64_t> find_in_tree(const tree::Disc& disc, const std::string& path, const char* command, bool want_file,
+                                     int& exit_code);
 
 }  // namespace gcfs::tools
