@@ -2,33 +2,49 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "formats/obj.h"
 #include "formats/tfrag_mesh.h"
 
 namespace gcfs::formats {
 namespace {
 
-constexpr const char* kUnitsLine = "# world units: (origin + s16) / 1024 on the game's own axes (formats.md 7.6)\n";
+constexpr const char* kUnitsLines =
+    "# world units: (origin + s16) / 1024 on the game's own axes (formats.md 7.6); vertex colours are the\n"
+    "# stored RGB bytes / 255 (0x80 is the PS2's neutral); vt = (s, 1 - t), s and t as formats.md 7.6 scales them\n";
 
 uint64_t lod_vertices(const TfragPatchSummary& p, int lod) { return p.ok ? p.vertices[lod] : p.vert_count; }
 uint64_t lod_triangles(const TfragPatchSummary& p, int lod) { return p.ok ? p.triangles[lod] : p.tri_count; }
+uint64_t lod_uvs(const TfragPatchSummary& p, int lod) { return p.ok ? p.uvs[lod] : p.vert_count; }
+uint64_t lod_material_bytes(const TfragPatchSummary& p, int lod) { return p.ok ? p.material_bytes[lod] : 0; }
+
+// What the Writer's material() emits for a run of triangle textures.
+uint64_t usemtl_bytes(const std::vector<int32_t>& triangle_textures) {
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < triangle_textures.size(); ++i)
+        if (i == 0 || triangle_textures[i] != triangle_textures[i - 1])
+            bytes += obj::material_line_bytes(tfrag_material_name(triangle_textures[i]).size());
+    return bytes;
+}
 
 std::string patch_preamble(const TfragSourceInfo& s, const TfragPatchSummary& p, int lod) {
     return fmt::format(
         "# gcfs: tfrag patch {} of {} (level id {}), LOD {}\n"
         "# source: core_data.bin, patch header at 0x{:x}, data at 0x{:x} (formats.md 7.2)\n"
         "# {} vertices, {} triangles; header vert_count {} (all LODs), tri_count {} (LOD 0)\n"
-        "{}o {}\n",
+        "{}mtllib {}terrain.mtl\no {}\n",
         p.index, s.level, s.level_id, lod, s.block_offset + p.header_offset, s.block_offset + p.data_offset,
-        lod_vertices(p, lod), lod_triangles(p, lod), p.vert_count, p.tri_count, kUnitsLine, tfrag_patch_name(p.index));
+        lod_vertices(p, lod), lod_triangles(p, lod), p.vert_count, p.tri_count, kUnitsLines, lod == 0 ? "" : "../",
+        tfrag_patch_name(p.index));
 }
 
 std::string terrain_preamble(const TfragSourceInfo& s, const TfragBlockSummary& b) {
     return fmt::format(
         "# gcfs: tfrag terrain of {} (level id {}), LOD 0: {} of {} patches, one group each\n"
         "# {} vertices, {} triangles; patches.csv lists any rejected patch and why\n"
-        "{}o terrain\n",
-        s.level, s.level_id, b.good_patches(), b.patches.size(), b.lod0_vertices(), b.lod0_triangles(), kUnitsLine);
+        "{}mtllib terrain.mtl\no terrain\n",
+        s.level, s.level_id, b.good_patches(), b.patches.size(), b.lod0_vertices(), b.lod0_triangles(), kUnitsLines);
 }
 
 // Writes one LOD mesh of a patch into `writer`.
@@ -38,8 +54,15 @@ Result<uint64_t> emit_patch(ByteSpan block, const TfragsHeader& header, const Tf
         if (!p.ok) fail(Errc::bad_value, p.header_offset, fmt::format("patch {} was rejected: {}", p.index, p.error));
         const TfragPatch patch = read_tfrag_patch(block, header, p.index).value();
         const TfragMesh mesh = tfrag_lod_mesh(patch, lod).value();
-        for (const auto& v : mesh.positions) writer.vertex(v);
-        for (const auto& t : mesh.triangles) writer.face(t);
+        for (size_t i = 0; i < mesh.positions.size(); ++i) {
+            const TfragRgba& c = mesh.colours[i];
+            writer.vertex(mesh.positions[i], {c.r / 255.0, c.g / 255.0, c.b / 255.0});
+        }
+        for (const auto& uv : mesh.uvs) writer.uv(uv[0], 1.0 - uv[1]);
+        for (size_t t = 0; t < mesh.triangles.size(); ++t) {
+            writer.material(tfrag_material_name(mesh.triangle_texture[t]));
+            writer.face(mesh.triangles[t], mesh.triangle_uvs[t]);
+        }
         return static_cast<uint64_t>(mesh.positions.size());
     });
 }
@@ -70,6 +93,17 @@ uint64_t TfragBlockSummary::lod0_triangles() const {
     return n;
 }
 
+std::string tfrag_material_name(int32_t texture) { return fmt::format("tfrag_{:03d}", texture); }
+
+std::string tfrag_materials_mtl(uint64_t texture_count) {
+    std::string out = "# gcfs: the tfrag texture table; maps are the PNGs in ../textures/\n";
+    for (uint64_t i = 0; i < texture_count; ++i) {
+        const std::string name = tfrag_material_name(static_cast<int32_t>(i));
+        fmt::format_to(std::back_inserter(out), "newmtl {}\nKd 1.000 1.000 1.000\nmap_Kd ../textures/{}.png\n", name, name);
+    }
+    return out;
+}
+
 std::string tfrag_patch_name(uint32_t index) {
     // Called for every patch file at mount: plain digits, no format parsing.
     std::string digits = std::to_string(index);
@@ -98,6 +132,8 @@ Result<TfragBlockSummary> summarize_tfrags(ByteSpan block) {
         }
         s.ok = true;
         s.textures = static_cast<uint32_t>(patch->textures.size());
+        s.lowest_texture = *std::min_element(patch->textures.begin(), patch->textures.end());
+        s.highest_texture = *std::max_element(patch->textures.begin(), patch->textures.end());
         for (int lod = 0; lod < 3 && s.ok; ++lod) {
             auto mesh = tfrag_lod_mesh(*patch, lod);
             if (!mesh.ok()) {
@@ -107,19 +143,23 @@ Result<TfragBlockSummary> summarize_tfrags(ByteSpan block) {
             }
             s.vertices[lod] = static_cast<uint32_t>(mesh->positions.size());
             s.triangles[lod] = static_cast<uint32_t>(mesh->triangles.size());
+            s.uvs[lod] = static_cast<uint32_t>(mesh->uvs.size());
+            s.material_bytes[lod] = usemtl_bytes(mesh->triangle_texture);
         }
     }
     return summary;
 }
 
 uint64_t tfrag_patch_obj_size(const TfragSourceInfo& source, const TfragPatchSummary& p, int lod) {
-    return obj::file_size(patch_preamble(source, p, lod).size(), {{"", lod_vertices(p, lod), lod_triangles(p, lod)}});
+    return obj::file_size(patch_preamble(source, p, lod).size(),
+                          {{"", lod_vertices(p, lod), lod_uvs(p, lod), lod_triangles(p, lod), lod_material_bytes(p, lod)}});
 }
 
 Result<std::string> render_tfrag_patch_obj(ByteSpan block, const TfragsHeader& header, const TfragSourceInfo& source,
                                            const TfragPatchSummary& p, int lod) {
     std::string text = patch_preamble(source, p, lod);
-    obj::Writer writer(text, lod_vertices(p, lod));
+    obj::Writer writer(text, lod_vertices(p, lod), lod_uvs(p, lod));
+    writer.group("");
     auto emitted = emit_patch(block, header, p, lod, writer);
     if (!emitted.ok()) return emitted.error();
     return checked(std::move(text), tfrag_patch_obj_size(source, p, lod), "patch OBJ");
@@ -128,14 +168,16 @@ Result<std::string> render_tfrag_patch_obj(ByteSpan block, const TfragsHeader& h
 uint64_t tfrag_terrain_obj_size(const TfragSourceInfo& source, const TfragBlockSummary& summary) {
     std::vector<obj::Group> groups;
     for (const auto& p : summary.patches)
-        if (p.ok) groups.push_back({tfrag_patch_name(p.index), p.vertices[0], p.triangles[0]});
+        if (p.ok) groups.push_back({tfrag_patch_name(p.index), p.vertices[0], p.uvs[0], p.triangles[0], p.material_bytes[0]});
     return obj::file_size(terrain_preamble(source, summary).size(), groups);
 }
 
 Result<std::string> render_tfrag_terrain_obj(ByteSpan block, const TfragSourceInfo& source,
                                              const TfragBlockSummary& summary) {
     std::string text = terrain_preamble(source, summary);
-    obj::Writer writer(text, summary.lod0_vertices());
+    uint64_t uvs = 0;
+    for (const auto& p : summary.patches) uvs += p.ok ? p.uvs[0] : 0;
+    obj::Writer writer(text, summary.lod0_vertices(), uvs);
     for (const auto& p : summary.patches) {
         if (!p.ok) continue;
         writer.group(tfrag_patch_name(p.index));

@@ -22,7 +22,10 @@ struct TfragPatchSummary {
     std::string error;           // why the patch was rejected
     std::array<uint32_t, 3> vertices{};   // decoded, per LOD
     std::array<uint32_t, 3> triangles{};  // decoded, per LOD
-    uint32_t textures = 0;
+    std::array<uint32_t, 3> uvs{};        // vertex infos, per LOD
+    std::array<uint64_t, 3> material_bytes{};  // the OBJ's "usemtl" lines, per LOD
+    uint32_t textures = 0;                // ad-gifs
+    int32_t lowest_texture = 0, highest_texture = 0;  // tfrag texture indices the ad-gifs name
 };
 
 struct TfragBlockSummary {
@@ -44,10 +47,16 @@ struct TfragSourceInfo {
     uint64_t block_offset = 0;  // the tfrag block's offset inside core_data.bin
 };
 
-std::string tfrag_patch_name(uint32_t index);  // "patch_0012"
+std::string tfrag_patch_name(uint32_t index);        // "patch_0012"
+std::string tfrag_material_name(int32_t texture);    // "tfrag_003": a texture of the tfrag table
 
-// One patch at one LOD (0 = highest detail). A rejected patch keeps the size
-// its header's vert_count / tri_count imply; rendering it is an error.
+// tfrag/terrain.mtl: a material per tfrag texture, its map the PNG in textures/.
+std::string tfrag_materials_mtl(uint64_t texture_count);
+
+// One patch at one LOD (0 = highest detail), textured: colours per vertex,
+// "vt" per vertex info, faces grouped by their strip's texture. A rejected
+// patch keeps the size its header's vert_count / tri_count imply; rendering it
+// is an error.
 uint64_t tfrag_patch_obj_size(const TfragSourceInfo& source, const TfragPatchSummary& patch, int lod);
 Result<std::string> render_tfrag_patch_obj(ByteSpan block, const TfragsHeader& header, const TfragSourceInfo& source,
                                            const TfragPatchSummary& patch, int lod);

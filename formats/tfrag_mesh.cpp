@@ -10,6 +10,8 @@ std::array<double, 3> tfrag_world_position(const TfragPatch& p, const TfragPosit
             (static_cast<double>(p.base[2]) + v.z) / 1024.0};
 }
 
+double tfrag_texture_coordinate(int16_t value) { return value < 0 ? value / 8192.0 : value / 4096.0; }
+
 Result<TfragMesh> tfrag_lod_mesh(const TfragPatch& p, int lod) {
     return capture([&] {
         if (lod < 0 || lod > 2) fail(Errc::bad_value, 0, fmt::format("LOD {} does not exist", lod));
@@ -20,6 +22,10 @@ Result<TfragMesh> tfrag_lod_mesh(const TfragPatch& p, int lod) {
             for (const auto& v : p.positions[t]) mesh.positions.push_back(tfrag_world_position(p, v));
             infos.insert(infos.end(), p.vertex_info[t].begin(), p.vertex_info[t].end());
         }
+        for (size_t i = 0; i < mesh.positions.size(); ++i)
+            mesh.colours.push_back(i < p.rgba.size() ? p.rgba[i] : TfragRgba{0x80, 0x80, 0x80, 0x80});
+        for (const auto& info : infos)
+            mesh.uvs.push_back({tfrag_texture_coordinate(info.s), tfrag_texture_coordinate(info.t)});
         const TfragLodData& data = p.lods[lod];
 
         auto position_of = [&](size_t cursor, size_t record) -> uint32_t {
@@ -37,6 +43,7 @@ Result<TfragMesh> tfrag_lod_mesh(const TfragPatch& p, int lod) {
 
         size_t cursor = 0;
         uint32_t adgif = 0;
+        if (p.textures.empty()) fail(Errc::bad_value, 0, "the patch has no ad-gif");
         for (size_t record = 0; record < data.strips.size(); ++record) {
             const TfragStrip& s = data.strips[record];
             if (s.x == 0) break;  // §7.8: a zero count ends the list
@@ -63,9 +70,12 @@ Result<TfragMesh> tfrag_lod_mesh(const TfragPatch& p, int lod) {
             for (size_t j = 0; j + 2 < n; ++j) {
                 const uint32_t a = position_of(cursor + j, record), b = position_of(cursor + j + 1, record),
                                c = position_of(cursor + j + 2, record);
+                const uint32_t ua = data.indices[cursor + j], ub = data.indices[cursor + j + 1], uc = data.indices[cursor + j + 2];
                 // GS strips alternate winding; flipping odd triangles keeps one orientation.
-                mesh.triangles.push_back(j % 2 == 0 ? std::array<uint32_t, 3>{a, b, c} : std::array<uint32_t, 3>{b, a, c});
-                mesh.triangle_adgif.push_back(adgif);
+                const bool odd = j % 2 == 1;
+                mesh.triangles.push_back(odd ? std::array<uint32_t, 3>{b, a, c} : std::array<uint32_t, 3>{a, b, c});
+                mesh.triangle_uvs.push_back(odd ? std::array<uint32_t, 3>{ub, ua, uc} : std::array<uint32_t, 3>{ua, ub, uc});
+                mesh.triangle_texture.push_back(p.textures[adgif]);
             }
             cursor += n;
         }

@@ -12,8 +12,11 @@ namespace gcfs::formats {
 
 struct TfragMesh {
     std::vector<std::array<double, 3>> positions;    // (origin + s16) / 1024, §7.6
+    std::vector<TfragRgba> colours;                  // per position, as stored (§7.3); grey where absent
+    std::vector<std::array<double, 2>> uvs;          // per vertex info of the LOD: s, t per §7.6
     std::vector<std::array<uint32_t, 3>> triangles;  // indices into positions, wound consistently
-    std::vector<uint32_t> triangle_adgif;            // ad-gif (texture slot) of each triangle's strip
+    std::vector<std::array<uint32_t, 3>> triangle_uvs;  // indices into uvs, corner for corner
+    std::vector<int32_t> triangle_texture;           // tfrag texture index of each triangle's ad-gif (§7.5)
 };
 
 // §7.7: LOD 0 uses every tier, LOD 1 common ‖ LOD01, LOD 2 the common tier.
@@ -23,6 +26,9 @@ struct TfragMesh {
 // keeps the strip's orientation. Any index, vertex or ad-gif reference out of
 // range is an error naming the strip record, never a dropped triangle.
 Result<TfragMesh> tfrag_lod_mesh(const TfragPatch& patch, int lod);
+
+// §7.6: s / 4096, halved when negative (the 0x45000000 STROW trick); same for t.
+double tfrag_texture_coordinate(int16_t value);
 
 // World coordinate of one position (§7.6).
 std::array<double, 3> tfrag_world_position(const TfragPatch& patch, const TfragPosition& position);

@@ -174,6 +174,8 @@ private:
         const uint64_t dir = d_.tree.add_directory(level_dir, "tfrag");
         d_.tree.add_file(dir, "terrain.obj", std::make_shared<TerrainFile>(terrain, Kind::terrain_obj));
         d_.tree.add_file(dir, "patches.csv", std::make_shared<TerrainFile>(terrain, Kind::patches_csv));
+        const uint64_t textures = level.textures.empty() ? 0 : level.textures.front().entries.size();
+        d_.tree.add_file(dir, "terrain.mtl", std::make_shared<StaticText>(tfrag_materials_mtl(textures)));
         const uint64_t lod_dirs[3] = {dir, d_.tree.add_directory(dir, "lod1"), d_.tree.add_directory(dir, "lod2")};
         const auto patches = static_cast<uint64_t>(level.tfrags->tfrag_count);
         for (int lod = 0; lod < 3; ++lod)

@@ -25,7 +25,7 @@ void stream_check(LevelVerdict& v, const char* name, const std::shared_ptr<const
                         decoded.bytes ? fmt::format("{} bytes; {}", decoded.bytes->size(), rule) : decoded.error});
 }
 
-void terrain_checks(LevelVerdict& v, const LevelDecoders& d) {
+void terrain_checks(LevelVerdict& v, const LevelDecoders& d, const LevelScan& level) {
     const TerrainIndex& index = d.terrain->index();
     if (!index.error.empty()) {
         v.checks.push_back({"tfrag block decodes", false, index.error});
@@ -44,6 +44,16 @@ void terrain_checks(LevelVerdict& v, const LevelDecoders& d) {
                            v.patches)
              : fmt::format("{} of {} patches rejected; first: patch {}: {}", v.rejected, v.patches, first_bad->index,
                            first_bad->error)});
+    // §6.3/§7.5: each ad-gif's TEX0 names a texture of the tfrag table.
+    const int64_t table = level.textures.empty() ? 0 : static_cast<int64_t>(level.textures.front().entries.size());
+    const auto stray = std::find_if(patches.begin(), patches.end(), [&](const auto& p) {
+        return p.ok && (p.lowest_texture < 0 || p.highest_texture >= table);
+    });
+    v.checks.push_back({"tfrag textures in the texture table", stray == patches.end(),
+                        stray == patches.end()
+                            ? fmt::format("every ad-gif names one of the {} tfrag textures", table)
+                            : fmt::format("patch {} names textures {}..{}, the table has {}", stray->index,
+                                          stray->lowest_texture, stray->highest_texture, table)});
     // The prefix decode that serves tfrag/ must agree with the full core.
     if (!d.core_data) return;
     const cache::Loaded core = d.core_data->decoded();
@@ -78,7 +88,7 @@ DiscVerdict verify_disc(const Disc& disc) {
             const LevelDecoders& d = found->second;
             stream_check(v, "core_data decodes", d.core_data, "exactly the size core header 0x8C declares (§6.1)");
             stream_check(v, "gameplay decodes", d.gameplay, "the stream is consumed to its declared end (§9)");
-            if (d.terrain) terrain_checks(v, d);
+            if (d.terrain) terrain_checks(v, d, level);
         }
         verdict.levels.push_back(std::move(v));
     }

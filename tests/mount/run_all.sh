@@ -110,18 +110,34 @@ tfrag_files_match_verify() {
     done
     [ "$(tail -n +2 "$MNT/$level/tfrag/patches.csv" | grep -c ',ok,')" = "$patches" ]
 }
+# assimp reads terrain.obj as meant: its faces are verify's triangles, every
+# material of the file loads with its texture map, and the file's "v" lines are
+# verify's vertices. (assimp's own vertex total is not compared: with texture
+# coordinates it splits vertices by its own rules, 17 for a 15-vertex patch.)
 assimp_matches_verify() {
     local level=$1 info
     info=$(assimp info "$MNT/$level/tfrag/terrain.obj" 2>&1) || return 1
-    local v f
-    v=$(printf "%s\n" "$info" | awk '/^Vertices:/ {print $2}')
-    f=$(printf "%s\n" "$info" | awk '/^Faces:/ {print $2}')
-    echo "assimp: $v vertices, $f faces; verify: $(verify_field "$level" 5), $(verify_field "$level" 6)"
-    [ "$v" = "$(verify_field "$level" 5)" ] && [ "$f" = "$(verify_field "$level" 6)" ]
+    python3 - "$MNT/$level/tfrag/terrain.obj" "$(verify_field "$level" 5)" "$(verify_field "$level" 6)" <<PY
+import sys
+path, want_vertices, want_faces = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+info = """$info"""
+field = lambda name: int(next(l.split()[1] for l in info.splitlines() if l.startswith(name + ":")))
+v_lines, f_lines, materials = 0, 0, set()
+for line in open(path):
+    if line.startswith("v "): v_lines += 1
+    elif line.startswith("f "): f_lines += 1
+    elif line.startswith("usemtl "): materials.add(line.split()[1])
+print("assimp: %d faces, %d materials, %d texture maps; file: %d v lines, %d f lines, %d materials; verify: %d, %d"
+      % (field("Faces"), field("Materials"), info.count("\$tex.file"), v_lines, f_lines, len(materials),
+         want_vertices, want_faces))
+ok = (field("Faces") == want_faces == f_lines and v_lines == want_vertices and field("Materials") == len(materials)
+      and info.count("\$tex.file") == len(materials))
+sys.exit(0 if ok else 1)
+PY
 }
 for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do
     check "$level tfrag/ has one OBJ per patch at each LOD and a csv row each" tfrag_files_match_verify $level
-    check "$level assimp info terrain.obj reports verify's vertex and face totals" assimp_matches_verify $level
+    check "$level assimp info terrain.obj agrees with verify, with its materials and texture maps" assimp_matches_verify $level
 done
 generated_sizes_exact() {
     local f n=0
@@ -249,7 +265,7 @@ check "gcfs verify names the rejected patch" grep -q "FAILED LEVEL01: tfrag patc
 check "terrain.obj holds the good patches, as many as verify counts" assimp_matches_verify LEVEL01
 "$GCFS" extract "$WORK/damaged.iso" LEVEL01/tfrag "$WORK/extract-damaged" 2>"$WORK/extract.err"; extract_rc=$?
 check "gcfs extract of the damaged level exits 1 and names each rejected file" \
-    bash -c "test $extract_rc = 1 && test \$(grep -c 'rejected' '$WORK/extract.err') = 6 && grep -q '50 files copied' '$WORK/extract.err'"
+    bash -c "test $extract_rc = 1 && test \$(grep -c 'rejected' '$WORK/extract.err') = 6 && grep -q \"^gcfs extract: \$(find '$WORK/extract-damaged' -type f | wc -l) files copied, 6 could not be read\" '$WORK/extract.err'"
 check "gcfs extract leaves no half-written file and copies the rest" \
     bash -c "test ! -e '$WORK/extract-damaged/tfrag/patch_0001.obj' && cmp '$WORK/extract-damaged/tfrag/terrain.obj' '$MNT/LEVEL01/tfrag/terrain.obj'"
 kill -TERM $pid; wait $pid

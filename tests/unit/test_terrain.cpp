@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <sstream>
+
 #include "disc_fixture.h"
 #include "formats/tfrag_read.h"
 #include "tree/tree_builder.h"
@@ -36,6 +38,21 @@ size_t count_lines(const std::string& text, const std::string& prefix) {
         at = end == std::string::npos ? text.size() : end + 1;
     }
     return n;
+}
+
+// Every face line is "f" and three "v/vt" tokens: readers split on whitespace,
+// so padding inside a token would turn a triangle into a polygon.
+bool faces_are_three_tokens(const std::string& obj) {
+    std::istringstream lines(obj);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("f ", 0) != 0) continue;
+        std::istringstream tokens(line.substr(2));
+        int count = 0;
+        for (std::string token; tokens >> token; ++count)
+            if (token.find('/') == std::string::npos || token.front() == '/' || token.back() == '/') return false;
+        if (count != 3) return false;
+    }
+    return true;
 }
 
 struct DamagedDisc {
@@ -96,7 +113,10 @@ TEST_CASE("OBJ and CSV texts have the sizes stat reports and the counts the inde
             const std::string prefix = lod == 0 ? "LEVEL02/tfrag/" : "LEVEL02/tfrag/lod" + std::to_string(lod) + "/";
             const std::string obj = read_text(*disc, prefix + formats::tfrag_patch_name(p.index) + ".obj");
             CHECK(count_lines(obj, "v ") == p.vertices[lod]);
+            CHECK(count_lines(obj, "vt ") == p.uvs[lod]);
             CHECK(count_lines(obj, "f ") == p.triangles[lod]);
+            CHECK(obj.find(lod == 0 ? "\nmtllib terrain.mtl\n" : "\nmtllib ../terrain.mtl\n") != std::string::npos);
+            CHECK(faces_are_three_tokens(obj));
         }
         CHECK(p.vertices[2] <= p.vertices[1]);
         CHECK(p.vertices[1] <= p.vertices[0]);

@@ -288,3 +288,18 @@ TEST_CASE("tfrags header: the seed's 12-byte reading loses a field; counts are b
     block[4] = 0xFF;  // 255 patch headers cannot fit in 704 bytes
     CHECK(parse_tfrags_header(block).error().code == Errc::out_of_range);
 }
+
+TEST_CASE("texture coordinates: s / 4096, halved when negative; each triangle carries its strip's texture") {
+    CHECK(tfrag_texture_coordinate(4096) == 1.0);
+    CHECK(tfrag_texture_coordinate(2048) == 0.5);
+    CHECK(tfrag_texture_coordinate(-4096) == -0.5);  // §7.6: 1/8192 below 2048.0's ulp boundary
+    TfragPatch p = samples::example_quad();
+    p.textures = {7};
+    auto mesh = tfrag_lod_mesh(p, 0);
+    REQUIRE(mesh.ok());
+    REQUIRE(mesh->uvs.size() == 4);
+    CHECK(mesh->uvs[3] == std::array<double, 2>{1.0, 1.0});  // vertex info (4096, 4096)
+    CHECK(mesh->triangle_uvs[1] == std::array<uint32_t, 3>{2, 1, 3});  // flipped with its positions
+    CHECK(mesh->triangle_texture == std::vector<int32_t>{7, 7});  // TEX0.data_lo of ad-gif 0 (§7.5)
+    CHECK(mesh->colours[0].r == 0x80);
+}
