@@ -135,7 +135,18 @@ ok = (field("Faces") == want_faces == f_lines and v_lines == want_vertices and f
 sys.exit(0 if ok else 1)
 PY
 }
+# Blender's own OBJ importer: verify's vertex and face totals, every material
+# with its image loaded from textures/, texture coordinates and vertex colours.
+blender_matches_verify() {
+    local level=$1 line materials
+    line=$(blender -b --python "$(dirname "$0")/blender_import.py" -- "$MNT/$level/tfrag/terrain.obj" 2>&1 | grep '^BLENDER')
+    materials=$(grep -c '^newmtl' "$MNT/$level/tfrag/terrain.mtl")
+    echo "$line; verify: $(verify_field "$level" 5) vertices, $(verify_field "$level" 6) faces; mtl: $materials"
+    [ "$line" = "BLENDER vertices=$(verify_field "$level" 5) faces=$(verify_field "$level" 6) materials=$materials images=$materials uv=1 colours=1" ]
+}
 for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do
+    check "$level Blender imports terrain.obj: verify's totals, every material and image, UVs, colours" \
+        blender_matches_verify $level
     check "$level tfrag/ has one OBJ per patch at each LOD and a csv row each" tfrag_files_match_verify $level
     check "$level assimp info terrain.obj agrees with verify, with its materials and texture maps" assimp_matches_verify $level
 done
