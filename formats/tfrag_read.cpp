@@ -48,27 +48,28 @@ VuHeader parse_vu_header(ByteSpan p) {
 constexpr int kTierOfList[kListCount] = {-1, kCommon, -1, kLod01, kLod0};
 constexpr int kLodOfList[kListCount] = {2, -1, 1, -1, 0};
 
-std::vector<TfragStrip> read_strips(ByteSpan payload) {
-    std::vector<TfragStrip> strips(payload.size() / 4);
-    for (size_t i = 0; i < strips.size(); ++i)
-        strips[i] = {s8_at(payload, 4 * i), s8_at(payload, 4 * i + 1), s8_at(payload, 4 * i + 2),
-                     s8_at(payload, 4 * i + 3)};
-    return strips;
+// §7.5 payload records: `kSize`-byte elements, each read by `one(offset)`.
+template <class Record, uint64_t kSize, class ReadOne>
+std::vector<Record> read_records(ByteSpan payload, ReadOne one) {
+    std::vector<Record> records(payload.size() / kSize);
+    for (size_t i = 0; i < records.size(); ++i) records[i] = one(kSize * i);
+    return records;
 }
 
-std::vector<TfragVertexInfo> read_vertex_info(ByteSpan payload) {
-    std::vector<TfragVertexInfo> infos(payload.size() / 8);
-    for (size_t i = 0; i < infos.size(); ++i)
-        infos[i] = {s16_at(payload, 8 * i), s16_at(payload, 8 * i + 2), s16_at(payload, 8 * i + 4),
-                    s16_at(payload, 8 * i + 6)};
-    return infos;
+std::vector<TfragStrip> read_strips(ByteSpan p) {
+    return read_records<TfragStrip, 4>(p, [&](uint64_t o) {
+        return TfragStrip{s8_at(p, o), s8_at(p, o + 1), s8_at(p, o + 2), s8_at(p, o + 3)};
+    });
 }
 
-std::vector<TfragPosition> read_positions(ByteSpan payload) {
-    std::vector<TfragPosition> positions(payload.size() / 6);
-    for (size_t i = 0; i < positions.size(); ++i)
-        positions[i] = {s16_at(payload, 6 * i), s16_at(payload, 6 * i + 2), s16_at(payload, 6 * i + 4)};
-    return positions;
+std::vector<TfragVertexInfo> read_vertex_info(ByteSpan p) {
+    return read_records<TfragVertexInfo, 8>(p, [&](uint64_t o) {
+        return TfragVertexInfo{s16_at(p, o), s16_at(p, o + 2), s16_at(p, o + 4), s16_at(p, o + 6)};
+    });
+}
+
+std::vector<TfragPosition> read_positions(ByteSpan p) {
+    return read_records<TfragPosition, 6>(p, [&](uint64_t o) { return TfragPosition{s16_at(p, o), s16_at(p, o + 2), s16_at(p, o + 4)}; });
 }
 
 // Classifies every unpack of the five lists into a TfragPatch.
