@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The man page and --help name the same options: every long option a
+# subcommand's --help lists is in gcfs(1), and every option gcfs(1) documents is
+# in some --help. Also checks the page renders without warnings.
+# Usage: docs_man_test.sh PATH/TO/gcfs PATH/TO/gcfs.1
+set -u
+GCFS=$1; PAGE=$2
+source "$(dirname "$0")/mount/lib.sh"
+# --help: the option column of each "  -x,--name ARG   text" line.
+help_options() {
+    for sub in "" mount mkdisc ls cat extract verify; do "$GCFS" $sub --help; done |
+        grep -E '^  -' | awk '{print $1}' | tr ',' '\n' | grep -oE -- '^--?[a-z][a-z-]*' | sort -u
+}
+# gcfs(1): the tag line after each .TP of the OPTIONS section, "\-x", "\-\-name".
+page_options() {
+    sed -n '/^\.SH OPTIONS/,/^\.SH FILES/p' "$PAGE" | grep -A1 '^\.TP' | grep -v -e '^\.TP' -e '^--' |
+        sed 's/\\f[BIR]//g; s/\\-/-/g' | grep -oE -- '(^|[ ",])--?[a-z][a-z-]*' | sed 's/^[ ",]//' | sort -u
+}
+check "the page renders without warnings" bash -c "! (MANWIDTH=80 man --warnings -l '$PAGE' 2>&1 >/dev/null | grep -q .)"
+check "every option of --help is in the page" bash -c "comm -23 <(echo '$(help_options)') <(echo '$(page_options)') | (! grep .)"
+check "every option of the page is in --help" bash -c "comm -13 <(echo '$(help_options)') <(echo '$(page_options)') | (! grep .)"
+for sub in mount mkdisc ls cat extract verify; do
+    check "the page documents 'gcfs $sub'" grep -q "^\.B gcfs $sub" "$PAGE"
+    check "gcfs --help lists '$sub'" bash -c "'$GCFS' --help | grep -qE '^  $sub '"
+done
+finish docs
