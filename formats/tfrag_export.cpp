@@ -187,6 +187,17 @@ Result<std::string> render_tfrag_terrain_obj(ByteSpan block, const TfragSourceIn
     return checked(std::move(text), tfrag_terrain_obj_size(source, summary), "terrain OBJ");
 }
 
+std::vector<TfragMesh> tfrag_level_meshes(ByteSpan block, const TfragBlockSummary& summary, int lod) {
+    std::vector<TfragMesh> meshes;
+    for (const auto& p : summary.patches) {
+        if (!p.ok) continue;
+        auto patch = read_tfrag_patch(block, summary.header, p.index);
+        auto mesh = patch.ok() ? tfrag_lod_mesh(*patch, lod) : Result<TfragMesh>(patch.error());
+        if (mesh.ok()) meshes.push_back(std::move(*mesh));  // ok patches decoded once already
+    }
+    return meshes;
+}
+
 std::string tfrag_patches_csv(const TfragSourceInfo& source, const TfragBlockSummary& summary) {
     std::string out =
         "index,header_offset,data_offset,vert_count,tri_count,lod0_vertices,lod0_triangles,lod1_vertices,"

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/tfrag_mesh.h"
 #include "formats/tfrag_read.h"
 
 namespace gcfs::formats {
@@ -65,6 +66,9 @@ Result<std::string> render_tfrag_patch_obj(ByteSpan block, const TfragsHeader& h
 uint64_t tfrag_terrain_obj_size(const TfragSourceInfo& source, const TfragBlockSummary& summary);
 Result<std::string> render_tfrag_terrain_obj(ByteSpan block, const TfragSourceInfo& source,
                                              const TfragBlockSummary& summary);
+
+// The meshes of every good patch at one LOD (rejected patches are left out).
+std::vector<TfragMesh> tfrag_level_meshes(ByteSpan block, const TfragBlockSummary& summary, int lod);
 
 // index, offsets, declared and decoded counts, status, error.
 std::string tfrag_patches_csv(const TfragSourceInfo& source, const TfragBlockSummary& summary);

@@ -55,6 +55,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  core_data.wad    the level core, WAD-LZ compressed\n"
         "  core_data.bin    the level core, decompressed on first read\n"
         "  core/            regions of core_data.bin (tfrag, occlusion, sky, collision, textures)\n"
+        "  preview.png      the level's terrain seen from above, height-shaded\n"
         "  tfrag/           terrain patches as Wavefront OBJ (LOD 0; lod1/ lod2/), terrain.obj, patches.csv\n"
         "  classes/         moby, tie, shrub class tables and the texture tables, as CSV\n"
         "  textures/        the tfrag textures as PNG (8-bit indexed, palette from gs_ram.bin)\n"

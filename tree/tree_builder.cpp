@@ -171,6 +171,7 @@ private:
         auto terrain = std::make_shared<LevelTerrain>(image_, cache_, stream, region->offset, region->size, source);
         d_.decoders[level.folder].terrain = terrain;
         using Kind = TerrainFile::Kind;
+        d_.tree.add_file(level_dir, "preview.png", std::make_shared<TerrainFile>(terrain, Kind::preview_png));
         const uint64_t dir = d_.tree.add_directory(level_dir, "tfrag");
         d_.tree.add_file(dir, "terrain.obj", std::make_shared<TerrainFile>(terrain, Kind::terrain_obj));
         d_.tree.add_file(dir, "patches.csv", std::make_shared<TerrainFile>(terrain, Kind::patches_csv));

@@ -160,6 +160,8 @@ generated_sizes_exact() {
 }
 check "every OBJ, CSV and PNG has its stat size exactly" generated_sizes_exact
 check "pngcheck validates every texture" bash -c "find '$MNT' -name '*.png' | grep -q . && find '$MNT' -name '*.png' -print0 | xargs -0 pngcheck -q"
+check "each level has a 256x256 preview.png" \
+    bash -c "for l in '$MNT'/LEVEL0?; do pngcheck \"\$l/preview.png\" | grep -q '(256x256, 8-bit palette+trns' || exit 1; done"
 check "classes/ holds the class and texture tables" \
     bash -c "ls '$MNT/LEVEL02/classes' | tr '\n' ' ' | grep -qx 'mobies.csv shrubs.csv textures.csv ties.csv '"
 check "textures.csv lists every tfrag PNG" \

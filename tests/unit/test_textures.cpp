@@ -8,6 +8,7 @@
 #include "disc_fixture.h"
 #include "formats/core_tables.h"
 #include "formats/png.h"
+#include "formats/preview.h"
 #include "formats/texture_png.h"
 #include "tree/tree_builder.h"
 
@@ -125,4 +126,35 @@ TEST_CASE("classes/ and textures/ of a built disc: tables as CSV, every tfrag te
         const uint64_t at = static_cast<uint64_t>(level.core->textures_base_offset + tfrag.entries[i].data_offset);
         CHECK(std::equal(raw.begin() + 1, raw.begin() + 1 + w, core.begin() + static_cast<std::ptrdiff_t>(at)));
     }
+}
+
+TEST_CASE("preview.png: the highest surface from above, up being the axis the terrain spreads least along") {
+    // A 100 x 100 square rising along x, once with height in y and once in z.
+    auto square = [](int up) {
+        TfragMesh m;
+        for (auto [a, b] : {std::pair{0.0, 0.0}, std::pair{100.0, 0.0}, std::pair{0.0, 100.0}, std::pair{100.0, 100.0}}) {
+            std::array<double, 3> p{};
+            p[0] = a;
+            p[up] = a / 10;  // rises 10 units across
+            p[up == 1 ? 2 : 1] = b;
+            m.positions.push_back(p);
+        }
+        m.triangles = {{0, 1, 2}, {2, 1, 3}};
+        return m;
+    };
+    for (int up : {1, 2}) {
+        CAPTURE(up);
+        const Bytes file = terrain_preview_png({square(up)});
+        CHECK(file.size() == terrain_preview_png_size());
+        uint32_t w = 0, h = 0;
+        const Bytes raw = inflate_png(file, w, h);
+        REQUIRE(w == kPreviewEdge);
+        const auto pixel = [&](uint32_t x, uint32_t y) { return raw[y * (w + 1) + 1 + x]; };
+        CHECK(pixel(2, 128) > 0);                // covered
+        CHECK(pixel(2, 128) < pixel(250, 128));  // low ground left, high ground right
+        CHECK(pixel(250, 128) > 200);
+    }
+    uint32_t w = 0, h = 0;
+    const Bytes empty = inflate_png(terrain_preview_png({}), w, h);
+    CHECK(std::all_of(empty.begin(), empty.end(), [](uint8_t b) { return b == 0; }));  // filter bytes and background
 }
