@@ -47,8 +47,7 @@ std::vector<Stream> core_streams(const tree::Disc& disc, size_t limit) {
                  static_cast<uint64_t>(level.core->assets_decompressed_size), 0};
         if (!disc.image->read(level.data_offset + static_cast<uint64_t>(level.lump->core_data.offset), s.compressed))
             throw std::runtime_error("cannot read " + level.folder);
-        for (const auto& r : level.regions)
-            if (r.name == "tfrag") s.tfrag_size = r.offset + r.size;
+        if (const auto* tfrag = level.region("tfrag")) s.tfrag_size = tfrag->offset + tfrag->size;
         streams.push_back(std::move(s));
     }
     return streams;

@@ -38,14 +38,8 @@ bool same_except_sector(const LevelHeader& a, const LevelHeader& b) {
     return equal;
 }
 
-const CoreRegion* find_region(const LevelScan& level, const std::string& name) {
-    for (const auto& r : level.regions)
-        if (r.name == name) return &r;
-    return nullptr;
-}
-
 void scan_tfrags_header(const Image& image, LevelScan& level) {
-    const CoreRegion* region = find_region(level, "tfrag");
+    const CoreRegion* region = level.region("tfrag");
     if (!region || region->size == 0) return;
     const auto& stream = level.lump->core_data;
     auto head = decode_stream_prefix(image, level.data_offset + static_cast<uint64_t>(stream.offset),
@@ -202,6 +196,19 @@ void scan_level(const Image& image, LevelScan& level) {
 }
 
 }  // namespace
+
+const CoreRegion* LevelScan::region(const std::string& name) const {
+    for (const auto& r : regions)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+const std::vector<TextureEntry>& LevelScan::texture_table(const std::string& name) const {
+    static const std::vector<TextureEntry> kNone;
+    for (const auto& t : textures)
+        if (t.name == name) return t.entries;
+    return kNone;
+}
 
 bool LevelScan::ok() const {
     return std::all_of(checks.begin(), checks.end(), [](const Check& c) { return c.ok; });

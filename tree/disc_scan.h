@@ -59,6 +59,11 @@ struct LevelScan {
     std::vector<Check> checks;
 
     bool ok() const;
+    // The region of DAT named `name` ("tfrag", ...), or null.
+    const formats::CoreRegion* region(const std::string& name) const;
+    // The texture table named `name` ("tfrag", "moby", ...); empty when it is
+    // absent or did not parse (a failed table is not replaced by the next one).
+    const std::vector<formats::TextureEntry>& texture_table(const std::string& name) const;
 };
 
 struct DiscScan {

@@ -2,20 +2,26 @@
 
 #include <fmt/format.h>
 
+#include "formats/core_tables.h"
 #include "formats/texture_png.h"
 
 namespace gcfs::tree {
 
 TextureFile::TextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, std::shared_ptr<const Source> gs_ram,
-                         formats::TextureEntry texture, int32_t textures_base, std::string problem)
+                         formats::TextureEntry texture, int32_t textures_base)
     : cache_(cache), core_(std::move(core)), gs_ram_(std::move(gs_ram)), texture_(texture), textures_base_(textures_base),
-      problem_(std::move(problem)), key_(new_cache_key()) {}
+      key_(new_cache_key()) {}
+
+std::string TextureFile::open_error() const {
+    // Both sizes are declared (core header 0x8C, data lump): nothing is decoded.
+    return formats::texture_problem(texture_, textures_base_, core_->size(), gs_ram_->size());
+}
 
 uint64_t TextureFile::size() const { return formats::texture_png_size(texture_); }
 
 cache::Loaded TextureFile::render() const {
     return cache_.get(key_, [this]() -> cache::Loaded {
-        if (!problem_.empty()) return {nullptr, problem_};
+        if (std::string problem = open_error(); !problem.empty()) return {nullptr, problem};
         const cache::Loaded core = core_->decoded();
         if (!core.bytes) return core;
         formats::Bytes gs_ram(gs_ram_->size());

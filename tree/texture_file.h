@@ -16,10 +16,10 @@ namespace gcfs::tree {
 class TextureFile final : public Source {
 public:
     TextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, std::shared_ptr<const Source> gs_ram,
-                formats::TextureEntry texture, int32_t textures_base, std::string problem);
+                formats::TextureEntry texture, int32_t textures_base);
     uint64_t size() const override;
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
-    std::string open_error() const override { return problem_; }  // found at mount (§6.3 checks)
+    std::string open_error() const override;  // the §6.3 range checks, from sizes known at mount
 
 private:
     cache::Loaded render() const;
@@ -29,7 +29,6 @@ private:
     std::shared_ptr<const Source> gs_ram_;
     formats::TextureEntry texture_;
     int32_t textures_base_;
-    std::string problem_;
     uint64_t key_;
 };
 

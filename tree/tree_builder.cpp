@@ -151,22 +151,17 @@ private:
     // textures/tfrag_NNN.png: the tfrag texture table as pictures.
     void texture_files(uint64_t level_dir, const LevelScan& level, const std::shared_ptr<const WadStream>& core,
                        const std::shared_ptr<const Source>& gs_ram) {
-        if (level.textures.empty() || level.textures.front().entries.empty()) return;
+        const auto& tfrag = level.texture_table("tfrag");
+        if (tfrag.empty()) return;
         const uint64_t dir = d_.tree.add_directory(level_dir, "textures");
-        const auto core_size = static_cast<uint64_t>(level.core->assets_decompressed_size);
-        const auto& tfrag = level.textures.front().entries;
         for (size_t i = 0; i < tfrag.size(); ++i)
             d_.tree.add_file(dir, fmt::format("tfrag_{:03d}.png", i),
-                             std::make_shared<TextureFile>(cache_, core, gs_ram, tfrag[i], level.core->textures_base_offset,
-                                                           texture_problem(tfrag[i], level.core->textures_base_offset,
-                                                                           core_size, gs_ram->size())));
+                             std::make_shared<TextureFile>(cache_, core, gs_ram, tfrag[i], level.core->textures_base_offset));
     }
 
     // tfrag/: every patch at three LODs, the whole terrain, and the index.
     void tfrag_folder(uint64_t level_dir, const LevelScan& level, LevelTerrain::StreamLocation stream) {
-        const CoreRegion* region = nullptr;
-        for (const auto& r : level.regions)
-            if (r.name == "tfrag") region = &r;
+        const CoreRegion* region = level.region("tfrag");  // scan_tfrags_header found it
         const TfragSourceInfo source{level.folder, level.header->id, region->offset};
         auto terrain = std::make_shared<LevelTerrain>(image_, cache_, stream, region->offset, region->size, source);
         d_.decoders[level.folder].terrain = terrain;
@@ -175,8 +170,8 @@ private:
         const uint64_t dir = d_.tree.add_directory(level_dir, "tfrag");
         d_.tree.add_file(dir, "terrain.obj", std::make_shared<TerrainFile>(terrain, Kind::terrain_obj));
         d_.tree.add_file(dir, "patches.csv", std::make_shared<TerrainFile>(terrain, Kind::patches_csv));
-        const uint64_t textures = level.textures.empty() ? 0 : level.textures.front().entries.size();
-        d_.tree.add_file(dir, "terrain.mtl", std::make_shared<StaticText>(tfrag_materials_mtl(textures)));
+        d_.tree.add_file(dir, "terrain.mtl",
+                         std::make_shared<StaticText>(tfrag_materials_mtl(level.texture_table("tfrag").size())));
         const uint64_t lod_dirs[3] = {dir, d_.tree.add_directory(dir, "lod1"), d_.tree.add_directory(dir, "lod2")};
         const auto patches = static_cast<uint64_t>(level.tfrags->tfrag_count);
         for (int lod = 0; lod < 3; ++lod)

@@ -45,7 +45,7 @@ void terrain_checks(LevelVerdict& v, const LevelDecoders& d, const LevelScan& le
              : fmt::format("{} of {} patches rejected; first: patch {}: {}", v.rejected, v.patches, first_bad->index,
                            first_bad->error)});
     // §6.3/§7.5: each ad-gif's TEX0 names a texture of the tfrag table.
-    const int64_t table = level.textures.empty() ? 0 : static_cast<int64_t>(level.textures.front().entries.size());
+    const auto table = static_cast<int64_t>(level.texture_table("tfrag").size());
     const auto stray = std::find_if(patches.begin(), patches.end(), [&](const auto& p) {
         return p.ok && (p.lowest_texture < 0 || p.highest_texture >= table);
     });

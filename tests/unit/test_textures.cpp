@@ -158,3 +158,13 @@ TEST_CASE("preview.png: the highest surface from above, up being the axis the te
     const Bytes empty = inflate_png(terrain_preview_png({}), w, h);
     CHECK(std::all_of(empty.begin(), empty.end(), [](uint8_t b) { return b == 0; }));  // filter bytes and background
 }
+
+TEST_CASE("a level's texture tables are found by name: a missing tfrag table is never another table") {
+    tree::LevelScan level;
+    level.textures = {{"moby", {TextureEntry{0, 8, 8, 0x13, 0, -1, -1}}}};  // tfrag's failed to parse, so it is absent
+    CHECK(level.texture_table("tfrag").empty());
+    CHECK(level.texture_table("moby").size() == 1);
+    level.regions = {{"occlusion", 0x100, 0x40}};
+    CHECK(level.region("tfrag") == nullptr);
+    CHECK(level.region("occlusion")->offset == 0x100);
+}
