@@ -47,24 +47,25 @@ std::string terrain_preamble(const TfragSourceInfo& s, const TfragBlockSummary& 
         s.level, s.level_id, b.good_patches(), b.patches.size(), b.lod0_vertices(), b.lod0_triangles(), kUnitsLines);
 }
 
-// Writes one LOD mesh of a patch into `writer`.
-Result<uint64_t> emit_patch(ByteSpan block, const TfragsHeader& header, const TfragPatchSummary& p, int lod,
-                            obj::Writer& writer) {
-    return capture([&] {
-        if (!p.ok) fail(Errc::bad_value, p.header_offset, fmt::format("patch {} was rejected: {}", p.index, p.error));
-        const TfragPatch patch = read_tfrag_patch(block, header, p.index).value();
-        const TfragMesh mesh = tfrag_lod_mesh(patch, lod).value();
-        for (size_t i = 0; i < mesh.positions.size(); ++i) {
-            const TfragRgba& c = mesh.colours[i];
-            writer.vertex(mesh.positions[i], {c.r / 255.0, c.g / 255.0, c.b / 255.0});
-        }
-        for (const auto& uv : mesh.uvs) writer.uv(uv[0], 1.0 - uv[1]);
-        for (size_t t = 0; t < mesh.triangles.size(); ++t) {
-            writer.material(tfrag_material_name(mesh.triangle_texture[t]));
-            writer.face(mesh.triangles[t], mesh.triangle_uvs[t]);
-        }
-        return static_cast<uint64_t>(mesh.positions.size());
-    });
+// One LOD of a patch the summary accepted, decoded again from the block (the
+// index keeps counts, not meshes).
+Result<TfragMesh> accepted_patch_mesh(ByteSpan block, const TfragsHeader& header, const TfragPatchSummary& p, int lod) {
+    if (!p.ok) return FormatError{Errc::bad_value, p.header_offset, fmt::format("patch {} was rejected: {}", p.index, p.error)};
+    auto patch = read_tfrag_patch(block, header, p.index);
+    if (!patch.ok()) return patch.error();
+    return tfrag_lod_mesh(*patch, lod);
+}
+
+void emit_mesh(const TfragMesh& mesh, obj::Writer& writer) {
+    for (size_t i = 0; i < mesh.positions.size(); ++i) {
+        const TfragRgba& c = mesh.colours[i];
+        writer.vertex(mesh.positions[i], {c.r / 255.0, c.g / 255.0, c.b / 255.0});
+    }
+    for (const auto& uv : mesh.uvs) writer.uv(uv[0], 1.0 - uv[1]);
+    for (size_t t = 0; t < mesh.triangles.size(); ++t) {
+        writer.material(tfrag_material_name(mesh.triangle_texture[t]));
+        writer.face(mesh.triangles[t], mesh.triangle_uvs[t]);
+    }
 }
 
 Result<std::string> checked(std::string text, uint64_t declared, const char* what) {
@@ -160,8 +161,9 @@ Result<std::string> render_tfrag_patch_obj(ByteSpan block, const TfragsHeader& h
     std::string text = patch_preamble(source, p, lod);
     obj::Writer writer(text, lod_vertices(p, lod), lod_uvs(p, lod));
     writer.group("");
-    auto emitted = emit_patch(block, header, p, lod, writer);
-    if (!emitted.ok()) return emitted.error();
+    auto mesh = accepted_patch_mesh(block, header, p, lod);
+    if (!mesh.ok()) return mesh.error();
+    emit_mesh(*mesh, writer);
     return checked(std::move(text), tfrag_patch_obj_size(source, p, lod), "patch OBJ");
 }
 
@@ -180,9 +182,10 @@ Result<std::string> render_tfrag_terrain_obj(ByteSpan block, const TfragSourceIn
     obj::Writer writer(text, summary.lod0_vertices(), uvs);
     for (const auto& p : summary.patches) {
         if (!p.ok) continue;
+        auto mesh = accepted_patch_mesh(block, summary.header, p, 0);
+        if (!mesh.ok()) return mesh.error();
         writer.group(tfrag_patch_name(p.index));
-        auto emitted = emit_patch(block, summary.header, p, 0, writer);
-        if (!emitted.ok()) return emitted.error();
+        emit_mesh(*mesh, writer);
     }
     return checked(std::move(text), tfrag_terrain_obj_size(source, summary), "terrain OBJ");
 }
@@ -191,9 +194,8 @@ std::vector<TfragMesh> tfrag_level_meshes(ByteSpan block, const TfragBlockSummar
     std::vector<TfragMesh> meshes;
     for (const auto& p : summary.patches) {
         if (!p.ok) continue;
-        auto patch = read_tfrag_patch(block, summary.header, p.index);
-        auto mesh = patch.ok() ? tfrag_lod_mesh(*patch, lod) : Result<TfragMesh>(patch.error());
-        if (mesh.ok()) meshes.push_back(std::move(*mesh));  // ok patches decoded once already
+        auto mesh = accepted_patch_mesh(block, summary.header, p, lod);
+        if (mesh.ok()) meshes.push_back(std::move(*mesh));  // accepted patches decoded once already
     }
     return meshes;
 }
