@@ -43,6 +43,11 @@ constexpr bool achievable(uint64_t compressed_size, uint64_t decoded_size) {
     return decoded_size <= compressed_size * kMaxExpansion;
 }
 
+// What to check before allocating a stream's output: the header is sound, the
+// declared size fits `stream`, and it can decode to `decoded_size` bytes at all.
+// Returns the declared (compressed) size.
+Result<uint64_t> check_decodable(ByteSpan stream, uint64_t decoded_size);
+
 // Decodes only the first `length` bytes (the tfrag region at the head of a
 // level core, say). `stream` may be cut short of its declared size; running
 // out of it before `length` bytes is Errc::truncated. `out` needs

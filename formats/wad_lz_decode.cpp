@@ -216,12 +216,19 @@ Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length) {
     return out;
 }
 
-Result<Bytes> decompress(ByteSpan stream, uint64_t expected_size) {
+Result<uint64_t> check_decodable(ByteSpan stream, uint64_t decoded_size) {
     return capture([&] {
         const uint64_t end = checked_end(stream, stream.size());
-        if (!achievable(end, expected_size))
+        if (!achievable(end, decoded_size))
             fail(Errc::too_large, 3,
-                 fmt::format("{} compressed bytes cannot decode to the declared {} bytes", end, expected_size));
+                 fmt::format("{} compressed bytes cannot decode to the declared {} bytes", end, decoded_size));
+        return end;
+    });
+}
+
+Result<Bytes> decompress(ByteSpan stream, uint64_t expected_size) {
+    return capture([&] {
+        check_decodable(stream, expected_size).value();
         Bytes out(expected_size);
         decompress_into(stream, out).value();
         return out;

@@ -38,11 +38,20 @@ uint64_t prefix_first_read(uint64_t available, uint64_t length) {
     return std::min(available, formats::wad_lz::kHeaderSize + length + length / 32 + 4096);
 }
 
-formats::FormatError read_failed(uint64_t offset) {
-    return {formats::Errc::truncated, 0, fmt::format("image read at 0x{:x} failed: {}", offset, std::strerror(errno))};
+// `length` bytes of the image into a fresh blob; the error says where the read failed.
+formats::Result<std::shared_ptr<cache::Blob>> read_extent(const Image& image, uint64_t offset, uint64_t length) {
+    auto bytes = cache::Blob::allocate(length);
+    if (!image.read(offset, bytes->bytes()))
+        return formats::FormatError{formats::Errc::truncated, 0,
+                                    fmt::format("image read at 0x{:x} failed: {}", offset, std::strerror(errno))};
+    return bytes;
 }
 
 }  // namespace
+
+std::string stream_error(const formats::FormatError& error, uint64_t image_offset) {
+    return fmt::format("stream {} (image byte 0x{:x})", error.describe(), image_offset);
+}
 
 uint64_t stream_prefix_peak(uint64_t available, uint64_t length) {
     return length + formats::wad_lz::kPrefixSlack + std::max(available, prefix_first_read(available, length));
@@ -52,9 +61,9 @@ formats::Result<cache::Buffer> decode_stream_prefix(const Image& image, uint64_t
                                                     uint64_t length) {
     auto out = cache::Blob::allocate(length + formats::wad_lz::kPrefixSlack);
     for (uint64_t read : {prefix_first_read(available, length), available}) {
-        const auto stream = cache::Blob::allocate(read);
-        if (!image.read(offset, stream->bytes())) return read_failed(offset);
-        auto prefix = formats::wad_lz::decompress_prefix_into(stream->bytes(), out->bytes(), length);
+        const auto stream = read_extent(image, offset, read);
+        if (!stream.ok()) return stream.error();
+        auto prefix = formats::wad_lz::decompress_prefix_into((*stream)->bytes(), out->bytes(), length);
         if (!prefix.ok() && read < available) continue;  // the prefix needed more of the stream
         if (!prefix.ok()) return prefix.error();
         out->narrow(0, length);
@@ -90,17 +99,16 @@ WadStream::WadStream(const Image& image, cache::LruCache& cache, uint64_t offset
 uint64_t WadStream::size() const {
     std::call_once(measured_, [&] {
         if (size_) return;
-        const auto stream = cache::Blob::allocate(available_);
-        if (!image_.read(offset_, stream->bytes())) {
-            size_error_ = read_failed(offset_).message;
+        const auto stream = read_extent(image_, offset_, available_);
+        if (!stream.ok()) {
+            size_error_ = stream.error().message;
             return;
         }
-        auto measured = formats::wad_lz::measure(stream->bytes());
-        if (measured.ok()) {
+        auto measured = formats::wad_lz::measure((*stream)->bytes());
+        if (measured.ok())
             size_ = *measured;
-        } else {
-            size_error_ = fmt::format("stream {} (image byte 0x{:x})", measured.error().describe(), offset_);
-        }
+        else
+            size_error_ = stream_error(measured.error(), offset_);
     });
     return size_.value_or(0);
 }
@@ -113,16 +121,14 @@ std::string WadStream::open_error() const {
 cache::Loaded WadStream::decode() const {
     const uint64_t expected = size();
     if (!size_) return {nullptr, size_error_};
-    const auto stream = cache::Blob::allocate(available_);
-    if (!image_.read(offset_, stream->bytes())) return {nullptr, read_failed(offset_).message};
-    auto header = formats::wad_lz::read_header(stream->bytes());
-    if (!header.ok()) return {nullptr, fmt::format("stream {} (image byte 0x{:x})", header.error().describe(), offset_)};
-    if (!formats::wad_lz::achievable(header->compressed_size, expected))
-        return {nullptr, fmt::format("stream of {} bytes cannot decode to the declared {} (image byte 0x{:x})",
-                                     header->compressed_size, expected, offset_)};
+    const auto stream = read_extent(image_, offset_, available_);
+    if (!stream.ok()) return {nullptr, stream.error().message};
+    const formats::ByteSpan bytes = (*stream)->bytes();
+    if (auto decodable = formats::wad_lz::check_decodable(bytes, expected); !decodable.ok())
+        return {nullptr, stream_error(decodable.error(), offset_)};
     auto out = cache::Blob::allocate(expected);
-    auto done = formats::wad_lz::decompress_into(stream->bytes(), out->bytes());
-    if (!done.ok()) return {nullptr, fmt::format("stream {} (image byte 0x{:x})", done.error().describe(), offset_)};
+    auto done = formats::wad_lz::decompress_into(bytes, out->bytes());
+    if (!done.ok()) return {nullptr, stream_error(done.error(), offset_)};
     return {out, {}};
 }
 

@@ -106,6 +106,8 @@ private:
 // prefix needs, and the whole extent if that was not enough.
 formats::Result<cache::Buffer> decode_stream_prefix(const Image& image, uint64_t offset, uint64_t available,
                                                     uint64_t length);
+// "stream <error> (image byte 0x…)": how a damaged WAD-LZ stream is reported.
+std::string stream_error(const formats::FormatError& error, uint64_t image_offset);
 // The most memory decode_stream_prefix holds at once (output and stream).
 uint64_t stream_prefix_peak(uint64_t available, uint64_t length);
 

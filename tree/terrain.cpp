@@ -28,9 +28,7 @@ cache::Loaded LevelTerrain::block() const {
             // The tfrag region heads the core (§6.2: tfrags are packed first),
             // so only that prefix of the stream is decoded, not the whole core.
             auto decoded = decode_stream_prefix(image_, stream_.offset, stream_.available, prefix);
-            if (!decoded.ok())
-                return {nullptr, fmt::format("core_data stream {} (image byte 0x{:x})", decoded.error().describe(),
-                                             stream_.offset)};
+            if (!decoded.ok()) return {nullptr, "core_data " + stream_error(decoded.error(), stream_.offset)};
             auto block = std::const_pointer_cast<cache::Blob>(*decoded);
             block->narrow(block_offset_, block_size_);
             return {block, {}};
