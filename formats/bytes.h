@@ -75,7 +75,10 @@ public:
     void pad_to(uint64_t alignment, uint8_t fill = 0) {
         out_.resize(align_up(out_.size(), alignment), fill);
     }
-    // Overwrites an already written little-endian u32 (used for back-patching sizes).
+    // Overwrite already written little-endian values (back-patching sizes and offsets).
+    void patch_u16(uint64_t offset, uint16_t v) {
+        for (int i = 0; i < 2; ++i) out_.at(offset + i) = static_cast<uint8_t>(v >> (8 * i));
+    }
     void patch_u32(uint64_t offset, uint32_t v) {
         for (int i = 0; i < 4; ++i) out_.at(offset + i) = static_cast<uint8_t>(v >> (8 * i));
     }

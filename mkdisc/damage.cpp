@@ -21,7 +21,8 @@ constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count},
                             {"extents-in-bytes", Damage::extents_in_bytes},
                             {"extents-overlap", Damage::extents_overlap},
                             {"toc-past-end", Damage::toc_past_end},
-                            {"truncated", Damage::truncated}};
+                            {"truncated", Damage::truncated},
+                            {"collision-size", Damage::collision_size}};
 
 }  // namespace
 
@@ -47,6 +48,21 @@ std::vector<std::string> damage_names() {
     std::vector<std::string> names;
     for (const auto& n : kNames) names.emplace_back(n.name);
     return names;
+}
+
+void damage_collision(formats::Bytes& block, Damage kind) {
+    using namespace formats;
+    if (kind != Damage::collision_size) return;
+    // §8.3: follow the first non-empty offset at each level of the tree.
+    const uint64_t mesh = u32_at(block, 0);
+    auto first_nonzero = [&](uint64_t at, uint64_t count, uint64_t width) {
+        for (uint64_t i = 0; i < count; ++i)
+            if ((width == 2 ? u16_at(block, at + 2 * i) : u32_at(block, at + 4 * i)) != 0) return at + width * i;
+        throw std::invalid_argument("collision damage needs a non-empty tree");
+    };
+    const uint64_t z_node = mesh + 4ull * u16_at(block, first_nonzero(mesh + 4, u16_at(block, mesh + 2), 2));
+    const uint64_t y_node = mesh + u32_at(block, first_nonzero(z_node + 4, u16_at(block, z_node + 2), 4));
+    block.at(first_nonzero(y_node + 4, u16_at(block, y_node + 2), 4)) += 1;  // the entry's low byte: qwords
 }
 
 void damage_tfrags(formats::Bytes& block, Damage kind) {

@@ -22,6 +22,7 @@ enum class Damage {
     extents_overlap,     // the gameplay extent starts where the data extent does (§3.1)
     toc_past_end,        // the TOC's header copy puts the level file past the image's end (§2.3)
     truncated,           // the image ends halfway through the level's file
+    collision_size,      // the first collision octant's x entry declares one qword more than its counts need (§8.3)
 };
 
 struct DamageSpec {
@@ -35,6 +36,7 @@ std::vector<std::string> damage_names();
 
 // Each applies the kinds that belong to its stage of the build and ignores the rest.
 void damage_tfrags(formats::Bytes& block, Damage kind);
+void damage_collision(formats::Bytes& block, Damage kind);
 void damage_core_stream(formats::Bytes& stream, Damage kind);
 void damage_gameplay_stream(formats::Bytes& stream, Damage kind);
 void damage_level_header(formats::LevelHeader& header, Damage kind);

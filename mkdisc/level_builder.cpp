@@ -9,7 +9,11 @@
 #include "formats/tfrag.h"
 #include "formats/toc.h"
 #include "formats/wad_lz.h"
+#include "formats/collision.h"
+#include "mkdisc/collision.h"
+#include "formats/sky.h"
 #include "mkdisc/random.h"
+#include "mkdisc/sky.h"
 #include "mkdisc/terrain.h"
 
 namespace gcfs::mkdisc {
@@ -25,6 +29,9 @@ struct ScaleSizes {
     int moby_classes;
     uint64_t class_bytes;
 };
+
+// World units per collision cell: 2×2 cells to an octant's ground square.
+constexpr double kCollisionCell = 2.0;
 
 ScaleSizes sizes_for(Scale scale) {
     if (scale == Scale::full) return {800, 24, 128, 24u << 20, 40, 96u << 10};
@@ -78,30 +85,6 @@ void occlusion_grid(ByteWriter& out, Random& random) {
         for (int b = 0; b < 128; ++b) out.u8(static_cast<uint8_t>(random.below(256)));
 }
 
-// §8.2 sky header with no shells (shell decoding is a later issue).
-void sky(ByteWriter& out) {
-    out.u8(0x20); out.u8(0x30); out.u8(0x60); out.u8(0x80);
-    out.s16(0);  // clear_screen
-    out.s16(0);  // shell_count
-    out.s16(0);  // sprite_count
-    out.s16(0);  // maximum_sprite_count
-    out.s16(0);  // texture_count
-    out.s16(0);  // fx_count
-    for (int i = 0; i < 4; ++i) out.s32(0x40);  // defs, data, fx list, sprites: all empty, at the end
-    for (int i = 0; i < 8; ++i) out.s32(0);
-}
-
-// §8.3 collision: 8-byte header, mesh at 0x40 with an empty root.
-void collision(ByteWriter& out) {
-    const uint64_t start = out.size();
-    out.s32(0x40);
-    out.s32(0);
-    while (out.size() - start < 0x40) out.u8(0);
-    out.s16(0);
-    out.u16(0);
-    out.pad_to(0x10);
-}
-
 struct Core {
     LevelCoreHeader header;  // compressed size filled in once the stream exists
     Bytes dat;
@@ -115,11 +98,11 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     ByteWriter dat;
 
     // §6.2 DAT order: tfrags, occlusion, sky, collision (each 0x40-aligned), textures, banks, classes.
-    auto terrain = make_terrain({sizes.patches, sizes.textures}, random);
-    patch_count = static_cast<int>(terrain.size());
+    const Terrain terrain = make_terrain({sizes.patches, sizes.textures}, random);
+    patch_count = static_cast<int>(terrain.patches.size());
     TfragWriteOptions tfrag_options;
     tfrag_options.exotic_vif_codes = true;
-    Bytes tfrags = write_tfrags(terrain, tfrag_options);
+    Bytes tfrags = write_tfrags(terrain.patches, tfrag_options);
     for (Damage kind : damage) damage_tfrags(tfrags, kind);
     dat.append(tfrags);
     h.tfrags = 0;
@@ -128,10 +111,12 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     occlusion_grid(dat, random);
     dat.pad_to(0x40);
     h.sky = static_cast<int32_t>(dat.size());
-    sky(dat);
+    dat.append(write_sky(make_sky(random)));
     dat.pad_to(0x40);
     h.collision = static_cast<int32_t>(dat.size());
-    collision(dat);
+    Bytes collision = write_collision(make_collision(terrain, kCollisionCell, random));
+    for (Damage kind : damage) damage_collision(collision, kind);
+    dat.append(collision);
     dat.pad_to(0x40);
 
     h.textures_base_offset = static_cast<int32_t>(dat.size());

@@ -129,7 +129,7 @@ TfragPatch make_patch(int px, int pz, int w, int h, const Field& field, Random& 
 
 }  // namespace
 
-std::vector<formats::TfragPatch> make_terrain(const TerrainSpec& spec, Random& random) {
+Terrain make_terrain(const TerrainSpec& spec, Random& random) {
     const Field field{random.unit() * 6.28, random.unit() * 6.28, 2000.0 + random.unit() * 3000.0};
     const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(spec.patches))));
     std::vector<formats::TfragPatch> patches;
@@ -141,7 +141,9 @@ std::vector<formats::TfragPatch> make_terrain(const TerrainSpec& spec, Random& r
         patch.occl_index = static_cast<uint16_t>(i);
         patches.push_back(std::move(patch));
     }
-    return patches;
+    // Positions are s16 units, 1024 to the world unit (§7.6).
+    return {std::move(patches), [field](double x, double z) { return field(x * 1024, z * 1024) / 1024; },
+            side * kPatchPitch / 1024.0};
 }
 
 }  // namespace gcfs::mkdisc

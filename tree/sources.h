@@ -111,6 +111,11 @@ std::string stream_error(const formats::FormatError& error, uint64_t image_offse
 // The most memory decode_stream_prefix holds at once (output and stream).
 uint64_t stream_prefix_peak(uint64_t available, uint64_t length);
 
+// Decoded bytes [from, to) of the core_data stream, through the cache under
+// `key`: the prefix up to `to` is decoded and only the window is kept.
+cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Image& image, uint64_t offset,
+                                 uint64_t available, uint64_t from, uint64_t to);
+
 // Copies [offset, offset + out.size()) of `content`, clamped to its end.
 ReadOutcome copy_window(std::span<const uint8_t> content, uint64_t offset, std::span<uint8_t> out);
 

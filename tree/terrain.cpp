@@ -21,19 +21,10 @@ LevelTerrain::LevelTerrain(const Image& image, cache::LruCache& cache, StreamLoc
       source_(std::move(source)), key_(new_cache_key()) {}
 
 cache::Loaded LevelTerrain::block() const {
-    const uint64_t prefix = block_offset_ + block_size_;
-    return cache_.get(
-        key_,
-        [&]() -> cache::Loaded {
-            // The tfrag region heads the core (§6.2: tfrags are packed first),
-            // so only that prefix of the stream is decoded, not the whole core.
-            auto decoded = decode_stream_prefix(image_, stream_.offset, stream_.available, prefix);
-            if (!decoded.ok()) return {nullptr, "core_data " + stream_error(decoded.error(), stream_.offset)};
-            auto block = std::const_pointer_cast<cache::Blob>(*decoded);
-            block->narrow(block_offset_, block_size_);
-            return {block, {}};
-        },
-        stream_prefix_peak(stream_.available, prefix));
+    // The tfrag region heads the core (§6.2: tfrags are packed first), so
+    // only that prefix of the stream is decoded, not the whole core.
+    return cached_core_window(cache_, key_, image_, stream_.offset, stream_.available, block_offset_,
+                              block_offset_ + block_size_);
 }
 
 const TerrainIndex& LevelTerrain::index() const {

@@ -17,6 +17,62 @@ std::string utc(std::time_t t) {
                        tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
+// One region's section: its fields when it parsed, its error otherwise.
+std::string region_json(const char* name, const std::string& fields, const std::string& error) {
+    if (!error.empty()) return fmt::format("  \"{}\": {{\"ok\": false, \"error\": {}}},\n", name, json_string(error));
+    return fmt::format("  \"{}\": {{\"ok\": true, {}}},\n", name, fields);
+}
+
+std::string occlusion_fields(const formats::OcclusionSummary& o) {
+    return fmt::format("\"masks_offset\": {}, \"z_coord\": {}, \"z_count\": {}, \"z_nodes\": {}, \"y_nodes\": {}, "
+                       "\"octants\": {}, \"empty_octants\": {}, \"masks\": {}",
+                       o.masks_offset, o.z_coord, o.z_count, o.z_nodes, o.y_nodes, o.octants, o.empty_octants, o.masks);
+}
+
+std::string sky_fields(const formats::Sky& sky) {
+    const auto& h = sky.header;
+    std::string shells;
+    for (size_t i = 0; i < sky.shells.size(); ++i) {
+        uint64_t vertices = 0, triangles = 0;
+        for (const auto& c : sky.shells[i].clusters) {
+            vertices += static_cast<uint64_t>(c.vertex_count);
+            triangles += static_cast<uint64_t>(c.tri_count);
+        }
+        shells += fmt::format("{}{{\"offset\": {}, \"clusters\": {}, \"flags\": {}, \"vertices\": {}, \"triangles\": {}}}",
+                              i ? ", " : "", h.shells[i], sky.shells[i].cluster_count, sky.shells[i].flags, vertices, triangles);
+    }
+    return fmt::format("\"rgba\": [{}, {}, {}, {}], \"clear_screen\": {}, \"shell_count\": {}, \"sprite_count\": {}, "
+                       "\"maximum_sprite_count\": {}, \"texture_count\": {}, \"fx_count\": {}, \"texture_defs\": {}, "
+                       "\"texture_data\": {}, \"fx_list\": {}, \"sprites\": {}, \"vertices\": {}, \"triangles\": {}, "
+                       "\"shells\": [{}]",
+                       h.rgba[0], h.rgba[1], h.rgba[2], h.rgba[3], h.clear_screen, h.shell_count, h.sprite_count,
+                       h.maximum_sprite_count, h.texture_count, h.fx_count, h.texture_defs, h.texture_data, h.fx_list,
+                       h.sprites, sky.vertices(), sky.triangles(), shells);
+}
+
+std::string collision_fields(const formats::CollisionSummary& c) {
+    return fmt::format("\"mesh_offset\": {}, \"hero_groups_offset\": {}, \"octants\": {}, \"stored_vertices\": {}, "
+                       "\"stored_faces\": {}, \"vertices\": {}, \"quads\": {}, \"triangles\": {}, \"surface_types\": {}, "
+                       "\"hero_groups\": {}, \"hero_vertices\": {}, \"hero_triangles\": {}",
+                       c.mesh_offset, c.hero_groups_offset, c.octants, c.stored_vertices, c.stored_faces, c.vertices, c.quads,
+                       c.triangles, c.surface_types, c.hero_groups, c.hero_vertices, c.hero_triangles);
+}
+
+// The occlusion, sky and collision sections (§8), with whether each parsed.
+std::string geometry_json(const GeometryIndex& g, bool& ok) {
+    std::string out;
+    auto section = [&](const char* name, const auto& value, std::string error, auto fields) {
+        if (!g.decode_error.empty()) error = g.decode_error;
+        if (!value && error.empty()) return;  // the core has no such region
+        ok = ok && error.empty();
+        out += region_json(name, error.empty() ? fields(*value) : std::string(), error);
+    };
+    section("occlusion", g.occlusion, g.occlusion_error, occlusion_fields);
+    section("sky", g.sky, g.sky_error, sky_fields);
+    section("collision", g.collision, g.collision_error, collision_fields);
+    return out;
+}
+
 }  // namespace
 
 std::string json_string(const std::string& text) {
@@ -76,7 +132,8 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
     return out;
 }
 
-std::string level_info_json(const LevelScan& level, const std::map<std::string, std::string>& read_errors) {
+std::string level_info_json(const LevelScan& level, const GeometryIndex* geometry,
+                            const std::map<std::string, std::string>& read_errors) {
     std::string out = "{\n";
     out += fmt::format("  \"folder\": {},\n  \"table_index\": {},\n", json_string(level.folder), level.index);
     out += fmt::format("  \"container\": {{\"lba\": {}, \"size_sectors\": {}, \"offset_bytes\": {}, \"size_bytes\": {}}},\n",
@@ -115,6 +172,8 @@ std::string level_info_json(const LevelScan& level, const std::map<std::string, 
         }
         out += "\n  }},\n";
     }
+    bool geometry_ok = true;
+    if (geometry) out += geometry_json(*geometry, geometry_ok);
     out += "  \"checks\": [";
     bool first = true;
     for (const auto& c : level.checks) {
@@ -129,7 +188,7 @@ std::string level_info_json(const LevelScan& level, const std::map<std::string, 
         first = false;
     }
     out += fmt::format("{}}},\n  \"ok\": {}\n}}\n", read_errors.empty() ? "" : "\n  ",
-                       level.ok() && read_errors.empty() ? "true" : "false");
+                       level.ok() && geometry_ok && read_errors.empty() ? "true" : "false");
     return out;
 }
 

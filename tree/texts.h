@@ -4,13 +4,17 @@
 #include <map>
 #include <string>
 
+#include "tree/core_geometry.h"
 #include "tree/disc_scan.h"
 
 namespace gcfs::tree {
 
 std::string readme_text(const DiscScan& disc, const std::string& image_path);
 // `read_errors`: the level's files that failed to open or read so far (path -> why).
-std::string level_info_json(const LevelScan& level, const std::map<std::string, std::string>& read_errors);
+// `geometry`: the parsed occlusion, sky and collision regions, or null when
+// the level has no core regions.
+std::string level_info_json(const LevelScan& level, const GeometryIndex* geometry,
+                            const std::map<std::string, std::string>& read_errors);
 std::string json_string(const std::string& text);  // quoted and escaped
 
 }  // namespace gcfs::tree

@@ -73,8 +73,10 @@ private:
         const uint64_t dir = d_.tree.add_directory(Tree::kRootIno, level.folder);
         // Live: the checks made at mount, and every read failure met since.
         const Diagnostics* diagnostics = &d_.diagnostics;
-        d_.tree.add_file(dir, "info.json", std::make_shared<LiveText>([&level, diagnostics] {
-                             return level_info_json(level, diagnostics->errors_under(level.folder));
+        const LevelDecoders* decoders = &d_.decoders[level.folder];  // map nodes stay put; filled below
+        d_.tree.add_file(dir, "info.json", std::make_shared<LiveText>([&level, diagnostics, decoders] {
+                             const GeometryIndex* geometry = decoders->geometry ? &decoders->geometry->index() : nullptr;
+                             return level_info_json(level, geometry, diagnostics->errors_under(level.folder));
                          }));
         for (const auto& [name, part] : {std::pair{"audio.wad", level.audio}, std::pair{"scene.wad", level.scene}})
             if (part && part->file_lba > 0)
@@ -132,6 +134,7 @@ private:
             for (const auto& region : level.regions)
                 d_.tree.add_file(core_dir, region.name + ".bin",
                                  std::make_shared<SubRange>(decoded, region.offset, region.size));
+            geometry_files(dir, level, {offset, size});
             if (level.tfrags) tfrag_folder(dir, level, {offset, size});
         }
     }
@@ -157,6 +160,21 @@ private:
         for (size_t i = 0; i < tfrag.size(); ++i)
             d_.tree.add_file(dir, fmt::format("tfrag_{:03d}.png", i),
                              std::make_shared<TextureFile>(cache_, core, gs_ram, tfrag[i], level.core->textures_base_offset));
+    }
+
+    // §8: occlusion and sky summaries (in info.json) and collision.obj.
+    void geometry_files(uint64_t level_dir, const LevelScan& level, LevelGeometry::Stream stream) {
+        auto region = [&](const char* name) -> std::optional<CoreRegion> {
+            const CoreRegion* r = level.region(name);
+            return r && r->size > 0 ? std::optional<CoreRegion>(*r) : std::nullopt;
+        };
+        auto geometry = std::make_shared<LevelGeometry>(
+            image_, cache_, stream, region("occlusion"), region("sky"), region("collision"),
+            CollisionSourceInfo{level.folder, level.header->id, region("collision") ? region("collision")->offset : 0});
+        d_.decoders[level.folder].geometry = geometry;
+        if (!geometry->has_collision()) return;
+        d_.tree.add_file(level_dir, "collision.obj", std::make_shared<CollisionObjFile>(geometry));
+        d_.tree.add_file(level_dir, "collision.mtl", std::make_shared<StaticText>(collision_materials_mtl()));
     }
 
     // tfrag/: every patch at three LODs, the whole terrain, and the index.

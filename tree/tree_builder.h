@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cache/lru_cache.h"
+#include "tree/core_geometry.h"
 #include "tree/disc_scan.h"
 #include "tree/image.h"
 #include "tree/node.h"
@@ -21,6 +22,7 @@ struct LevelDecoders {
     std::shared_ptr<const WadStream> core_data;
     std::shared_ptr<const WadStream> gameplay;
     std::shared_ptr<const LevelTerrain> terrain;
+    std::shared_ptr<const LevelGeometry> geometry;  // occlusion, sky, collision
 };
 
 struct Disc {

@@ -66,6 +66,34 @@ void terrain_checks(LevelVerdict& v, const LevelDecoders& d, const LevelScan& le
                         fmt::format("{} bytes at core_data.bin 0x{:x}", block.bytes->size(), at)});
 }
 
+// §8: each region the core names parses with every declared range inside it.
+void geometry_checks(LevelVerdict& v, const LevelGeometry& geometry) {
+    const GeometryIndex& g = geometry.index();
+    auto check = [&](const char* name, bool present, const std::string& error, auto detail) {
+        const std::string why = !g.decode_error.empty() ? g.decode_error : error;
+        if (!present && why.empty()) return;  // no such region
+        v.checks.push_back({name, why.empty(), why.empty() ? detail() : why});
+    };
+    check("occlusion grid parses", g.occlusion.has_value(), g.occlusion_error, [&] {
+        return fmt::format("{} octants naming {} masks; every node and mask inside the block (§8.1)", g.occlusion->octants,
+                           g.occlusion->masks);
+    });
+    check("sky parses", g.sky.has_value(), g.sky_error, [&] {
+        return fmt::format("{} shells, {} textures, {} vertices, {} triangles; every range inside the block (§8.2)",
+                           g.sky->shells.size(), g.sky->textures.size(), g.sky->vertices(), g.sky->triangles());
+    });
+    check("collision parses", g.collision.has_value(), g.collision_error, [&] {
+        return fmt::format("{} octants, each x entry's size equal to its counts; {} vertices, {} quads, {} triangles "
+                           "after merging copies; {} hero groups (§8.3)",
+                           g.collision->octants, g.collision->vertices, g.collision->quads, g.collision->triangles,
+                           g.collision->hero_groups);
+    });
+    if (!g.collision) return;
+    const cache::Loaded obj = geometry.collision_obj();
+    v.checks.push_back({"collision.obj renders its listed size", obj.bytes != nullptr,
+                        obj.bytes ? fmt::format("{} bytes", obj.bytes->size()) : obj.error});
+}
+
 }  // namespace
 
 bool LevelVerdict::ok() const {
@@ -89,6 +117,7 @@ DiscVerdict verify_disc(const Disc& disc) {
             stream_check(v, "core_data decodes", d.core_data, "exactly the size core header 0x8C declares (§6.1)");
             stream_check(v, "gameplay decodes", d.gameplay, "the stream is consumed to its declared end (§9)");
             if (d.terrain) terrain_checks(v, d, level);
+            if (d.geometry) geometry_checks(v, *d.geometry);
         }
         verdict.levels.push_back(std::move(v));
     }

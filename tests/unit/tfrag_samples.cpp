@@ -24,7 +24,7 @@ TfragPatch example_quad() {
 
 std::vector<TfragPatch> terrain(int patches, uint64_t seed) {
     gcfs::mkdisc::Random random(seed);
-    return gcfs::mkdisc::make_terrain({patches, 4}, random);
+    return gcfs::mkdisc::make_terrain({patches, 4}, random).patches;
 }
 
 Bytes terrain_block(int patches, uint64_t seed) {

@@ -1,0 +1,57 @@
+#include "mkdisc/sky.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace gcfs::mkdisc {
+namespace {
+
+constexpr int kSlices = 12;   // clusters per shell, one per azimuth slice
+constexpr int kBands = 4;     // elevation bands per slice
+constexpr int kTextures = 3;
+
+// One azimuth slice of a dome of `radius` (s16 units; formats.md does not
+// give the sky's scale): a (kBands + 1) × 2 vertex grid, two faces per band.
+formats::SkyClusterContent slice(int index, int radius, int texture) {
+    formats::SkyClusterContent c;
+    for (int band = 0; band <= kBands; ++band)
+        for (int side = 0; side < 2; ++side) {
+            const double azimuth = 2 * std::numbers::pi * (index + side) / kSlices;
+            const double elevation = std::numbers::pi / 2 * band / kBands;
+            c.vertices.push_back({static_cast<int16_t>(radius * std::cos(elevation) * std::cos(azimuth)),
+                                  static_cast<int16_t>(radius * std::cos(elevation) * std::sin(azimuth)),
+                                  static_cast<int16_t>(radius * std::sin(elevation)), static_cast<int16_t>(0x80)});
+            c.texcoords.push_back({static_cast<int16_t>(side * 0x1000), static_cast<int16_t>(band * 0x1000 / kBands)});
+        }
+    for (int band = 0; band < kBands; ++band) {
+        const auto v = static_cast<uint8_t>(2 * band), t = static_cast<uint8_t>(texture);
+        c.faces.push_back({v, static_cast<uint8_t>(v + 1), static_cast<uint8_t>(v + 2), t});
+        c.faces.push_back({static_cast<uint8_t>(v + 1), static_cast<uint8_t>(v + 3), static_cast<uint8_t>(v + 2), t});
+    }
+    return c;
+}
+
+}  // namespace
+
+formats::SkyContent make_sky(Random& random) {
+    formats::SkyContent sky;
+    sky.rgba = {static_cast<uint8_t>(random.below(64)), static_cast<uint8_t>(random.below(96)),
+                static_cast<uint8_t>(96 + random.below(128)), 0x80};
+    sky.maximum_sprite_count = 4;
+    sky.fx = {0, 1};
+    for (int t = 0; t < kTextures; ++t) {
+        formats::SkyTextureContent texture;
+        texture.width = texture.height = 32;
+        for (int i = 0; i < 32 * 32; ++i) texture.texels.push_back(static_cast<uint8_t>((i / 32 + t * 40 + random.below(6)) & 0xff));
+        for (uint32_t i = 0; i < 256; ++i) texture.palette[i] = 0x80000000u | (i << 16) | ((i / 2) << 8) | (255 - i / 3);
+        sky.textures.push_back(std::move(texture));
+    }
+    for (int shell = 0; shell < 2; ++shell) {
+        std::vector<formats::SkyClusterContent> clusters;
+        for (int s = 0; s < kSlices; ++s) clusters.push_back(slice(s, 24000 - shell * 4000, (s + shell) % kTextures));
+        sky.shells.push_back(std::move(clusters));
+    }
+    return sky;
+}
+
+}  // namespace gcfs::mkdisc

@@ -1,0 +1,93 @@
+#include "tree/core_geometry.h"
+
+#include <fmt/format.h>
+
+#include "tree/sources.h"
+
+namespace gcfs::tree {
+
+LevelGeometry::LevelGeometry(const Image& image, cache::LruCache& cache, Stream stream,
+                             std::optional<formats::CoreRegion> occlusion, std::optional<formats::CoreRegion> sky,
+                             std::optional<formats::CoreRegion> collision, formats::CollisionSourceInfo source)
+    : image_(image), cache_(cache), stream_(stream), occlusion_(std::move(occlusion)), sky_(std::move(sky)),
+      collision_(std::move(collision)), source_(std::move(source)), head_key_(new_cache_key()), obj_key_(new_cache_key()) {}
+
+cache::Loaded LevelGeometry::head() const {
+    // §6.2: tfrags, occlusion, sky, collision head DAT in that order, so the
+    // stream is decoded only up to the end of the last region present.
+    uint64_t end = 0;
+    for (const auto* r : {&occlusion_, &sky_, &collision_})
+        if (*r) end = std::max(end, (*r)->offset + (*r)->size);
+    return cached_core_window(cache_, head_key_, image_, stream_.offset, stream_.available, 0, end);
+}
+
+std::span<const uint8_t> LevelGeometry::bytes_of(const cache::Loaded& head, const formats::CoreRegion& region) const {
+    return head.bytes->bytes().subspan(region.offset, region.size);
+}
+
+const GeometryIndex& LevelGeometry::index() const {
+    std::call_once(indexed_, [this] {
+        const cache::Loaded decoded = head();
+        if (!decoded.bytes) {
+            index_.decode_error = decoded.error;
+            return;
+        }
+        // Errors name the byte in core_data.bin, where a user can look.
+        auto where = [](const formats::CoreRegion& r, const formats::FormatError& e) {
+            return fmt::format("{} block at core_data.bin 0x{:x}: {} at core_data.bin 0x{:x}: {}", r.name, r.offset,
+                               formats::errc_name(e.code), r.offset + e.offset, e.message);
+        };
+        if (occlusion_) {
+            auto parsed = formats::parse_occlusion(bytes_of(decoded, *occlusion_));
+            if (parsed.ok()) index_.occlusion = *parsed;
+            else index_.occlusion_error = where(*occlusion_, parsed.error());
+        }
+        if (sky_) {
+            auto parsed = formats::parse_sky(bytes_of(decoded, *sky_));
+            if (parsed.ok()) index_.sky = std::move(*parsed);
+            else index_.sky_error = where(*sky_, parsed.error());
+        }
+        if (collision_) {
+            auto parsed = formats::parse_collision(bytes_of(decoded, *collision_));
+            if (parsed.ok()) index_.collision = formats::summarize_collision(*parsed, source_);
+            else index_.collision_error = where(*collision_, parsed.error());
+        }
+    });
+    return index_;
+}
+
+cache::Loaded LevelGeometry::collision_obj() const {
+    return cache_.get(obj_key_, [this]() -> cache::Loaded {
+        const GeometryIndex& index = this->index();
+        if (!index.collision) return {nullptr, index.decode_error.empty() ? index.collision_error : index.decode_error};
+        const cache::Loaded decoded = head();
+        if (!decoded.bytes) return decoded;
+        auto parsed = formats::parse_collision(bytes_of(decoded, *collision_));
+        if (!parsed.ok()) return {nullptr, parsed.error().describe()};
+        const std::string text = formats::render_collision_obj(*parsed, source_);
+        // The size a stat reported must be the size a read returns.
+        if (text.size() != index.collision->obj_size)
+            return {nullptr, fmt::format("collision.obj rendered {} bytes, its index said {}", text.size(),
+                                         index.collision->obj_size)};
+        return {cache::Blob::copy_of({reinterpret_cast<const uint8_t*>(text.data()), text.size()}), {}};
+    });
+}
+
+uint64_t CollisionObjFile::size() const {
+    const GeometryIndex& index = geometry_->index();
+    return index.collision ? index.collision->obj_size : 0;
+}
+
+std::string CollisionObjFile::open_error() const {
+    const GeometryIndex& index = geometry_->index();
+    if (!index.decode_error.empty()) return index.decode_error;
+    return index.collision_error;
+}
+
+ReadOutcome CollisionObjFile::read(uint64_t offset, std::span<uint8_t> out) const {
+    const cache::Loaded text = geometry_->collision_obj();
+    if (!text.bytes) return {0, text.error};
+    return copy_window(text.bytes->bytes(), offset, out);
+}
+
+}  // namespace gcfs::tree

@@ -1,0 +1,75 @@
+// A level's occlusion, sky and collision regions (formats.md §8): the head of
+// the core stream through the collision region decoded on first need, each
+// region parsed once into a small summary for info.json and collision.obj,
+// and collision.obj rendered lazily through the cache.
+#pragma once
+
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "cache/lru_cache.h"
+#include "formats/collision_export.h"
+#include "formats/level_core.h"
+#include "formats/occlusion.h"
+#include "formats/sky.h"
+#include "tree/image.h"
+#include "tree/node.h"
+
+namespace gcfs::tree {
+
+// Each region's summary, or why it is missing ("" and no value: the core has
+// no such region).
+struct GeometryIndex {
+    std::string decode_error;  // the stream head did not decode: every region fails
+    std::optional<formats::OcclusionSummary> occlusion;
+    std::optional<formats::Sky> sky;
+    std::optional<formats::CollisionSummary> collision;
+    std::string occlusion_error, sky_error, collision_error;
+};
+
+class LevelGeometry {
+public:
+    struct Stream {
+        uint64_t offset = 0;     // image offset of the core_data WAD stream
+        uint64_t available = 0;  // bytes of its extent
+    };
+    // Regions the core header names (absent ones are null).
+    LevelGeometry(const Image& image, cache::LruCache& cache, Stream stream, std::optional<formats::CoreRegion> occlusion,
+                  std::optional<formats::CoreRegion> sky, std::optional<formats::CoreRegion> collision,
+                  formats::CollisionSourceInfo source);
+
+    const GeometryIndex& index() const;  // parsed once, on the first stat that needs it
+    bool has_collision() const { return collision_.has_value(); }
+    const formats::CollisionSourceInfo& collision_source() const { return source_; }
+    // collision.obj's text, rendered into the cache.
+    cache::Loaded collision_obj() const;
+
+private:
+    // The decoded core through the last region, kept in the cache.
+    cache::Loaded head() const;
+    std::span<const uint8_t> bytes_of(const cache::Loaded& head, const formats::CoreRegion& region) const;
+
+    const Image& image_;
+    cache::LruCache& cache_;
+    Stream stream_;
+    std::optional<formats::CoreRegion> occlusion_, sky_, collision_;
+    formats::CollisionSourceInfo source_;
+    uint64_t head_key_, obj_key_;
+    mutable std::once_flag indexed_;
+    mutable GeometryIndex index_;
+};
+
+// LEVELnn/collision.obj.
+class CollisionObjFile final : public Source {
+public:
+    explicit CollisionObjFile(std::shared_ptr<const LevelGeometry> geometry) : geometry_(std::move(geometry)) {}
+    uint64_t size() const override;
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+    std::string open_error() const override;
+
+private:
+    std::shared_ptr<const LevelGeometry> geometry_;
+};
+
+}  // namespace gcfs::tree
