@@ -28,14 +28,14 @@ struct ScaleSizes {
     uint64_t texture_pool;  // total bytes of the shared texture pool (§6.2 item 5)
     int moby_classes;
     uint64_t class_bytes;
+    // World units per collision cell: 2 puts 2×2 cells in an octant's ground
+    // square; 4 keeps a full-scale collision block near the seed's 0.9 MB.
+    double collision_cell;
 };
 
-// World units per collision cell: 2×2 cells to an octant's ground square.
-constexpr double kCollisionCell = 2.0;
-
 ScaleSizes sizes_for(Scale scale) {
-    if (scale == Scale::full) return {800, 24, 128, 24u << 20, 40, 96u << 10};
-    return {18, 4, 32, 48u << 10, 5, 2u << 10};
+    if (scale == Scale::full) return {800, 24, 128, 24u << 20, 40, 96u << 10, 4.0};
+    return {18, 4, 32, 48u << 10, 5, 2u << 10, 2.0};
 }
 
 // Texel-like bytes: smooth gradients with noise, compressible like real art.
@@ -114,7 +114,7 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     dat.append(write_sky(make_sky(random)));
     dat.pad_to(0x40);
     h.collision = static_cast<int32_t>(dat.size());
-    Bytes collision = write_collision(make_collision(terrain, kCollisionCell, random));
+    Bytes collision = write_collision(make_collision(terrain, sizes.collision_cell, random));
     for (Damage kind : damage) damage_collision(collision, kind);
     dat.append(collision);
     dat.pad_to(0x40);

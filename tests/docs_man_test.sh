@@ -19,6 +19,17 @@ page_options() {
 check "the page renders without warnings" bash -c "! (MANWIDTH=80 man --warnings -l '$PAGE' 2>&1 >/dev/null | grep -q .)"
 check "every option of --help is in the page" bash -c "comm -23 <(echo '$(help_options)') <(echo '$(page_options)') | (! grep .)"
 check "every option of the page is in --help" bash -c "comm -13 <(echo '$(help_options)') <(echo '$(page_options)') | (! grep .)"
+# mkdisc --help ends its --damage line with "kinds: a, b, ..."; each is in the page.
+damage_kinds() { "$GCFS" mkdisc --help | grep -oE 'kinds: [a-z, -]+' | sed 's/kinds: //' | tr -d ' ' | tr ',' '\n'; }
+damage_kinds_in_page() {
+    local k n=0
+    for k in $(damage_kinds); do
+        grep -qF "\\fB${k//-/\\-}\\fR" "$PAGE" || { echo "missing $k"; return 1; }
+        n=$((n + 1))
+    done
+    [ $n -ge 10 ]
+}
+check "every damage kind of --help is in the page" damage_kinds_in_page
 for sub in mount mkdisc ls cat extract verify; do
     check "the page documents 'gcfs $sub'" grep -q "^\.B gcfs $sub" "$PAGE"
     check "gcfs --help lists '$sub'" bash -c "'$GCFS' --help | grep -qE '^  $sub '"

@@ -16,6 +16,7 @@ for l in LEVEL00 LEVEL01; do
     seed level_headers $l/header.bin; seed level_core $l/core_index.bin
 done
 seed toc disc/RC2.HDR
+for region in occlusion sky collision; do seed geometry LEVEL00/core/$region.bin; done
 "$GCFS" cat "$disc" LEVEL00/data.bin | head -c 4096 > "$WORK/seeds/level_headers/data_head.bin"
 python3 - "$disc" "$GCFS" "$WORK/seeds" <<'PY'
 import os, struct, subprocess, sys

@@ -40,6 +40,7 @@ cases=(
     "extents-overlap|LEVEL01/gameplay.bin|overlaps|LEVEL00 LEVEL02 LEVEL03"
     "toc-past-end|disc/LEVELS/LEVEL01.WAD/..|container inside image|LEVEL00 LEVEL02 LEVEL03"
     "truncated|disc/LEVELS/LEVEL02.WAD disc/SCENES/SCENE03.WAD|container inside image|LEVEL00"
+    "collision-size|LEVEL01/collision.obj|size mismatch|LEVEL00 LEVEL02 LEVEL03"
 )
 for case in "${cases[@]}"; do
     IFS='|' read -r kind eio_files names intact <<<"$case"

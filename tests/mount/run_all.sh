@@ -20,34 +20,52 @@ check "isoinfo (genisoimage) lists the built image" bash -c "isoinfo -l -i '$IMA
 check "mount daemonizes and returns 0" "$GCFS" mount "$IMAGE" "$MNT"
 check "mount is up" wait_mounted "$MNT"
 check "mounting decoded nothing" grep -qx "cache_misses 0" "$MNT/.gcfs/stats"
-check "ls -l of a level decodes nothing" bash -c "ls -l '$MNT/LEVEL01' '$MNT/LEVEL01/core' >/dev/null && grep -qx 'cache_misses 0' '$MNT/.gcfs/stats'"
-for p in README.txt disc/SYSTEM.CNF disc/RC2.HDR global/mpeg.wad LEVEL00/info.json LEVEL00/header.bin \
+for p in README.txt disc/SYSTEM.CNF disc/RC2.HDR global/mpeg.wad LEVEL00/header.bin \
          LEVEL00/data.bin LEVEL00/core_data.wad LEVEL00/core_data.bin LEVEL00/core_index.bin LEVEL00/gameplay.bin \
-         LEVEL00/sound_bank.bin LEVEL00/core/tfrag.bin .gcfs/stats; do
+         LEVEL00/sound_bank.bin LEVEL00/core/tfrag.bin LEVEL00/collision.mtl .gcfs/stats; do
     check "tree has $p" test -e "$MNT/$p"
 done
 check "by-id/30 is a symlink to the museum's folder" test "$(readlink "$MNT/by-id/30")" = "../LEVEL03"
 check "by-id/30 resolves" test -f "$MNT/by-id/30/core_data.bin"
 check "stat of extents decoded nothing" grep -qx "cache_misses 0" "$MNT/.gcfs/stats"
+# info.json (occlusion and sky summaries) and collision.obj (its size) need
+# the core's head: tfrag, occlusion, sky, collision (§6.2 order). Listing a
+# level decodes exactly that prefix, once, and never the rest of the core.
+level_ls_decodes_the_core_head() {
+    ls -l "$MNT/LEVEL01" "$MNT/LEVEL01/core" >/dev/null && ls -l "$MNT/LEVEL01" >/dev/null || return 1
+    python3 - "$MNT" <<'PY'
+import json, os, sys
+mnt = sys.argv[1]
+regions = json.load(open(os.path.join(mnt, "LEVEL01/info.json")))["core"]["regions"]
+head = regions["collision"]["offset_bytes"] + regions["collision"]["size_bytes"]
+stats = dict(line.split(" ", 1) for line in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in line)
+print("misses", stats["cache_misses"], "decoded", stats["bytes_decoded"], "head", head)
+sys.exit(0 if int(stats["cache_misses"]) == 1 and int(stats["bytes_decoded"]) == head else 1)
+PY
+}
+check "ls -l of a level decodes only its core's head, once" level_ls_decodes_the_core_head
+check "tree has LEVEL00/info.json and LEVEL00/collision.obj" test -s "$MNT/LEVEL00/info.json" -a -s "$MNT/LEVEL00/collision.obj"
 check "find lists the whole tree" test "$(find "$MNT" | wc -l)" -gt 100
 # OBJ sizes need the patch data: listing a tfrag/ folder (find above, with
-# READDIRPLUS) or ls -lR decodes that level's tfrag region (the head of its
-# core), once, and nothing else.
-ls_lR_decodes_only_tfrag_regions() {
+# READDIRPLUS) or ls -lR decodes that level's tfrag region, and listing the
+# level its core's head (through collision), each once, and nothing else.
+ls_lR_decodes_only_core_heads() {
     ls -lR "$MNT" >/dev/null || return 1
     python3 - "$MNT" <<'PY'
 import json, os, sys
 mnt = sys.argv[1]
 levels = sorted(d for d in os.listdir(mnt) if d.startswith("LEVEL"))
-tfrag = sum(json.load(open(os.path.join(mnt, l, "info.json")))["core"]["regions"]["tfrag"]["size_bytes"] for l in levels)
+regions = [json.load(open(os.path.join(mnt, l, "info.json")))["core"]["regions"] for l in levels]
+tfrag = sum(r["tfrag"]["size_bytes"] for r in regions)
+heads = sum(r["collision"]["offset_bytes"] + r["collision"]["size_bytes"] for r in regions)
 core = sum(os.stat(os.path.join(mnt, l, "core_data.bin")).st_size for l in levels)
 stats = dict(line.split(" ", 1) for line in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in line)
 misses, decoded = int(stats["cache_misses"]), int(stats["bytes_decoded"])
-print("misses", misses, "decoded", decoded, "tfrag regions", tfrag, "cores", core)
-sys.exit(0 if misses == len(levels) and decoded == tfrag and decoded < core / 2 else 1)
+print("misses", misses, "decoded", decoded, "tfrag regions", tfrag, "core heads", heads, "cores", core)
+sys.exit(0 if misses == 2 * len(levels) and decoded == tfrag + heads and heads < core else 1)
 PY
 }
-check "ls -lR decodes only each level's tfrag region, once" ls_lR_decodes_only_tfrag_regions
+check "ls -lR decodes only each level's tfrag region and core head, once each" ls_lR_decodes_only_core_heads
 check "a second ls -lR decodes nothing more" bash -c "before=\$(grep cache_misses '$MNT/.gcfs/stats'); ls -lR '$MNT' >/dev/null; test \"\$before\" = \"\$(grep cache_misses '$MNT/.gcfs/stats')\""
 
 # ---- raw extents equal the image bytes at the header's sector offsets
@@ -150,6 +168,36 @@ for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do
     check "$level tfrag/ has one OBJ per patch at each LOD and a csv row each" tfrag_files_match_verify $level
     check "$level assimp info terrain.obj agrees with verify, with its materials and texture maps" assimp_matches_verify $level
 done
+# collision.obj as assimp and Blender read it: info.json's merged counts
+# (assimp splits quads into two triangles; Blender keeps them), one material
+# per surface type plus the hero groups', and one object per hero group.
+collision_readers_agree() {
+    local level=$1 info line
+    info=$(assimp info "$MNT/$level/collision.obj" 2>&1) || return 1
+    line=$(blender -b --python "$(dirname "$0")/blender_import.py" -- "$MNT/$level/collision.obj" 2>&1 | grep '^BLENDER')
+    python3 - "$MNT/$level/info.json" "$line" <<PY
+import json, sys
+c = json.load(open(sys.argv[1]))["collision"]
+info = """$info"""
+field = lambda name: int(next(l.split()[1] for l in info.splitlines() if l.startswith(name + ":")))
+blender = dict(kv.split("=") for kv in sys.argv[2].split()[1:])
+want_faces = 2 * c["quads"] + c["triangles"] + c["hero_triangles"]
+want_materials = c["surface_types"] + (1 if c["hero_groups"] else 0)
+print("assimp: %d faces, %d materials; blender: %s; info.json: %s" % (field("Faces"), field("Materials"), blender, c))
+ok = (c["ok"] and field("Faces") == want_faces and field("Materials") == want_materials
+      and int(blender["vertices"]) == c["vertices"] + c["hero_vertices"]
+      and int(blender["faces"]) == c["quads"] + c["triangles"] + c["hero_triangles"]
+      and int(blender["materials"]) == want_materials and c["hero_groups"] == 2 and c["quads"] > 0)
+sys.exit(0 if ok else 1)
+PY
+}
+check "LEVEL02 collision.obj: assimp and Blender load info.json's faces, vertices and materials" collision_readers_agree LEVEL02
+check "info.json parses the occlusion grid and the sky of every level" bash -c "for l in '$MNT'/LEVEL0?; do python3 -c '
+import json, sys
+i = json.load(open(sys.argv[1]))
+o, s = i[\"occlusion\"], i[\"sky\"]
+sys.exit(0 if o[\"ok\"] and o[\"masks\"] > 0 and s[\"ok\"] and s[\"shell_count\"] == len(s[\"shells\"]) > 0 and i[\"ok\"] else 1)
+' \"\$l/info.json\" || exit 1; done"
 generated_sizes_exact() {
     local f n=0
     while IFS= read -r f; do
