@@ -8,7 +8,7 @@ DEMO_DIR   ?= /tmp/gcfs-demo
 FUZZ_SECONDS ?= 20
 FUZZ_TARGETS := wad_lz iso9660 toc level_headers level_core vif tfrag geometry
 
-.PHONY: deps build demo test test-release test-asan test-meson test-fuzz fuzz bench clean
+.PHONY: deps build demo test test-release test-asan test-meson test-fuzz test-package fuzz bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -30,7 +30,7 @@ demo: build
 	@echo; cat $(DEMO_DIR)/mnt/README.txt
 	@echo; $(BUILD)/gcfs verify $(DEMO_DIR)/demo.iso
 
-test: test-release test-asan test-meson test-fuzz
+test: test-release test-asan test-meson test-fuzz test-package
 
 test-release: build
 	cd $(BUILD) && ctest --output-on-failure
@@ -46,6 +46,11 @@ test-meson: deps
 	@[ -d build-meson ] || meson setup build-meson >/dev/null
 	meson compile -C build-meson
 	meson test -C build-meson --print-errorlogs unit
+
+# The .deb installed and used on a clean Debian 12 root (debootstrap, kept as
+# a pristine tarball in $(BUILD)), with only its declared dependencies.
+test-package: build
+	bash packaging/test-deb.sh $(BUILD)
 
 # Every parser under libFuzzer (clang, ASan+UBSan), FUZZ_SECONDS each: bounded
 # in `make test`; `make fuzz` runs 10 minutes per target for hand runs.

@@ -7,4 +7,8 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "read-only FUSE filesystem for the Ratchet
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "gcfs developers")
 set(CPACK_DEBIAN_PACKAGE_SECTION "utils")
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "fuse3, libfuse3-3, libfmt9, libspdlog1.10, zlib1g")
+# The build keeps debug information (RelWithDebInfo); the package ships the
+# stripped binary.
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # gcfs_VERSION_ARCH.deb
 include(CPack)
