@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tree/sources.h"
+#include "tree/xattrs.h"
 
 namespace gcfs::fs {
 namespace {
@@ -62,6 +63,10 @@ void op_init(void*, fuse_conn_info* conn) {
     // Always list with attributes: `ls -l` and file managers then need no
     // LOOKUP round trip per file (65k of them on a full disc).
     conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
+    // `ls -l` asks every file for its POSIX ACLs. With ACL support on, the
+    // kernel caches our "none" per inode instead of asking again on every
+    // listing (measured: two GETXATTR round trips per file per `ls -lR`).
+    if (conn->capable & FUSE_CAP_POSIX_ACL) conn->want |= FUSE_CAP_POSIX_ACL;
 }
 
 double attr_timeout(const Node& n) { return n.type == NodeType::file && n.source->dynamic() ? 0.0 : kTimeout; }
@@ -237,6 +242,35 @@ void op_rename(fuse_req_t req, fuse_ino_t, const char*, fuse_ino_t, const char*,
 void op_link(fuse_req_t req, fuse_ino_t, fuse_ino_t, const char*) { erofs(req); }
 void op_write(fuse_req_t req, fuse_ino_t, const char*, size_t, off_t, fuse_file_info*) { erofs(req); }
 void op_create(fuse_req_t req, fuse_ino_t, const char*, mode_t, fuse_file_info*) { erofs(req); }
+// Replies with `value`, or its size when the caller asks for that (size 0).
+void reply_xattr(fuse_req_t req, const std::string& value, size_t size) {
+    if (size == 0) return (void)fuse_reply_xattr(req, value.size());
+    if (size < value.size()) return (void)fuse_reply_err(req, ERANGE);
+    fuse_reply_buf(req, value.data(), value.size());
+}
+
+void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
+    auto& disc = disc_of(req);
+    const Node* n = disc.tree.node(ino);
+    if (!n) return (void)fuse_reply_err(req, ENOENT);
+    // Only the user namespace holds attributes here. Saying so for security.*
+    // (EOPNOTSUPP, not ENODATA) lets `ls -l` stop asking for SELinux labels
+    // after the first file; POSIX ACLs answer "none", which the kernel caches.
+    const std::string_view key = name;
+    if (!key.starts_with("user.") && !key.starts_with("system.posix_acl_")) return (void)fuse_reply_err(req, EOPNOTSUPP);
+    const auto value = tree::xattr_value(disc, *n, key);
+    if (!value) return (void)fuse_reply_err(req, ENODATA);
+    reply_xattr(req, *value, size);
+}
+
+void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
+    const Node* n = disc_of(req).tree.node(ino);
+    if (!n) return (void)fuse_reply_err(req, ENOENT);
+    std::string names;
+    for (const auto& name : tree::xattr_names(*n)) names += name + '\0';
+    reply_xattr(req, names, size);
+}
+
 void op_setxattr(fuse_req_t req, fuse_ino_t, const char*, const char*, size_t, int) { erofs(req); }
 void op_removexattr(fuse_req_t req, fuse_ino_t, const char*) { erofs(req); }
 void op_fallocate(fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*) { erofs(req); }
@@ -264,6 +298,8 @@ fuse_lowlevel_ops make_operations() {
     ops.link = op_link;
     ops.write = op_write;
     ops.create = op_create;
+    ops.getxattr = op_getxattr;
+    ops.listxattr = op_listxattr;
     ops.setxattr = op_setxattr;
     ops.removexattr = op_removexattr;
     ops.fallocate = op_fallocate;

@@ -5,7 +5,7 @@ set -eu
 packages=(build-essential cmake ninja-build meson pkg-config
           libfuse3-dev fuse3 libfmt-dev libspdlog-dev doctest-dev libcli11-dev
           zlib1g-dev genisoimage python3 assimp-utils pngcheck blender clang libclang-rt-14-dev
-          debootstrap)
+          debootstrap attr)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

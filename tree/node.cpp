@@ -40,9 +40,11 @@ uint64_t Tree::add(uint64_t parent, const std::string& name, NodeType type) {
 
 uint64_t Tree::add_directory(uint64_t parent, const std::string& name) { return add(parent, name, NodeType::directory); }
 
-uint64_t Tree::add_file(uint64_t parent, const std::string& name, std::shared_ptr<const Source> source) {
+uint64_t Tree::add_file(uint64_t parent, const std::string& name, std::shared_ptr<const Source> source,
+                        std::shared_ptr<const Provenance> provenance) {
     const uint64_t ino = add(parent, name, NodeType::file);
     nodes_[ino - 1].source = std::move(source);
+    nodes_[ino - 1].provenance = std::move(provenance);
     return ino;
 }
 
@@ -89,6 +91,7 @@ const Node* Tree::node(uint64_t ino) const {
     n.name = run->files->name(ino - run->first_ino);
     n.type = NodeType::file;
     n.source = run->files->source(ino - run->first_ino);
+    n.provenance = run->files->provenance(ino - run->first_ino);
     std::unique_lock lock(run_nodes_mutex_);
     return &run_nodes_.try_emplace(ino, std::move(n)).first->second;  // a racing thread's node wins; same content
 }

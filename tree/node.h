@@ -41,6 +41,15 @@ public:
 
 enum class NodeType { directory, file, symlink };
 
+// Where a file's bytes come from, shown as user.gcfs.* extended attributes.
+struct Provenance {
+    std::string container;      // the ISO9660 file holding the bytes read; empty: made by gcfs alone
+    uint64_t image_offset = 0;  // the image bytes the file is read or decoded from
+    uint64_t image_length = 0;
+    std::string decoder;        // how those bytes become the file
+    std::string detail;         // which part of the decoded data, with its formats.md section
+};
+
 // Sibling files whose names and contents follow from their position (one per
 // tfrag patch): thousands of them cost nothing until one is looked up.
 class FileRun {
@@ -50,6 +59,7 @@ public:
     virtual std::string name(uint64_t position) const = 0;
     virtual std::optional<uint64_t> position(std::string_view name) const = 0;
     virtual std::shared_ptr<const Source> source(uint64_t position) const = 0;
+    virtual std::shared_ptr<const Provenance> provenance(uint64_t position) const = 0;
 };
 
 struct Node {
@@ -61,6 +71,7 @@ struct Node {
     std::vector<size_t> runs;                  // directories: indices of their file runs
     std::string link_target;                   // symlinks
     std::shared_ptr<const Source> source;      // files
+    std::shared_ptr<const Provenance> provenance;  // files
 };
 
 class Tree {
@@ -70,7 +81,8 @@ public:
     Tree();
 
     uint64_t add_directory(uint64_t parent, const std::string& name);
-    uint64_t add_file(uint64_t parent, const std::string& name, std::shared_ptr<const Source> source);
+    uint64_t add_file(uint64_t parent, const std::string& name, std::shared_ptr<const Source> source,
+                      std::shared_ptr<const Provenance> provenance);
     uint64_t add_symlink(uint64_t parent, const std::string& name, const std::string& target);
     void add_file_run(uint64_t parent, std::shared_ptr<const FileRun> run);
 

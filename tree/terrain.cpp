@@ -51,8 +51,19 @@ const TerrainIndex& LevelTerrain::index() const {
     return index_;
 }
 
-PatchObjRun::PatchObjRun(std::shared_ptr<const LevelTerrain> terrain, uint64_t patches, int lod)
-    : terrain_(std::move(terrain)), patches_(patches), lod_(lod) {}
+PatchObjRun::PatchObjRun(std::shared_ptr<const LevelTerrain> terrain, const formats::TfragsHeader& header, int lod,
+                         std::shared_ptr<const Provenance> block_origin)
+    : terrain_(std::move(terrain)), header_(header), patches_(static_cast<uint64_t>(header.tfrag_count)), lod_(lod),
+      block_origin_(std::move(block_origin)) {}
+
+std::shared_ptr<const Provenance> PatchObjRun::provenance(uint64_t position) const {
+    auto origin = std::make_shared<Provenance>(*block_origin_);
+    const uint64_t header =
+        terrain_->source().block_offset + formats::tfrag_patch_header_offset(header_, static_cast<uint32_t>(position));
+    origin->detail = fmt::format("tfrag patch {} (header at core_data.bin 0x{:x}), LOD {}; {}", position, header, lod_,
+                                 origin->detail);
+    return origin;
+}
 
 std::string PatchObjRun::name(uint64_t position) const {
     return formats::tfrag_patch_name(static_cast<uint32_t>(position)) + ".obj";

@@ -54,16 +54,21 @@ private:
 // tfrag/[lodN/]patch_NNNN.obj: one file per patch of the level, generated.
 class PatchObjRun final : public FileRun {
 public:
-    PatchObjRun(std::shared_ptr<const LevelTerrain> terrain, uint64_t patches, int lod);
+    // `block_origin`: where the tfrag block comes from; each patch adds its place in it.
+    PatchObjRun(std::shared_ptr<const LevelTerrain> terrain, const formats::TfragsHeader& header, int lod,
+                std::shared_ptr<const Provenance> block_origin);
     uint64_t count() const override { return patches_; }
     std::string name(uint64_t position) const override;
     std::optional<uint64_t> position(std::string_view name) const override;
     std::shared_ptr<const Source> source(uint64_t position) const override;
+    std::shared_ptr<const Provenance> provenance(uint64_t position) const override;
 
 private:
     std::shared_ptr<const LevelTerrain> terrain_;
+    formats::TfragsHeader header_;  // read at mount (§7.1): the patch count and table
     uint64_t patches_;
     int lod_;
+    std::shared_ptr<const Provenance> block_origin_;
 };
 
 // The three kinds of file in tfrag/.

@@ -33,27 +33,53 @@ public:
     void build() {
         d_.tree.timestamp = d_.scan.volume.creation;
         const uint64_t root = Tree::kRootIno;
-        d_.tree.add_file(root, "README.txt", std::make_shared<StaticText>(readme_text(d_.scan, image_.path())));
+        file(root, "README.txt", std::make_shared<StaticText>(readme_text(d_.scan, image_.path())),
+             generated("the volume descriptor and the table of contents"));
         disc_folder(d_.tree.add_directory(root, "disc"));
         global_folder(d_.tree.add_directory(root, "global"));
         for (const auto& level : d_.scan.levels) level_folder(level);
         by_id_folder(d_.tree.add_directory(root, "by-id"));
         const uint64_t meta = d_.tree.add_directory(root, ".gcfs");
         Disc* disc = &d_;
-        d_.tree.add_file(meta, "stats", std::make_shared<LiveText>([disc] {
-                             return disc->diagnostics.render(disc->cache->stats());
-                         }));
+        file(meta, "stats", std::make_shared<LiveText>([disc] { return disc->diagnostics.render(disc->cache->stats()); }),
+             generated("the daemon's cache counters and read errors, live"));
     }
 
 private:
+    using Origin = std::shared_ptr<const Provenance>;
+
     std::shared_ptr<const Source> slice(uint64_t offset, uint64_t length) {
         return std::make_shared<ImageSlice>(image_, offset, length);
+    }
+
+    // The ISO9660 file whose sectors hold image byte `offset` (empty if none).
+    std::string container_of(uint64_t offset) const {
+        for (const auto& f : d_.scan.files) {
+            const uint64_t start = static_cast<uint64_t>(f.lba) * kSectorSize;
+            if (offset >= start && offset < start + std::max<uint64_t>(f.size, 1)) return f.path;
+        }
+        return {};
+    }
+    Origin raw(uint64_t offset, uint64_t length, std::string detail) const {
+        return std::make_shared<const Provenance>(
+            Provenance{container_of(offset), offset, length, "none: the bytes as recorded", std::move(detail)});
+    }
+    Origin decoded(uint64_t offset, uint64_t length, std::string decoder, std::string detail) const {
+        return std::make_shared<const Provenance>(
+            Provenance{container_of(offset), offset, length, std::move(decoder), std::move(detail)});
+    }
+    static Origin generated(std::string detail) {
+        return std::make_shared<const Provenance>(Provenance{{}, 0, 0, "none: text written by gcfs", std::move(detail)});
+    }
+    void file(uint64_t dir, const std::string& name, std::shared_ptr<const Source> source, Origin origin) {
+        d_.tree.add_file(dir, name, std::move(source), std::move(origin));
     }
 
     void disc_folder(uint64_t dir) {
         for (const auto& f : d_.scan.files) {
             const uint64_t parent = ensure_directories(d_.tree, dir, f.path);
-            d_.tree.add_file(parent, leaf(f.path), slice(static_cast<uint64_t>(f.lba) * kSectorSize, f.size));
+            const uint64_t offset = static_cast<uint64_t>(f.lba) * kSectorSize;
+            file(parent, leaf(f.path), slice(offset, f.size), raw(offset, f.size, "the ISO9660 file (formats.md 2.2)"));
         }
     }
 
@@ -63,7 +89,9 @@ private:
             // file's at the same LBA (GC keeps every WAD on the filesystem, §2.2).
             for (const auto& f : d_.scan.files) {
                 if (static_cast<int32_t>(f.lba) != g.lba) continue;
-                d_.tree.add_file(dir, g.name + ".wad", slice(static_cast<uint64_t>(f.lba) * kSectorSize, f.size));
+                const uint64_t offset = static_cast<uint64_t>(f.lba) * kSectorSize;
+                file(dir, g.name + ".wad", slice(offset, f.size),
+                     raw(offset, f.size, "global WAD " + g.name + " of the table of contents (formats.md 2.3)"));
                 break;
             }
         }
@@ -74,35 +102,44 @@ private:
         // Live: the checks made at mount, and every read failure met since.
         const Diagnostics* diagnostics = &d_.diagnostics;
         const LevelDecoders* decoders = &d_.decoders[level.folder];  // map nodes stay put; filled below
-        d_.tree.add_file(dir, "info.json", std::make_shared<LiveText>([&level, diagnostics, decoders] {
-                             const GeometryIndex* geometry = decoders->geometry ? &decoders->geometry->index() : nullptr;
-                             return level_info_json(level, geometry, diagnostics->errors_under(level.folder));
-                         }));
+        file(dir, "info.json", std::make_shared<LiveText>([&level, diagnostics, decoders] {
+                 const GeometryIndex* geometry = decoders->geometry ? &decoders->geometry->index() : nullptr;
+                 return level_info_json(level, geometry, diagnostics->errors_under(level.folder));
+             }),
+             decoded(level.file_offset, level.file_size, "JSON written by gcfs",
+                     "the level's headers, the core's regions and every check (formats.md 3, 4, 6, 8)"));
         for (const auto& [name, part] : {std::pair{"audio.wad", level.audio}, std::pair{"scene.wad", level.scene}})
-            if (part && part->file_lba > 0)
-                d_.tree.add_file(dir, name, slice(static_cast<uint64_t>(part->file_lba) * kSectorSize,
-                                                  static_cast<uint64_t>(part->size_sectors) * kSectorSize));
+            if (part && part->file_lba > 0) {
+                const uint64_t offset = static_cast<uint64_t>(part->file_lba) * kSectorSize;
+                const uint64_t length = static_cast<uint64_t>(part->size_sectors) * kSectorSize;
+                file(dir, name, slice(offset, length), raw(offset, length, "the level's WAD of the table of contents (3.4)"));
+            }
         if (!level.header) return;
-        d_.tree.add_file(dir, "header.bin", slice(level.file_offset, static_cast<uint64_t>(level.header->header_size)));
+        const auto header_size = static_cast<uint64_t>(level.header->header_size);
+        file(dir, "header.bin", slice(level.file_offset, header_size),
+             raw(level.file_offset, header_size, "the container header (formats.md 3.1)"));
         for (const auto& extent : level_extents(*level.header)) {
             const uint64_t offset = level.file_offset + extent.range.byte_offset();
             const uint64_t size = extent.range.byte_size();
             if (extent.range.offset < 0 || offset + size > level.file_offset + level.file_size) {
                 // §3.1: every extent lies inside its container; this one cannot be read.
-                d_.tree.add_file(dir, extent.name == "gameplay" ? "gameplay.wad" : extent.name + ".bin",
-                                 std::make_shared<Unreadable>(fmt::format(
-                                     "extent {} claims sectors [{}, {}) of a {}-sector container (see info.json)",
-                                     extent.name, extent.range.offset, extent.range.end(), level.file_size / kSectorSize)));
+                const std::string why = fmt::format("extent {} claims sectors [{}, {}) of a {}-sector container (see info.json)",
+                                                    extent.name, extent.range.offset, extent.range.end(),
+                                                    level.file_size / kSectorSize);
+                file(dir, extent.name == "gameplay" ? "gameplay.wad" : extent.name + ".bin",
+                     std::make_shared<Unreadable>(why), raw(level.file_offset, 0, why));
                 continue;
             }
             if (extent.name == "gameplay") {
                 // §9: gameplay is a WAD-LZ stream; its decoded size is not stored.
-                d_.tree.add_file(dir, "gameplay.wad", slice(offset, size));
-                auto decoded = std::make_shared<WadStream>(image_, cache_, offset, size, std::nullopt);
-                d_.decoders[level.folder].gameplay = decoded;
-                d_.tree.add_file(dir, "gameplay.bin", decoded);
+                file(dir, "gameplay.wad", slice(offset, size), raw(offset, size, "the gameplay extent (formats.md 3.1, 9)"));
+                auto stream = std::make_shared<WadStream>(image_, cache_, offset, size, std::nullopt);
+                d_.decoders[level.folder].gameplay = stream;
+                file(dir, "gameplay.bin", stream,
+                     decoded(offset, size, kWadLz, "gameplay.wad decompressed; its size measured from the packets (9)"));
             } else {
-                d_.tree.add_file(dir, extent.name + ".bin", slice(offset, size));
+                file(dir, extent.name + ".bin", slice(offset, size),
+                     raw(offset, size, "the " + extent.name + " extent (formats.md 3.1)"));
             }
         }
         if (level.lump) lump_files(dir, level);
@@ -113,27 +150,30 @@ private:
         for (const auto& section : data_lump_sections(*level.lump)) {
             const uint64_t offset = level.data_offset + static_cast<uint64_t>(section.range.offset);
             const uint64_t size = static_cast<uint64_t>(section.range.size);
+            const std::string what = "data-lump section " + section.name + " (formats.md 4.1)";
             if (!section.compressed) {
-                auto raw = slice(offset, size);
-                if (section.name == "gs_ram") gs_ram = raw;
-                d_.tree.add_file(dir, section.name + ".bin", raw);
+                auto bytes = slice(offset, size);
+                if (section.name == "gs_ram") gs_ram = bytes;
+                if (section.name == "core_index") core_index_ = {offset, size};
+                file(dir, section.name + ".bin", bytes, raw(offset, size, what));
                 continue;
             }
-            d_.tree.add_file(dir, section.name + ".wad", slice(offset, size));
+            file(dir, section.name + ".wad", slice(offset, size), raw(offset, size, what));
             std::optional<uint64_t> declared;
             if (section.name == "core_data" && level.core)  // §6.1 0x8C
                 declared = static_cast<uint64_t>(level.core->assets_decompressed_size);
-            auto decoded = std::make_shared<WadStream>(image_, cache_, offset, size, declared);
-            d_.tree.add_file(dir, section.name + ".bin", decoded);
+            auto stream = std::make_shared<WadStream>(image_, cache_, offset, size, declared);
+            file(dir, section.name + ".bin", stream, decoded(offset, size, kWadLz, section.name + ".wad decompressed"));
             if (section.name != "core_data") continue;
-            d_.decoders[level.folder].core_data = decoded;
+            d_.decoders[level.folder].core_data = stream;
+            core_stream_ = {offset, size};
             if (level.core) class_files(dir, level);
-            if (level.core && gs_ram) texture_files(dir, level, decoded, gs_ram);
+            if (level.core && gs_ram) texture_files(dir, level, stream, gs_ram);
             if (level.regions.empty()) continue;
             const uint64_t core_dir = d_.tree.add_directory(dir, "core");
             for (const auto& region : level.regions)
-                d_.tree.add_file(core_dir, region.name + ".bin",
-                                 std::make_shared<SubRange>(decoded, region.offset, region.size));
+                file(core_dir, region.name + ".bin", std::make_shared<SubRange>(stream, region.offset, region.size),
+                     from_core(kWadLz, region, "region (formats.md 6.2)"));
             geometry_files(dir, level, {offset, size});
             if (level.tfrags) tfrag_folder(dir, level, {offset, size});
         }
@@ -144,11 +184,17 @@ private:
         const auto core_size = static_cast<uint64_t>(level.core->assets_decompressed_size);
         const uint64_t dir = d_.tree.add_directory(level_dir, "classes");
         const char* names[3] = {"mobies.csv", "ties.csv", "shrubs.csv"};
+        auto tables = [&](const char* which) {
+            return decoded(core_index_.first, core_index_.second, "CSV written by gcfs",
+                           std::string("the core header's ") + which + " tables in core_index.bin (formats.md 6.1, 6.3)");
+        };
         for (int k = 0; k < 3; ++k)
-            d_.tree.add_file(dir, names[k], std::make_shared<StaticText>(class_table_csv(level.classes[k], k == 2, core_size)));
-        d_.tree.add_file(dir, "textures.csv",
-                         std::make_shared<StaticText>(texture_tables_csv(level.textures, level.core->textures_base_offset,
-                                                                         core_size, static_cast<uint64_t>(level.lump->gs_ram.size))));
+            file(dir, names[k], std::make_shared<StaticText>(class_table_csv(level.classes[k], k == 2, core_size)),
+                 tables("class"));
+        file(dir, "textures.csv",
+             std::make_shared<StaticText>(texture_tables_csv(level.textures, level.core->textures_base_offset, core_size,
+                                                             static_cast<uint64_t>(level.lump->gs_ram.size))),
+             tables("texture"));
     }
 
     // textures/tfrag_NNN.png: the tfrag texture table as pictures.
@@ -157,9 +203,16 @@ private:
         const auto& tfrag = level.texture_table("tfrag");
         if (tfrag.empty()) return;
         const uint64_t dir = d_.tree.add_directory(level_dir, "textures");
-        for (size_t i = 0; i < tfrag.size(); ++i)
-            d_.tree.add_file(dir, fmt::format("tfrag_{:03d}.png", i),
-                             std::make_shared<TextureFile>(cache_, core, gs_ram, tfrag[i], level.core->textures_base_offset));
+        for (size_t i = 0; i < tfrag.size(); ++i) {
+            const uint64_t at = static_cast<uint64_t>(level.core->textures_base_offset) + static_cast<uint64_t>(tfrag[i].data_offset);
+            file(dir, fmt::format("tfrag_{:03d}.png", i),
+                 std::make_shared<TextureFile>(cache_, core, gs_ram, tfrag[i], level.core->textures_base_offset),
+                 decoded(core_stream_.first, core_stream_.second, kWadLz + std::string(", then 8-bit indexed PNG"),
+                         fmt::format("tfrag texture {}: core_data.bin [0x{:x}, +{}) with the 256-colour palette at "
+                                     "gs_ram.bin 0x{:x} (formats.md 6.3)",
+                                     i, at, static_cast<uint64_t>(tfrag[i].width) * static_cast<uint64_t>(tfrag[i].height),
+                                     static_cast<uint64_t>(tfrag[i].palette) * kPaletteUnit)));
+        }
     }
 
     // §8: occlusion and sky summaries (in info.json) and collision.obj.
@@ -173,8 +226,10 @@ private:
             CollisionSourceInfo{level.folder, level.header->id, region("collision") ? region("collision")->offset : 0});
         d_.decoders[level.folder].geometry = geometry;
         if (!geometry->has_collision()) return;
-        d_.tree.add_file(level_dir, "collision.obj", std::make_shared<CollisionObjFile>(geometry));
-        d_.tree.add_file(level_dir, "collision.mtl", std::make_shared<StaticText>(collision_materials_mtl()));
+        file(level_dir, "collision.obj", std::make_shared<CollisionObjFile>(geometry),
+             from_core(kWadLz + std::string(", then OBJ"), *region("collision"), "block (formats.md 8.3)"));
+        file(level_dir, "collision.mtl", std::make_shared<StaticText>(collision_materials_mtl()),
+             generated("a material per collision surface type (formats.md 8.3)"));
     }
 
     // tfrag/: every patch at three LODs, the whole terrain, and the index.
@@ -184,16 +239,16 @@ private:
         auto terrain = std::make_shared<LevelTerrain>(image_, cache_, stream, region->offset, region->size, source);
         d_.decoders[level.folder].terrain = terrain;
         using Kind = TerrainFile::Kind;
-        d_.tree.add_file(level_dir, "preview.png", std::make_shared<TerrainFile>(terrain, Kind::preview_png));
+        auto tfrags = [&](const char* output) { return from_core(kWadLz + std::string(", then ") + output, *region, "block (formats.md 7)"); };
+        file(level_dir, "preview.png", std::make_shared<TerrainFile>(terrain, Kind::preview_png), tfrags("a top-down PNG"));
         const uint64_t dir = d_.tree.add_directory(level_dir, "tfrag");
-        d_.tree.add_file(dir, "terrain.obj", std::make_shared<TerrainFile>(terrain, Kind::terrain_obj));
-        d_.tree.add_file(dir, "patches.csv", std::make_shared<TerrainFile>(terrain, Kind::patches_csv));
-        d_.tree.add_file(dir, "terrain.mtl",
-                         std::make_shared<StaticText>(tfrag_materials_mtl(level.texture_table("tfrag").size())));
+        file(dir, "terrain.obj", std::make_shared<TerrainFile>(terrain, Kind::terrain_obj), tfrags("OBJ"));
+        file(dir, "patches.csv", std::make_shared<TerrainFile>(terrain, Kind::patches_csv), tfrags("CSV"));
+        file(dir, "terrain.mtl", std::make_shared<StaticText>(tfrag_materials_mtl(level.texture_table("tfrag").size())),
+             generated("a material per tfrag texture, mapped to ../textures/ (formats.md 6.3)"));
         const uint64_t lod_dirs[3] = {dir, d_.tree.add_directory(dir, "lod1"), d_.tree.add_directory(dir, "lod2")};
-        const auto patches = static_cast<uint64_t>(level.tfrags->tfrag_count);
         for (int lod = 0; lod < 3; ++lod)
-            d_.tree.add_file_run(lod_dirs[lod], std::make_shared<PatchObjRun>(terrain, patches, lod));
+            d_.tree.add_file_run(lod_dirs[lod], std::make_shared<PatchObjRun>(terrain, *level.tfrags, lod, tfrags("OBJ")));
     }
 
     void by_id_folder(uint64_t dir) {
@@ -206,9 +261,19 @@ private:
         }
     }
 
+    // A file made from one region of the decoded core.
+    Origin from_core(std::string decoder, const CoreRegion& region, const std::string& what) const {
+        return decoded(core_stream_.first, core_stream_.second, std::move(decoder),
+                       fmt::format("core_data.bin [0x{:x}, +{}): the {} {}", region.offset, region.size, region.name, what));
+    }
+
+    static constexpr const char* kWadLz = "WAD LZ (formats.md 5)";
+
     Disc& d_;
     const Image& image_;
     cache::LruCache& cache_;
+    // The current level's core_index section and core_data stream, image (offset, length).
+    std::pair<uint64_t, uint64_t> core_index_{}, core_stream_{};
 };
 
 }  // namespace

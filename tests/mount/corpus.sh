@@ -52,6 +52,8 @@ for case in "${cases[@]}"; do
     for f in $eio_files; do
         [[ $f == */.. ]] && continue  # no file to read: the level has no container
         check "[$kind] $f answers EIO" eio_at "$WORK/mnt/$f"
+        check "[$kind] its user.gcfs.status reports an error" \
+            bash -c "getfattr --absolute-names --only-values -n user.gcfs.status '$WORK/mnt/$f' | grep -q '^error: '"
     done
     for level in $intact; do check "[$kind] $level reads exactly like the clean disc" same_as_clean "$level"; done
     check "[$kind] global/ reads exactly like the clean disc" diff -r "$WORK/clean/global" "$WORK/mnt/global"

@@ -222,6 +222,49 @@ check "gcfs extract (no mount) writes what the mount shows" \
     bash -c "'$GCFS' extract '$IMAGE' LEVEL03 '$WORK/extracted' 2>'$WORK/extract-clean.err' && diff -r --exclude=info.json '$MNT/LEVEL03' '$WORK/extracted/LEVEL03'"
 check "gcfs extract prints no progress when stderr is not a terminal" test ! -s "$WORK/extract-clean.err"
 
+# user.gcfs.* attributes, read through the kernel: every file has all five;
+# a raw file's image bytes are exactly its content; a decoded file names the
+# same image bytes as the stream it is decoded from; everything is "ok".
+xattrs_tell_the_truth() {
+    python3 - "$MNT" "$IMAGE" <<'PY'
+import os, re, sys
+mnt, image = sys.argv[1:]
+img = open(image, "rb").read()
+names = ["user.gcfs.container", "user.gcfs.sectors", "user.gcfs.decoder", "user.gcfs.source", "user.gcfs.status"]
+raw = decoded = 0
+ranges = {}
+for root, dirs, files in os.walk(mnt):
+    for d in dirs:
+        if [n for n in os.listxattr(os.path.join(root, d), follow_symlinks=False) if n.startswith("user.gcfs.")]:
+            sys.exit("directory with attributes: " + d)
+    for f in files:
+        path = os.path.join(root, f)
+        if os.path.islink(path): continue
+        rel = os.path.relpath(path, mnt)
+        attrs = {n: os.getxattr(path, n).decode() for n in os.listxattr(path)}
+        if sorted(attrs) != sorted(names): sys.exit("%s has %s" % (rel, sorted(attrs)))
+        if not attrs["user.gcfs.status"].startswith("ok"): sys.exit("%s: %s" % (rel, attrs["user.gcfs.status"]))
+        m = re.fullmatch(r"image LBA \[(\d+), (\d+)\), bytes \[0x([0-9a-f]+), 0x([0-9a-f]+)\)", attrs["user.gcfs.sectors"])
+        if not m: continue  # made by gcfs alone
+        lba0, lba1, start, end = int(m[1]), int(m[2]), int(m[3], 16), int(m[4], 16)
+        if lba0 != start // 2048 or lba1 != -(-end // 2048): sys.exit("%s: sectors and bytes disagree" % rel)
+        ranges[rel] = (start, end)
+        if attrs["user.gcfs.decoder"].startswith("none"):
+            raw += 1
+            if open(path, "rb").read() != img[start:end]: sys.exit(rel + ": content differs from its image bytes")
+        else:
+            decoded += 1
+for rel, r in ranges.items():
+    if rel.endswith("/core_data.bin") and ranges[rel[:-4] + ".wad"] != r: sys.exit(rel + ": not its stream's bytes")
+    if "/tfrag/" in rel and ranges[rel.split("/")[0] + "/core_data.wad"] != r: sys.exit(rel + ": not the core's bytes")
+print("raw files checked", raw, "decoded files", decoded)
+sys.exit(0 if raw > 40 and decoded > 200 else 1)
+PY
+}
+check "user.gcfs.* xattrs: raw files are their image bytes, decoded ones name their stream, all ok" xattrs_tell_the_truth
+check "security.* xattrs are not supported (ls stops asking), unknown user.* ones are absent" \
+    bash -c "getfattr -n security.selinux '$MNT/README.txt' 2>&1 | grep -q 'not supported' && getfattr -n user.nope '$MNT/README.txt' 2>&1 | grep -q 'No such attribute'"
+check "setfattr is refused with EROFS" bash -c "setfattr -n user.x -v 1 '$MNT/README.txt' 2>&1 | grep -q 'Read-only file system'"
 erofs() { local out; out=$("$@" 2>&1); [[ $out == *"Read-only file system"* ]]; }
 check "touch is refused with EROFS" erofs touch "$MNT/new"
 check "overwriting a file is refused with EROFS" erofs bash -c "echo x > '$MNT/LEVEL00/info.json'"

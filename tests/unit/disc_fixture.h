@@ -4,7 +4,10 @@
 #include <map>
 #include <string>
 
+#include <doctest/doctest.h>
+
 #include "mkdisc/disc_builder.h"
+#include "tree/tree_builder.h"
 
 struct BuiltDisc {
     std::string path;
@@ -13,3 +16,10 @@ struct BuiltDisc {
 };
 
 const BuiltDisc& small_disc();
+
+// The node at `path` of an opened disc's tree; fails the test when absent.
+inline const gcfs::tree::Node& node_at(const gcfs::tree::Disc& disc, const std::string& path) {
+    const auto ino = disc.tree.resolve(path);
+    REQUIRE_MESSAGE(ino, path);
+    return *disc.tree.node(*ino);
+}

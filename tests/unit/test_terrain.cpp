@@ -15,12 +15,6 @@ using namespace gcfs;
 
 namespace {
 
-const tree::Node& node_at(const tree::Disc& disc, const std::string& path) {
-    const auto ino = disc.tree.resolve(path);
-    REQUIRE_MESSAGE(ino, path);
-    return *disc.tree.node(*ino);
-}
-
 std::string read_text(const tree::Disc& disc, const std::string& path) {
     const tree::Node& n = node_at(disc, path);
     std::string out(n.source->size(), '\0');

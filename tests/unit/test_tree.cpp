@@ -112,6 +112,7 @@ public:
     std::shared_ptr<const tree::Source> source(uint64_t i) const override {
         return std::make_shared<tree::StaticText>(name(i));
     }
+    std::shared_ptr<const tree::Provenance> provenance(uint64_t) const override { return nullptr; }
 
 private:
     uint64_t n_;
@@ -122,7 +123,7 @@ private:
 TEST_CASE("file runs: reserved inodes, nodes made on first lookup and kept, listed after built children") {
     tree::Tree t;
     const uint64_t dir = t.add_directory(tree::Tree::kRootIno, "d");
-    t.add_file(dir, "a.txt", std::make_shared<tree::StaticText>("a"));
+    t.add_file(dir, "a.txt", std::make_shared<tree::StaticText>("a"), nullptr);
     t.add_file_run(dir, std::make_shared<NamedRun>(5));
     t.add_file_run(dir, std::make_shared<NamedRun>(0));
     const uint64_t other = t.add_directory(tree::Tree::kRootIno, "e");
@@ -156,7 +157,7 @@ TEST_CASE("file runs: reserved inodes, nodes made on first lookup and kept, list
     });
     CHECK(names == std::vector<std::string>{"f2", "f3"});
 
-    CHECK_THROWS(t.add_file(dir, "f1", std::make_shared<tree::StaticText>("x")));  // a run already names it
+    CHECK_THROWS(t.add_file(dir, "f1", std::make_shared<tree::StaticText>("x"), nullptr));  // a run already names it
     CHECK_THROWS(t.add_file_run(dir, std::make_shared<NamedRun>(1)));  // "f0" twice
 }
 

@@ -1,0 +1,54 @@
+#include "tree/xattrs.h"
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace gcfs::tree {
+namespace {
+
+constexpr std::array<std::string_view, 5> kNames = {"user.gcfs.container", "user.gcfs.sectors", "user.gcfs.decoder",
+                                                     "user.gcfs.source", "user.gcfs.status"};
+
+std::string sectors(const Provenance& p) {
+    if (p.image_length == 0) return "none";
+    const uint64_t first = p.image_offset / formats::kSectorSize;
+    const uint64_t end = formats::sectors_for(p.image_offset + p.image_length);
+    return fmt::format("image LBA [{}, {}), bytes [0x{:x}, 0x{:x})", first, end, p.image_offset,
+                       p.image_offset + p.image_length);
+}
+
+std::string status(Disc& disc, const Node& node) {
+    const std::string path = disc.tree.path_of(node.ino);
+    std::string error = node.source->open_error();
+    if (error.empty() && node.source->size() > 0) {
+        uint8_t byte;
+        error = node.source->read(0, {&byte, 1}).error;
+    }
+    if (!error.empty()) {
+        disc.diagnostics.report(path, "status check", error);
+        return "error: " + error;
+    }
+    if (const auto errors = disc.diagnostics.errors(); errors.count(path)) return "error: " + errors.at(path);
+    return "ok: opens and reads; every check its decoder makes holds";
+}
+
+}  // namespace
+
+std::vector<std::string> xattr_names(const Node& node) {
+    if (node.type != NodeType::file || !node.provenance) return {};
+    return {kNames.begin(), kNames.end()};
+}
+
+std::optional<std::string> xattr_value(Disc& disc, const Node& node, std::string_view name) {
+    if (node.type != NodeType::file || !node.provenance) return std::nullopt;
+    const Provenance& p = *node.provenance;
+    if (name == kNames[0]) return p.container.empty() ? "none: made by gcfs" : p.container;
+    if (name == kNames[1]) return sectors(p);
+    if (name == kNames[2]) return p.decoder;
+    if (name == kNames[3]) return p.detail;
+    if (name == kNames[4]) return status(disc, node);
+    return std::nullopt;
+}
+
+}  // namespace gcfs::tree
