@@ -34,4 +34,14 @@ for sub in mount mkdisc ls cat extract verify; do
     check "the page documents 'gcfs $sub'" grep -q "^\.B gcfs $sub" "$PAGE"
     check "gcfs --help lists '$sub'" bash -c "'$GCFS' --help | grep -qE '^  $sub '"
 done
+# The README's picture is LEVEL00/preview.png of the demo disc (make demo's
+# --levels 4 --seed 1), byte for byte: regenerate it when the builder changes.
+readme_preview_is_the_demo_disc() {
+    local work; work=$(mktemp -d)
+    "$GCFS" mkdisc "$work/demo.iso" --levels 4 --seed 1 >/dev/null &&
+        "$GCFS" cat "$work/demo.iso" LEVEL00/preview.png | cmp - "$(dirname "$PAGE")/demo-level00-preview.png"
+    local rc=$?; rm -rf "$work"; return $rc
+}
+check "docs/demo-level00-preview.png is the demo disc's LEVEL00/preview.png" readme_preview_is_the_demo_disc
+check "the README shows it" grep -q '](docs/demo-level00-preview.png)' "$(dirname "$PAGE")/../README.md"
 finish docs
