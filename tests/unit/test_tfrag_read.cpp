@@ -303,3 +303,31 @@ TEST_CASE("texture coordinates: s / 4096, halved when negative; each triangle ca
     CHECK(mesh->triangle_texture == std::vector<int32_t>{7, 7});  // TEX0.data_lo of ad-gif 0 (§7.5)
     CHECK(mesh->colours[0].r == 0x80);
 }
+
+TEST_CASE("seed wrong reading: the '18 18 18 80' clusters in the tfrag region are vertex colours, not texels") {
+    // The seed found runs of 18 18 18 80 inside the terrain data and took them
+    // for texels stored inline. §7.3: they are the RGBA array, one entry per
+    // position, read as colours; texels live in the pool at textures_base.
+    auto patches = samples::terrain(3);
+    for (auto& rgba : patches[1].rgba) rgba = {0x18, 0x18, 0x18, 0x80};
+    const Bytes block = write_tfrags(patches);
+    const TfragsHeader header = parse_tfrags_header(block).value();
+    const TfragPatchHeader h = parse_tfrag_patch_header(block, header, 1).value();
+    // §7.2: offsets are relative to the patch data, table_offset + data.
+    const uint64_t at = static_cast<uint64_t>(header.table_offset) + static_cast<uint64_t>(h.data) + h.rgba_ofs;
+    const uint64_t positions = patches[1].rgba.size();
+    for (uint64_t i = 0; i < positions; ++i) {
+        CAPTURE(i);
+        CHECK(block[at + 4 * i] == 0x18);
+        CHECK(block[at + 4 * i + 3] == 0x80);
+    }
+    auto patch = read_tfrag_patch(block, header, 1);
+    REQUIRE(patch.ok());
+    const auto mesh = tfrag_lod_mesh(*patch, 0);
+    REQUIRE(mesh.ok());
+    // One colour per position, exactly the header's vert_count of them: a
+    // vertex attribute, not a width × height texture.
+    CHECK(mesh->colours.size() == h.vert_count);
+    CHECK(mesh->positions.size() == h.vert_count);
+    for (const auto& c : mesh->colours) CHECK((c.r == 0x18 && c.g == 0x18 && c.b == 0x18 && c.a == 0x80));
+}
