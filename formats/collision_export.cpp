@@ -4,8 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <set>
+#include <bit>
 
 #include "formats/obj.h"
 
@@ -17,6 +16,43 @@ constexpr uint64_t kPositionLineBytes = 2 + 3 * 15 + 2 + 1;  // "v x y z\n", wid
 constexpr const char* kHeroMaterial = "hero";
 
 uint64_t face_line_bytes(uint32_t corners, uint32_t width) { return 1 + corners * (1ull + width) + 1; }
+
+// Distinct values in first-seen order, found through one open-addressing
+// table of indices: a full disc's level stores ~200k vertex copies, and node-
+// based maps made the merge most of a level folder's first listing.
+template <class Key>
+class Interner {
+public:
+    explicit Interner(size_t expected) : slots_(std::bit_ceil(2 * expected + 2), kEmpty) { items_.reserve(expected); }
+
+    // The index of `key`, and whether it was new.
+    std::pair<uint32_t, bool> intern(const Key& key) {
+        const size_t mask = slots_.size() - 1;
+        for (size_t slot = hash(key) & mask;; slot = (slot + 1) & mask) {
+            if (slots_[slot] == kEmpty) {
+                slots_[slot] = static_cast<uint32_t>(items_.size());
+                items_.push_back(key);
+                return {slots_[slot], true};
+            }
+            if (items_[slots_[slot]] == key) return {slots_[slot], false};
+        }
+    }
+    std::vector<Key>& items() { return items_; }
+
+private:
+    static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
+    static size_t hash(const Key& key) {
+        uint64_t h = 0x9E3779B97F4A7C15ull;
+        for (auto v : key) {
+            h = (h ^ static_cast<uint64_t>(v)) * 0xFF51AFD7ED558CCDull;
+            h ^= h >> 29;
+        }
+        return static_cast<size_t>(h);
+    }
+
+    std::vector<uint32_t> slots_;
+    std::vector<Key> items_;
+};
 
 std::string preamble(const Collision& c, const CollisionSourceInfo& s, const CollisionWorldMesh& mesh) {
     return fmt::format(
@@ -69,19 +105,22 @@ std::string collision_material_name(uint8_t type) { return fmt::format("col_{:02
 
 CollisionWorldMesh merge_collision_octants(const std::vector<CollisionOctant>& octants) {
     CollisionWorldMesh mesh;
-    std::map<std::array<int64_t, 3>, uint32_t> index_of;
-    std::set<std::array<uint32_t, 6>> seen;  // type, corners, indices from the lowest, in stored order
+    size_t stored_vertices = 0, stored_faces = 0;
+    for (const auto& o : octants) {
+        stored_vertices += o.vertices.size();
+        stored_faces += o.faces.size();
+    }
+    Interner<std::array<int64_t, 3>> positions(stored_vertices);
+    Interner<std::array<uint32_t, 6>> seen(stored_faces);  // type, corners, indices from the lowest, in stored order
+    mesh.faces.reserve(stored_faces);
+    std::vector<uint32_t> local;
     for (const auto& o : octants) {
         // §8.3: fields are relative to the octant centre, coord * 4 + 2.
         std::array<int64_t, 3> centre;
         for (int a = 0; a < 3; ++a) centre[a] = (int64_t{o.coord[a]} * kOctantEdge + 2) * 64;
-        std::vector<uint32_t> local;
-        for (const auto& v : o.vertices) {
-            const std::array<int64_t, 3> p{centre[0] + v[0] * 4, centre[1] + v[1] * 4, centre[2] + v[2]};
-            const auto [it, fresh] = index_of.try_emplace(p, static_cast<uint32_t>(mesh.positions.size()));
-            if (fresh) mesh.positions.push_back(p);
-            local.push_back(it->second);
-        }
+        local.clear();
+        for (const auto& v : o.vertices)
+            local.push_back(positions.intern({centre[0] + v[0] * 4, centre[1] + v[1] * 4, centre[2] + v[2]}).first);
         for (const auto& f : o.faces) {
             CollisionWorldMesh::Face face;
             face.corners = f.quad ? 4 : 3;
@@ -91,9 +130,10 @@ CollisionWorldMesh merge_collision_octants(const std::vector<CollisionOctant>& o
             const auto lowest = std::min_element(face.v.begin(), face.v.begin() + face.corners) - face.v.begin();
             std::array<uint32_t, 6> key{face.type, face.corners, 0, 0, 0, 0};
             for (int k = 0; k < face.corners; ++k) key[2 + k] = face.v[(lowest + k) % face.corners];
-            if (seen.insert(key).second) mesh.faces.push_back(face);
+            if (seen.intern(key).second) mesh.faces.push_back(face);
         }
     }
+    mesh.positions = std::move(positions.items());
     std::stable_sort(mesh.faces.begin(), mesh.faces.end(), [](const auto& a, const auto& b) { return a.type < b.type; });
     return mesh;
 }
