@@ -44,10 +44,10 @@ public:
     const formats::CollisionSourceInfo& collision_source() const { return source_; }
     // collision.obj's text, rendered into the cache.
     cache::Loaded collision_obj() const;
+    // The decoded core from byte 0 through the last region, kept in the cache.
+    cache::Loaded head() const;
 
 private:
-    // The decoded core through the last region, kept in the cache.
-    cache::Loaded head() const;
     std::span<const uint8_t> bytes_of(const cache::Loaded& head, const formats::CoreRegion& region) const;
 
     const Image& image_;

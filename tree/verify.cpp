@@ -67,7 +67,8 @@ void terrain_checks(LevelVerdict& v, const LevelDecoders& d, const LevelScan& le
 }
 
 // §8: each region the core names parses with every declared range inside it.
-void geometry_checks(LevelVerdict& v, const LevelGeometry& geometry) {
+void geometry_checks(LevelVerdict& v, const LevelDecoders& d) {
+    const LevelGeometry& geometry = *d.geometry;
     const GeometryIndex& g = geometry.index();
     auto check = [&](const char* name, bool present, const std::string& error, auto detail) {
         const std::string why = !g.decode_error.empty() ? g.decode_error : error;
@@ -88,10 +89,19 @@ void geometry_checks(LevelVerdict& v, const LevelGeometry& geometry) {
                            g.collision->octants, g.collision->vertices, g.collision->quads, g.collision->triangles,
                            g.collision->hero_groups);
     });
-    if (!g.collision) return;
-    const cache::Loaded obj = geometry.collision_obj();
-    v.checks.push_back({"collision.obj renders its listed size", obj.bytes != nullptr,
-                        obj.bytes ? fmt::format("{} bytes", obj.bytes->size()) : obj.error});
+    if (g.collision) {
+        const cache::Loaded obj = geometry.collision_obj();
+        v.checks.push_back({"collision.obj renders its listed size", obj.bytes != nullptr,
+                            obj.bytes ? fmt::format("{} bytes", obj.bytes->size()) : obj.error});
+    }
+    // The prefix decode that serves info.json and collision.obj must agree with the full core.
+    const cache::Loaded core = d.core_data ? d.core_data->decoded() : cache::Loaded{};
+    const cache::Loaded head = geometry.head();
+    if (!core.bytes || !head.bytes) return;
+    const bool same = head.bytes->size() <= core.bytes->size() &&
+                      std::memcmp(core.bytes->data(), head.bytes->data(), head.bytes->size()) == 0;
+    v.checks.push_back({"core head decode equals the core", same,
+                        fmt::format("{} bytes from core_data.bin 0x0", head.bytes->size())});
 }
 
 }  // namespace
@@ -117,7 +127,7 @@ DiscVerdict verify_disc(const Disc& disc) {
             stream_check(v, "core_data decodes", d.core_data, "exactly the size core header 0x8C declares (§6.1)");
             stream_check(v, "gameplay decodes", d.gameplay, "the stream is consumed to its declared end (§9)");
             if (d.terrain) terrain_checks(v, d, level);
-            if (d.geometry) geometry_checks(v, *d.geometry);
+            if (d.geometry) geometry_checks(v, d);
         }
         verdict.levels.push_back(std::move(v));
     }
@@ -149,6 +159,14 @@ std::string render_verdict(const DiscVerdict& verdict) {
     for (const auto& l : verdict.levels)
         for (const auto& c : l.checks)
             if (!c.ok) out += fmt::format("FAILED {}: {}: {}\n", l.folder, c.name, c.detail);
+    return out;
+}
+
+std::string render_checks(const DiscVerdict& verdict) {
+    std::string out;
+    for (const auto& l : verdict.levels)
+        for (const auto& c : l.checks)
+            out += fmt::format("{:<8} {:<6} {}: {}\n", l.folder, c.ok ? "ok" : "FAILED", c.name, c.detail);
     return out;
 }
 

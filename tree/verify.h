@@ -34,4 +34,7 @@ DiscVerdict verify_disc(const Disc& disc);
 // The verdict as a table, one row per level, then totals and each failure.
 std::string render_verdict(const DiscVerdict& verdict);
 
+// Every check of every level, one line each: "LEVEL00 ok     name: detail".
+std::string render_checks(const DiscVerdict& verdict);
+
 }  // namespace gcfs::tree

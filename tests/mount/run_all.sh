@@ -118,6 +118,8 @@ check "8 concurrent cats of one extent give identical, correct bytes" concurrent
 
 # ---- tfrag terrain: OBJ files agree with gcfs verify and with a third-party reader
 check "gcfs verify passes the built disc" bash -c "'$GCFS' verify '$IMAGE' > '$WORK/verify.txt'"
+check "gcfs verify --checks lists each level's occlusion, sky and collision checks, all ok" \
+    bash -c "'$GCFS' verify --checks '$IMAGE' > '$WORK/checks.txt' && for c in 'occlusion grid parses' 'sky parses' 'collision parses' 'core head decode equals the core'; do test \$(grep -c \"^LEVEL0. *ok *\$c: \" '$WORK/checks.txt') = 4 || exit 1; done && ! grep -q FAILED '$WORK/checks.txt'"
 verify_field() { grep "^$1 " "$WORK/verify.txt" | awk -v c="$2" '{gsub(",", "", $c); print $c}'; }
 tfrag_files_match_verify() {
     local level=$1 patches
