@@ -120,10 +120,12 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "by-id/NN     symlinks from the level id each header reports to its folder\n"
         ".gcfs/stats  cache size, hits, misses, bytes decoded, and every read error so far\n"
         "\n"
-        "Extents have the sizes their headers declare; OBJ and CSV sizes come from a small per-level\n"
-        "index built when a tfrag/ folder is first listed. Everything is decoded lazily, on first read,\n"
-        "through a byte-budgeted cache. A damaged file reads as EIO and is listed in .gcfs/stats.\n"
-        "Where the numbers come from: the format reference formats.md the gcfs sources follow.\n"
+        "Extents have the sizes their headers declare; OBJ and CSV sizes come from small per-level\n"
+        "indexes: tfrag/ is indexed when first listed, info.json and collision.obj when the level folder\n"
+        "is (the head of the core is decoded once for them). Everything else is decoded lazily, on first\n"
+        "read, through a byte-budgeted cache. A damaged file reads as EIO and is listed in .gcfs/stats;\n"
+        "getfattr -d FILE shows where any file comes from (user.gcfs.* attributes).\n"
+        "Where the numbers come from: docs/formats.md of the gcfs sources.\n"
         "\n",
         image_path, disc.volume.volume_id, disc.volume.system_id, utc(disc.volume.creation), disc.levels.size());
     for (const auto& level : disc.levels) {
