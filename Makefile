@@ -49,8 +49,8 @@ test-meson: deps
 
 # The .deb installed and used on a clean Debian 12 root (debootstrap, kept as
 # a pristine tarball in $(BUILD)), with only its declared dependencies.
-test-package: build
-	bash packaging/test-deb.sh $(BUILD)
+test-package: build test-meson
+	bash packaging/test-deb.sh $(BUILD) build-meson
 
 # Every parser under libFuzzer (clang, ASan+UBSan), FUZZ_SECONDS each: bounded
 # in `make test`; `make fuzz` runs 10 minutes per target for hand runs.

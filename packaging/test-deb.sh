@@ -4,9 +4,12 @@
 # installed by apt with nothing but its declared dependencies, then gcfs used
 # there for real: --help, man page, mkdisc, verify, ls, and a FUSE mount read
 # through the kernel. Needs root, network access to deb.debian.org, /dev/fuse.
-# Usage: test-deb.sh BUILD_DIR
+# Also checks that `cmake --install` and `meson install` (when MESON_BUILD_DIR
+# is given) put gcfs and gcfs(1) in place.
+# Usage: test-deb.sh BUILD_DIR [MESON_BUILD_DIR]
 set -u
 BUILD=$(readlink -f "$1")
+MESON_BUILD=${2:+$(readlink -f "$2")}
 source "$(dirname "$0")/../tests/mount/lib.sh"
 PRISTINE=$BUILD/debian12-minbase.tar
 ROOT=$(mktemp -d /tmp/gcfs-deb-test.XXXXXX)
@@ -32,6 +35,16 @@ cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 cp "$DEB" "$ROOT/tmp/gcfs.deb"
 in_root() { chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
 
+installs_into() {  # DIR, then the install command: gcfs runs from DIR and its page is there
+    local dir=$1; shift
+    rm -rf "$dir" && "$@" >/dev/null && "$dir/usr/local/bin/gcfs" --version >/dev/null &&
+        ls "$dir"/usr/local/share/man/man1/gcfs.1* >/dev/null
+}
+check "cmake --install puts gcfs and gcfs(1) in place" installs_into "$ROOT.cmake" env DESTDIR="$ROOT.cmake" cmake --install "$BUILD"
+if [ -n "$MESON_BUILD" ]; then
+    check "meson install puts gcfs and gcfs(1) in place" installs_into "$ROOT.meson" meson install -C "$MESON_BUILD" --destdir "$ROOT.meson"
+fi
+rm -rf "$ROOT.cmake" "$ROOT.meson"
 check "the package is built stripped, under 10 MB" bash -c "test \$(stat -c %s '$DEB') -lt 10000000"
 check "the package declares fuse3, libfmt9, libspdlog1.10" \
     bash -c "dpkg-deb -f '$DEB' Depends | tr -d ' ' | tr ',' '\n' | sort | tr '\n' ' ' | grep -q 'fuse3 libfmt9 libfuse3-3 libspdlog1.10 zlib1g'"
