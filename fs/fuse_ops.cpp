@@ -63,6 +63,10 @@ void op_init(void*, fuse_conn_info* conn) {
     // Always list with attributes: `ls -l` and file managers then need no
     // LOOKUP round trip per file (65k of them on a full disc).
     conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
+}
+
+void op_init_with_xattrs(void* userdata, fuse_conn_info* conn) {
+    op_init(userdata, conn);
     // `ls -l` asks every file for its POSIX ACLs. With ACL support on, the
     // kernel caches our "none" per inode instead of asking again on every
     // listing (measured: two GETXATTR round trips per file per `ls -lR`).
@@ -275,7 +279,7 @@ void op_setxattr(fuse_req_t req, fuse_ino_t, const char*, const char*, size_t, i
 void op_removexattr(fuse_req_t req, fuse_ino_t, const char*) { erofs(req); }
 void op_fallocate(fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*) { erofs(req); }
 
-fuse_lowlevel_ops make_operations() {
+fuse_lowlevel_ops make_operations(bool xattrs) {
     fuse_lowlevel_ops ops{};
     ops.init = op_init;
     ops.lookup = op_lookup;
@@ -298,8 +302,11 @@ fuse_lowlevel_ops make_operations() {
     ops.link = op_link;
     ops.write = op_write;
     ops.create = op_create;
-    ops.getxattr = op_getxattr;
-    ops.listxattr = op_listxattr;
+    if (xattrs) {
+        ops.init = op_init_with_xattrs;
+        ops.getxattr = op_getxattr;
+        ops.listxattr = op_listxattr;
+    }
     ops.setxattr = op_setxattr;
     ops.removexattr = op_removexattr;
     ops.fallocate = op_fallocate;
@@ -308,9 +315,9 @@ fuse_lowlevel_ops make_operations() {
 
 }  // namespace
 
-const fuse_lowlevel_ops& operations() {
-    static const fuse_lowlevel_ops ops = make_operations();
-    return ops;
+const fuse_lowlevel_ops& operations(bool xattrs) {
+    static const fuse_lowlevel_ops with = make_operations(true), without = make_operations(false);
+    return xattrs ? with : without;
 }
 
 }  // namespace gcfs::fs

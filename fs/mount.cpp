@@ -42,6 +42,8 @@ std::string apply_o_option(const std::string& list, MountOptions& options) {
                 return fmt::format("bad cache_size '{}': use a byte count with K, M or G", item.substr(11));
         } else if (item == "debug") {
             options.debug = true;
+        } else if (item == "noxattr") {
+            options.xattrs = false;
         } else if (item == "rw") {
             return "gcfs is read-only: -o rw is not supported";
         } else if (!item.empty()) {
@@ -117,7 +119,7 @@ int run_mount(const MountOptions& options, tree::Disc& disc) {
     fuse_args fargs = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
 
     Session session;
-    session.se = fuse_session_new(&fargs, &operations(), sizeof(fuse_lowlevel_ops), &disc);
+    session.se = fuse_session_new(&fargs, &operations(options.xattrs), sizeof(fuse_lowlevel_ops), &disc);
     if (!session.se) {
         fmt::print(stderr, "gcfs: libfuse rejected the options (see above)\n");
         return 5;

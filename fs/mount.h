@@ -15,6 +15,7 @@ struct MountOptions {
     bool foreground = false;
     bool debug = false;
     uint64_t cache_bytes = 512ull << 20;
+    bool xattrs = true;  // -o noxattr turns the user.gcfs.* attributes off
     std::vector<std::string> fuse_options;  // passed through to libfuse (allow_other, ...)
 };
 

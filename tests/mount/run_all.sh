@@ -7,7 +7,7 @@ GCFS=$(readlink -f "$1")
 WORK=$(mktemp -d /tmp/gcfs-mount-test.XXXXXX)
 MNT=$WORK/mnt
 source "$(dirname "$0")/lib.sh"
-cleanup() { unmount "$MNT" 2>/dev/null; unmount "$WORK/mnt2" 2>/dev/null; rm -rf "$WORK"; }
+cleanup() { unmount "$MNT" 2>/dev/null; unmount "$WORK/mnt2" 2>/dev/null; unmount "$WORK/mnt3" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
 
 mkdir -p "$MNT"
@@ -266,6 +266,13 @@ PY
 check "user.gcfs.* xattrs: raw files are their image bytes, decoded ones name their stream, all ok" xattrs_tell_the_truth
 check "security.* xattrs are not supported (ls stops asking), unknown user.* ones are absent" \
     bash -c "getfattr -n security.selinux '$MNT/README.txt' 2>&1 | grep -q 'not supported' && getfattr -n user.nope '$MNT/README.txt' 2>&1 | grep -q 'No such attribute'"
+noxattr_mount_has_none() {
+    mkdir -p "$WORK/mnt3" && "$GCFS" mount "$IMAGE" "$WORK/mnt3" -o noxattr && wait_mounted "$WORK/mnt3" || return 1
+    local out; out=$(getfattr -n user.gcfs.container "$WORK/mnt3/LEVEL00/data.bin" 2>&1)
+    unmount "$WORK/mnt3"
+    [[ $out == *"Operation not supported"* ]]
+}
+check "-o noxattr mounts without user.gcfs.* attributes" noxattr_mount_has_none
 check "setfattr is refused with EROFS" bash -c "setfattr -n user.x -v 1 '$MNT/README.txt' 2>&1 | grep -q 'Read-only file system'"
 erofs() { local out; out=$("$@" 2>&1); [[ $out == *"Read-only file system"* ]]; }
 check "touch is refused with EROFS" erofs touch "$MNT/new"
