@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <bit>
+#include <cmath>
 
 #include "formats/obj.h"
 
