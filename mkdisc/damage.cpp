@@ -22,7 +22,8 @@ constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count},
                             {"extents-overlap", Damage::extents_overlap},
                             {"toc-past-end", Damage::toc_past_end},
                             {"truncated", Damage::truncated},
-                            {"collision-size", Damage::collision_size}};
+                            {"collision-size", Damage::collision_size},
+                            {"sky-shells", Damage::sky_shells}};
 
 }  // namespace
 
@@ -63,6 +64,10 @@ void damage_collision(formats::Bytes& block, Damage kind) {
     const uint64_t z_node = mesh + 4ull * u16_at(block, first_nonzero(mesh + 4, u16_at(block, mesh + 2), 2));
     const uint64_t y_node = mesh + u32_at(block, first_nonzero(z_node + 4, u16_at(block, z_node + 2), 4));
     block.at(first_nonzero(y_node + 4, u16_at(block, y_node + 2), 4)) += 1;  // the entry's low byte: qwords
+}
+
+void damage_sky(formats::Bytes& block, Damage kind) {
+    if (kind == Damage::sky_shells) block.at(0x06) = 9;  // §8.2 s16 shell_count, at most 8
 }
 
 void damage_tfrags(formats::Bytes& block, Damage kind) {

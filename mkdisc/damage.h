@@ -23,6 +23,7 @@ enum class Damage {
     toc_past_end,        // the TOC's header copy puts the level file past the image's end (§2.3)
     truncated,           // the image ends halfway through the level's file
     collision_size,      // the first collision octant's x entry declares one qword more than its counts need (§8.3)
+    sky_shells,          // the sky header declares 9 shells, one more than a sky may have (§8.2)
 };
 
 struct DamageSpec {
@@ -37,6 +38,7 @@ std::vector<std::string> damage_names();
 // Each applies the kinds that belong to its stage of the build and ignores the rest.
 void damage_tfrags(formats::Bytes& block, Damage kind);
 void damage_collision(formats::Bytes& block, Damage kind);
+void damage_sky(formats::Bytes& block, Damage kind);
 void damage_core_stream(formats::Bytes& stream, Damage kind);
 void damage_gameplay_stream(formats::Bytes& stream, Damage kind);
 void damage_level_header(formats::LevelHeader& header, Damage kind);

@@ -111,7 +111,9 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     occlusion_grid(dat, random);
     dat.pad_to(0x40);
     h.sky = static_cast<int32_t>(dat.size());
-    dat.append(write_sky(make_sky(random)));
+    Bytes sky = write_sky(make_sky(random));
+    for (Damage kind : damage) damage_sky(sky, kind);
+    dat.append(sky);
     dat.pad_to(0x40);
     h.collision = static_cast<int32_t>(dat.size());
     Bytes collision = write_collision(make_collision(terrain, sizes.collision_cell, random));
