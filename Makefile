@@ -27,7 +27,7 @@ demo: build
 	ls -l $(DEMO_DIR)/mnt/LEVEL00/tfrag | head -8
 	ls -l $(DEMO_DIR)/mnt/LEVEL00/textures $(DEMO_DIR)/mnt/LEVEL00/classes
 	head -8 $(DEMO_DIR)/mnt/LEVEL00/tfrag/terrain.obj
-	getfattr -d $(DEMO_DIR)/mnt/LEVEL00/collision.obj
+	getfattr --absolute-names -d $(DEMO_DIR)/mnt/LEVEL00/collision.obj
 	@echo; cat $(DEMO_DIR)/mnt/README.txt
 	@echo; $(BUILD)/gcfs verify $(DEMO_DIR)/demo.iso
 
