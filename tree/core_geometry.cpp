@@ -6,7 +6,7 @@
 
 namespace gcfs::tree {
 
-LevelGeometry::LevelGeometry(const Image& image, cache::LruCache& cache, Stream stream,
+LevelGeometry::LevelGeometry(const Image& image, cache::LruCache& cache, CoreStream stream,
                              std::optional<formats::CoreRegion> occlusion, std::optional<formats::CoreRegion> sky,
                              std::optional<formats::CoreRegion> collision, formats::CollisionSourceInfo source)
     : image_(image), cache_(cache), stream_(stream), occlusion_(std::move(occlusion)), sky_(std::move(sky)),
@@ -18,7 +18,7 @@ cache::Loaded LevelGeometry::head() const {
     uint64_t end = 0;
     for (const auto* r : {&occlusion_, &sky_, &collision_})
         if (*r) end = std::max(end, (*r)->offset + (*r)->size);
-    return cached_core_window(cache_, head_key_, image_, stream_.offset, stream_.available, 0, end);
+    return cached_core_window(cache_, head_key_, image_, stream_, 0, end);
 }
 
 std::span<const uint8_t> LevelGeometry::bytes_of(const cache::Loaded& head, const formats::CoreRegion& region) const {

@@ -15,6 +15,7 @@
 #include "formats/sky.h"
 #include "tree/image.h"
 #include "tree/node.h"
+#include "tree/sources.h"
 
 namespace gcfs::tree {
 
@@ -30,12 +31,8 @@ struct GeometryIndex {
 
 class LevelGeometry {
 public:
-    struct Stream {
-        uint64_t offset = 0;     // image offset of the core_data WAD stream
-        uint64_t available = 0;  // bytes of its extent
-    };
     // Regions the core header names (absent ones are null).
-    LevelGeometry(const Image& image, cache::LruCache& cache, Stream stream, std::optional<formats::CoreRegion> occlusion,
+    LevelGeometry(const Image& image, cache::LruCache& cache, CoreStream stream, std::optional<formats::CoreRegion> occlusion,
                   std::optional<formats::CoreRegion> sky, std::optional<formats::CoreRegion> collision,
                   formats::CollisionSourceInfo source);
 
@@ -52,7 +49,7 @@ private:
 
     const Image& image_;
     cache::LruCache& cache_;
-    Stream stream_;
+    CoreStream stream_;
     std::optional<formats::CoreRegion> occlusion_, sky_, collision_;
     formats::CollisionSourceInfo source_;
     uint64_t head_key_, obj_key_;

@@ -152,18 +152,18 @@ ReadOutcome SubRange::read(uint64_t offset, std::span<uint8_t> out) const {
     return whole_->read(offset_ + offset, out.first(n));
 }
 
-cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Image& image, uint64_t offset,
-                                 uint64_t available, uint64_t from, uint64_t to) {
+cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Image& image, CoreStream stream,
+                                 uint64_t from, uint64_t to) {
     return cache.get(
         key,
         [&]() -> cache::Loaded {
-            auto decoded = decode_stream_prefix(image, offset, available, to);
-            if (!decoded.ok()) return {nullptr, "core_data " + stream_error(decoded.error(), offset)};
+            auto decoded = decode_stream_prefix(image, stream.offset, stream.available, to);
+            if (!decoded.ok()) return {nullptr, "core_data " + stream_error(decoded.error(), stream.offset)};
             auto window = std::const_pointer_cast<cache::Blob>(*decoded);
             window->narrow(from, to - from);
             return {window, {}};
         },
-        stream_prefix_peak(available, to));
+        stream_prefix_peak(stream.available, to));
 }
 
 }  // namespace gcfs::tree

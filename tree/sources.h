@@ -111,10 +111,16 @@ std::string stream_error(const formats::FormatError& error, uint64_t image_offse
 // The most memory decode_stream_prefix holds at once (output and stream).
 uint64_t stream_prefix_peak(uint64_t available, uint64_t length);
 
+// Where a level's core_data WAD stream lies in the image.
+struct CoreStream {
+    uint64_t offset = 0;     // image offset of the stream
+    uint64_t available = 0;  // bytes of its extent
+};
+
 // Decoded bytes [from, to) of the core_data stream, through the cache under
 // `key`: the prefix up to `to` is decoded and only the window is kept.
-cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Image& image, uint64_t offset,
-                                 uint64_t available, uint64_t from, uint64_t to);
+cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Image& image, CoreStream stream,
+                                 uint64_t from, uint64_t to);
 
 // Copies [offset, offset + out.size()) of `content`, clamped to its end.
 ReadOutcome copy_window(std::span<const uint8_t> content, uint64_t offset, std::span<uint8_t> out);

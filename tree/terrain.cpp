@@ -15,7 +15,7 @@ cache::Loaded as_loaded(formats::Result<std::string> text) {
 
 }  // namespace
 
-LevelTerrain::LevelTerrain(const Image& image, cache::LruCache& cache, StreamLocation stream, uint64_t block_offset,
+LevelTerrain::LevelTerrain(const Image& image, cache::LruCache& cache, CoreStream stream, uint64_t block_offset,
                            uint64_t block_size, formats::TfragSourceInfo source)
     : image_(image), cache_(cache), stream_(stream), block_offset_(block_offset), block_size_(block_size),
       source_(std::move(source)), key_(new_cache_key()) {}
@@ -23,8 +23,7 @@ LevelTerrain::LevelTerrain(const Image& image, cache::LruCache& cache, StreamLoc
 cache::Loaded LevelTerrain::block() const {
     // The tfrag region heads the core (§6.2: tfrags are packed first), so
     // only that prefix of the stream is decoded, not the whole core.
-    return cached_core_window(cache_, key_, image_, stream_.offset, stream_.available, block_offset_,
-                              block_offset_ + block_size_);
+    return cached_core_window(cache_, key_, image_, stream_, block_offset_, block_offset_ + block_size_);
 }
 
 const TerrainIndex& LevelTerrain::index() const {

@@ -12,6 +12,7 @@
 #include "formats/tfrag_export.h"
 #include "tree/image.h"
 #include "tree/node.h"
+#include "tree/sources.h"
 
 namespace gcfs::tree {
 
@@ -25,12 +26,8 @@ struct TerrainIndex {
 
 class LevelTerrain {
 public:
-    struct StreamLocation {
-        uint64_t offset = 0;     // image offset of the core_data WAD stream
-        uint64_t available = 0;  // bytes of its extent
-    };
     // The block is [block_offset, block_offset + block_size) of the decoded core.
-    LevelTerrain(const Image& image, cache::LruCache& cache, StreamLocation stream, uint64_t block_offset,
+    LevelTerrain(const Image& image, cache::LruCache& cache, CoreStream stream, uint64_t block_offset,
                  uint64_t block_size, formats::TfragSourceInfo source);
 
     // Built once, on the first stat of any file of the folder.
@@ -43,7 +40,7 @@ public:
 private:
     const Image& image_;
     cache::LruCache& cache_;
-    StreamLocation stream_;
+    CoreStream stream_;
     uint64_t block_offset_, block_size_;
     formats::TfragSourceInfo source_;
     uint64_t key_;

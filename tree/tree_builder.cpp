@@ -216,7 +216,7 @@ private:
     }
 
     // §8: occlusion and sky summaries (in info.json) and collision.obj.
-    void geometry_files(uint64_t level_dir, const LevelScan& level, LevelGeometry::Stream stream) {
+    void geometry_files(uint64_t level_dir, const LevelScan& level, CoreStream stream) {
         auto region = [&](const char* name) -> std::optional<CoreRegion> {
             const CoreRegion* r = level.region(name);
             return r && r->size > 0 ? std::optional<CoreRegion>(*r) : std::nullopt;
@@ -233,7 +233,7 @@ private:
     }
 
     // tfrag/: every patch at three LODs, the whole terrain, and the index.
-    void tfrag_folder(uint64_t level_dir, const LevelScan& level, LevelTerrain::StreamLocation stream) {
+    void tfrag_folder(uint64_t level_dir, const LevelScan& level, CoreStream stream) {
         const CoreRegion* region = level.region("tfrag");  // scan_tfrags_header found it
         const TfragSourceInfo source{level.folder, level.header->id, region->offset};
         auto terrain = std::make_shared<LevelTerrain>(image_, cache_, stream, region->offset, region->size, source);

@@ -25,6 +25,17 @@ void stream_check(LevelVerdict& v, const char* name, const std::shared_ptr<const
                         decoded.bytes ? fmt::format("{} bytes; {}", decoded.bytes->size(), rule) : decoded.error});
 }
 
+// A window decoded from the head of the stream (for tfrag/, info.json,
+// collision.obj) must equal the same bytes of the fully decoded core.
+void prefix_check(LevelVerdict& v, const char* name, const LevelDecoders& d, const cache::Loaded& window, uint64_t at) {
+    if (!d.core_data || !window.bytes) return;
+    const cache::Loaded core = d.core_data->decoded();
+    if (!core.bytes) return;
+    const bool same = at + window.bytes->size() <= core.bytes->size() &&
+                      std::memcmp(core.bytes->data() + at, window.bytes->data(), window.bytes->size()) == 0;
+    v.checks.push_back({name, same, fmt::format("{} bytes at core_data.bin 0x{:x}", window.bytes->size(), at)});
+}
+
 void terrain_checks(LevelVerdict& v, const LevelDecoders& d, const LevelScan& level) {
     const TerrainIndex& index = d.terrain->index();
     if (!index.error.empty()) {
@@ -54,16 +65,7 @@ void terrain_checks(LevelVerdict& v, const LevelDecoders& d, const LevelScan& le
                             ? fmt::format("every ad-gif names one of the {} tfrag textures", table)
                             : fmt::format("patch {} names textures {}..{}, the table has {}", stray->index,
                                           stray->lowest_texture, stray->highest_texture, table)});
-    // The prefix decode that serves tfrag/ must agree with the full core.
-    if (!d.core_data) return;
-    const cache::Loaded core = d.core_data->decoded();
-    const cache::Loaded block = d.terrain->block();
-    if (!core.bytes || !block.bytes) return;
-    const uint64_t at = d.terrain->source().block_offset;
-    const bool same = at + block.bytes->size() <= core.bytes->size() &&
-                      std::memcmp(core.bytes->data() + at, block.bytes->data(), block.bytes->size()) == 0;
-    v.checks.push_back({"tfrag prefix decode equals the core", same,
-                        fmt::format("{} bytes at core_data.bin 0x{:x}", block.bytes->size(), at)});
+    prefix_check(v, "tfrag prefix decode equals the core", d, d.terrain->block(), d.terrain->source().block_offset);
 }
 
 // §8: each region the core names parses with every declared range inside it.
@@ -94,14 +96,7 @@ void geometry_checks(LevelVerdict& v, const LevelDecoders& d) {
         v.checks.push_back({"collision.obj renders its listed size", obj.bytes != nullptr,
                             obj.bytes ? fmt::format("{} bytes", obj.bytes->size()) : obj.error});
     }
-    // The prefix decode that serves info.json and collision.obj must agree with the full core.
-    const cache::Loaded core = d.core_data ? d.core_data->decoded() : cache::Loaded{};
-    const cache::Loaded head = geometry.head();
-    if (!core.bytes || !head.bytes) return;
-    const bool same = head.bytes->size() <= core.bytes->size() &&
-                      std::memcmp(core.bytes->data(), head.bytes->data(), head.bytes->size()) == 0;
-    v.checks.push_back({"core head decode equals the core", same,
-                        fmt::format("{} bytes from core_data.bin 0x0", head.bytes->size())});
+    prefix_check(v, "core head decode equals the core", d, geometry.head(), 0);
 }
 
 }  // namespace
