@@ -29,7 +29,9 @@ const GeometryIndex& LevelGeometry::index() const {
     std::call_once(indexed_, [this] {
         const cache::Loaded decoded = head();
         if (!decoded.bytes) {
-            index_.decode_error = decoded.error;
+            for (auto [region, error] : {std::pair{&occlusion_, &index_.occlusion_error},
+                                         std::pair{&sky_, &index_.sky_error}, std::pair{&collision_, &index_.collision_error}})
+                if (*region) *error = decoded.error;
             return;
         }
         // Errors name the byte in core_data.bin, where a user can look.
@@ -59,7 +61,7 @@ const GeometryIndex& LevelGeometry::index() const {
 cache::Loaded LevelGeometry::collision_obj() const {
     return cache_.get(obj_key_, [this]() -> cache::Loaded {
         const GeometryIndex& index = this->index();
-        if (!index.collision) return {nullptr, index.decode_error.empty() ? index.collision_error : index.decode_error};
+        if (!index.collision) return {nullptr, index.collision_error};
         const cache::Loaded decoded = head();
         if (!decoded.bytes) return decoded;
         auto parsed = formats::parse_collision(bytes_of(decoded, *collision_));
@@ -78,11 +80,7 @@ uint64_t CollisionObjFile::size() const {
     return index.collision ? index.collision->obj_size : 0;
 }
 
-std::string CollisionObjFile::open_error() const {
-    const GeometryIndex& index = geometry_->index();
-    if (!index.decode_error.empty()) return index.decode_error;
-    return index.collision_error;
-}
+std::string CollisionObjFile::open_error() const { return geometry_->index().collision_error; }
 
 ReadOutcome CollisionObjFile::read(uint64_t offset, std::span<uint8_t> out) const {
     const cache::Loaded text = geometry_->collision_obj();

@@ -20,9 +20,8 @@
 namespace gcfs::tree {
 
 // Each region's summary, or why it is missing ("" and no value: the core has
-// no such region).
+// no such region). A stream head that does not decode is every region's error.
 struct GeometryIndex {
-    std::string decode_error;  // the stream head did not decode: every region fails
     std::optional<formats::OcclusionSummary> occlusion;
     std::optional<formats::Sky> sky;
     std::optional<formats::CollisionSummary> collision;
@@ -37,8 +36,6 @@ public:
                   formats::CollisionSourceInfo source);
 
     const GeometryIndex& index() const;  // parsed once, on the first stat that needs it
-    bool has_collision() const { return collision_.has_value(); }
-    const formats::CollisionSourceInfo& collision_source() const { return source_; }
     // collision.obj's text, rendered into the cache.
     cache::Loaded collision_obj() const;
     // The decoded core from byte 0 through the last region, kept in the cache.

@@ -61,8 +61,7 @@ std::string collision_fields(const formats::CollisionSummary& c) {
 // The occlusion, sky and collision sections (§8), with whether each parsed.
 std::string geometry_json(const GeometryIndex& g, bool& ok) {
     std::string out;
-    auto section = [&](const char* name, const auto& value, std::string error, auto fields) {
-        if (!g.decode_error.empty()) error = g.decode_error;
+    auto section = [&](const char* name, const auto& value, const std::string& error, auto fields) {
         if (!value && error.empty()) return;  // the core has no such region
         ok = ok && error.empty();
         out += region_json(name, error.empty() ? fields(*value) : std::string(), error);

@@ -221,13 +221,14 @@ private:
             const CoreRegion* r = level.region(name);
             return r && r->size > 0 ? std::optional<CoreRegion>(*r) : std::nullopt;
         };
+        const auto collision = region("collision");
         auto geometry = std::make_shared<LevelGeometry>(
-            image_, cache_, stream, region("occlusion"), region("sky"), region("collision"),
-            CollisionSourceInfo{level.folder, level.header->id, region("collision") ? region("collision")->offset : 0});
+            image_, cache_, stream, region("occlusion"), region("sky"), collision,
+            CollisionSourceInfo{level.folder, level.header->id, collision ? collision->offset : 0});
         d_.decoders[level.folder].geometry = geometry;
-        if (!geometry->has_collision()) return;
+        if (!collision) return;
         file(level_dir, "collision.obj", std::make_shared<CollisionObjFile>(geometry),
-             from_core(kWadLz + std::string(", then OBJ"), *region("collision"), "block (formats.md 8.3)"));
+             from_core(kWadLz + std::string(", then OBJ"), *collision, "block (formats.md 8.3)"));
         file(level_dir, "collision.mtl", std::make_shared<StaticText>(collision_materials_mtl()),
              generated("a material per collision surface type (formats.md 8.3)"));
     }

@@ -73,9 +73,8 @@ void geometry_checks(LevelVerdict& v, const LevelDecoders& d) {
     const LevelGeometry& geometry = *d.geometry;
     const GeometryIndex& g = geometry.index();
     auto check = [&](const char* name, bool present, const std::string& error, auto detail) {
-        const std::string why = !g.decode_error.empty() ? g.decode_error : error;
-        if (!present && why.empty()) return;  // no such region
-        v.checks.push_back({name, why.empty(), why.empty() ? detail() : why});
+        if (!present && error.empty()) return;  // no such region
+        v.checks.push_back({name, error.empty(), error.empty() ? detail() : error});
     };
     check("occlusion grid parses", g.occlusion.has_value(), g.occlusion_error, [&] {
         return fmt::format("{} octants naming {} masks; every node and mask inside the block (§8.1)", g.occlusion->octants,
