@@ -76,17 +76,27 @@ SkyShell read_shell(ByteSpan b, int index, int32_t at) {
 
 }  // namespace
 
+uint64_t SkyShell::vertices() const {
+    uint64_t n = 0;
+    for (const auto& c : clusters) n += static_cast<uint64_t>(c.vertex_count);
+    return n;
+}
+
+uint64_t SkyShell::triangles() const {
+    uint64_t n = 0;
+    for (const auto& c : clusters) n += static_cast<uint64_t>(c.tri_count);
+    return n;
+}
+
 uint64_t Sky::vertices() const {
     uint64_t n = 0;
-    for (const auto& s : shells)
-        for (const auto& c : s.clusters) n += static_cast<uint64_t>(c.vertex_count);
+    for (const auto& s : shells) n += s.vertices();
     return n;
 }
 
 uint64_t Sky::triangles() const {
     uint64_t n = 0;
-    for (const auto& s : shells)
-        for (const auto& c : s.clusters) n += static_cast<uint64_t>(c.tri_count);
+    for (const auto& s : shells) n += s.triangles();
     return n;
 }
 

@@ -39,6 +39,8 @@ struct SkyShell {
     int32_t cluster_count = 0;
     int32_t flags = 0;  // bit 0 set = untextured (as Wrench reads it)
     std::vector<SkyCluster> clusters;
+    uint64_t vertices() const;   // over its clusters
+    uint64_t triangles() const;
 };
 
 struct Sky {

@@ -15,6 +15,12 @@ std::map<std::string, std::string> Diagnostics::errors() const {
     return errors_;
 }
 
+std::optional<std::string> Diagnostics::error_of(const std::string& path) const {
+    std::lock_guard lock(mutex_);
+    const auto it = errors_.find(path);
+    return it == errors_.end() ? std::nullopt : std::optional<std::string>(it->second);
+}
+
 std::map<std::string, std::string> Diagnostics::errors_under(const std::string& folder) const {
     std::lock_guard lock(mutex_);
     std::map<std::string, std::string> found;

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "cache/lru_cache.h"
@@ -16,6 +17,7 @@ public:
     // time; `what` says which ("open", "read at file offset 4096").
     void report(const std::string& path, const std::string& what, const std::string& error);
     std::map<std::string, std::string> errors() const;
+    std::optional<std::string> error_of(const std::string& path) const;
     std::map<std::string, std::string> errors_under(const std::string& folder) const;  // paths inside folder/
     std::string render(const cache::CacheStats& cache) const;
 

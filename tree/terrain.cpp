@@ -52,8 +52,7 @@ const TerrainIndex& LevelTerrain::index() const {
 
 PatchObjRun::PatchObjRun(std::shared_ptr<const LevelTerrain> terrain, const formats::TfragsHeader& header, int lod,
                          std::shared_ptr<const Provenance> block_origin)
-    : terrain_(std::move(terrain)), header_(header), patches_(static_cast<uint64_t>(header.tfrag_count)), lod_(lod),
-      block_origin_(std::move(block_origin)) {}
+    : terrain_(std::move(terrain)), header_(header), lod_(lod), block_origin_(std::move(block_origin)) {}
 
 std::shared_ptr<const Provenance> PatchObjRun::provenance(uint64_t position) const {
     auto origin = std::make_shared<Provenance>(*block_origin_);
@@ -77,7 +76,7 @@ std::optional<uint64_t> PatchObjRun::position(std::string_view name) const {
     if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
     const uint64_t n = std::stoull(std::string(digits));
     // Only the canonical spelling names a file: patch_0007.obj, not patch_7.obj.
-    if (n >= patches_ || name != this->name(n)) return std::nullopt;
+    if (n >= count() || name != this->name(n)) return std::nullopt;
     return n;
 }
 

@@ -54,7 +54,7 @@ public:
     // `block_origin`: where the tfrag block comes from; each patch adds its place in it.
     PatchObjRun(std::shared_ptr<const LevelTerrain> terrain, const formats::TfragsHeader& header, int lod,
                 std::shared_ptr<const Provenance> block_origin);
-    uint64_t count() const override { return patches_; }
+    uint64_t count() const override { return static_cast<uint64_t>(header_.tfrag_count); }
     std::string name(uint64_t position) const override;
     std::optional<uint64_t> position(std::string_view name) const override;
     std::shared_ptr<const Source> source(uint64_t position) const override;
@@ -63,7 +63,6 @@ public:
 private:
     std::shared_ptr<const LevelTerrain> terrain_;
     formats::TfragsHeader header_;  // read at mount (§7.1): the patch count and table
-    uint64_t patches_;
     int lod_;
     std::shared_ptr<const Provenance> block_origin_;
 };

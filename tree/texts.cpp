@@ -33,13 +33,9 @@ std::string sky_fields(const formats::Sky& sky) {
     const auto& h = sky.header;
     std::string shells;
     for (size_t i = 0; i < sky.shells.size(); ++i) {
-        uint64_t vertices = 0, triangles = 0;
-        for (const auto& c : sky.shells[i].clusters) {
-            vertices += static_cast<uint64_t>(c.vertex_count);
-            triangles += static_cast<uint64_t>(c.tri_count);
-        }
+        const auto& shell = sky.shells[i];
         shells += fmt::format("{}{{\"offset\": {}, \"clusters\": {}, \"flags\": {}, \"vertices\": {}, \"triangles\": {}}}",
-                              i ? ", " : "", h.shells[i], sky.shells[i].cluster_count, sky.shells[i].flags, vertices, triangles);
+                              i ? ", " : "", h.shells[i], shell.cluster_count, shell.flags, shell.vertices(), shell.triangles());
     }
     return fmt::format("\"rgba\": [{}, {}, {}, {}], \"clear_screen\": {}, \"shell_count\": {}, \"sprite_count\": {}, "
                        "\"maximum_sprite_count\": {}, \"texture_count\": {}, \"fx_count\": {}, \"texture_defs\": {}, "

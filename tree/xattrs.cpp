@@ -29,7 +29,7 @@ std::string status(Disc& disc, const Node& node) {
         disc.diagnostics.report(path, "status check", error);
         return "error: " + error;
     }
-    if (const auto errors = disc.diagnostics.errors(); errors.count(path)) return "error: " + errors.at(path);
+    if (const auto recorded = disc.diagnostics.error_of(path)) return "error: " + *recorded;
     return "ok: opens and reads; every check its decoder makes holds";
 }
 
