@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "formats/tfrag_export.h"
-#include "formats/wad_lz.h"
+#include "formats/tfrag/tfrag_export.h"
+#include "formats/wad_lz/wad_lz.h"
 #include "tree/tree_builder.h"
 
 namespace {

@@ -2,7 +2,7 @@
 // so collision.obj lies on terrain.obj in any viewer.
 #pragma once
 
-#include "formats/collision.h"
+#include "formats/collision/collision.h"
 #include "mkdisc/random.h"
 #include "mkdisc/terrain.h"
 

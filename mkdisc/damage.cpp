@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "formats/tfrag_read.h"
-#include "formats/wad_lz.h"
+#include "formats/tfrag/tfrag_read.h"
+#include "formats/wad_lz/wad_lz.h"
 
 namespace gcfs::mkdisc {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "formats/bytes.h"
-#include "formats/level_wad.h"
+#include "formats/common/bytes.h"
+#include "formats/disc/level_wad.h"
 
 namespace gcfs::mkdisc {
 

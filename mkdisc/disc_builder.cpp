@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "formats/iso9660.h"
-#include "formats/toc.h"
+#include "formats/disc/iso9660.h"
+#include "formats/disc/toc.h"
 #include "mkdisc/random.h"
 
 namespace gcfs::mkdisc {

@@ -4,11 +4,11 @@
 
 #include <cstring>
 
-#include "formats/data_lump.h"
-#include "formats/level_core.h"
-#include "formats/tfrag.h"
-#include "formats/toc.h"
-#include "formats/wad_lz.h"
+#include "formats/disc/data_lump.h"
+#include "formats/core/level_core.h"
+#include "formats/tfrag/tfrag.h"
+#include "formats/disc/toc.h"
+#include "formats/wad_lz/wad_lz.h"
 #include "mkdisc/collision.h"
 #include "mkdisc/random.h"
 #include "mkdisc/sky.h"

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "formats/bytes.h"
-#include "formats/level_wad.h"
+#include "formats/common/bytes.h"
+#include "formats/disc/level_wad.h"
 #include "mkdisc/damage.h"
 
 namespace gcfs::mkdisc {

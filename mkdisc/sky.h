@@ -1,7 +1,7 @@
 // Synthetic sky (formats.md §8.2): shells of dome clusters and a few textures.
 #pragma once
 
-#include "formats/sky.h"
+#include "formats/sky/sky.h"
 #include "mkdisc/random.h"
 
 namespace gcfs::mkdisc {

@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-#include "formats/tfrag.h"
+#include "formats/tfrag/tfrag.h"
 #include "mkdisc/random.h"
 
 namespace gcfs::mkdisc {

@@ -9,10 +9,10 @@
 #include <string>
 
 #include "cache/lru_cache.h"
-#include "formats/collision_export.h"
-#include "formats/level_core.h"
-#include "formats/occlusion.h"
-#include "formats/sky.h"
+#include "formats/collision/collision_export.h"
+#include "formats/core/level_core.h"
+#include "formats/occlusion/occlusion.h"
+#include "formats/sky/sky.h"
 #include "tree/image.h"
 #include "tree/node.h"
 #include "tree/sources.h"

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "formats/wad_lz.h"
+#include "formats/wad_lz/wad_lz.h"
 #include "tree/sources.h"
 
 namespace gcfs::tree {

@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "formats/core_tables.h"
-#include "formats/data_lump.h"
-#include "formats/iso9660.h"
-#include "formats/level_core.h"
-#include "formats/level_wad.h"
-#include "formats/tfrag_read.h"
-#include "formats/toc.h"
+#include "formats/core/core_tables.h"
+#include "formats/disc/data_lump.h"
+#include "formats/disc/iso9660.h"
+#include "formats/core/level_core.h"
+#include "formats/disc/level_wad.h"
+#include "formats/tfrag/tfrag_read.h"
+#include "formats/disc/toc.h"
 #include "tree/image.h"
 
 namespace gcfs::tree {

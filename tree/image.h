@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "formats/bytes.h"
+#include "formats/common/bytes.h"
 
 namespace gcfs::tree {
 

@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "formats/wad_lz.h"
+#include "formats/wad_lz/wad_lz.h"
 
 namespace gcfs::tree {
 namespace {

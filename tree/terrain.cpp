@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "formats/preview.h"
+#include "formats/export/preview.h"
 #include "tree/sources.h"
 
 namespace gcfs::tree {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "cache/lru_cache.h"
-#include "formats/tfrag_export.h"
+#include "formats/tfrag/tfrag_export.h"
 #include "tree/image.h"
 #include "tree/node.h"
 #include "tree/sources.h"

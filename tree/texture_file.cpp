@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "formats/core_tables.h"
-#include "formats/texture_png.h"
+#include "formats/core/core_tables.h"
+#include "formats/export/texture_png.h"
 
 namespace gcfs::tree {
 

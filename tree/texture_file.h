@@ -1,13 +1,13 @@
 // textures/tfrag_NNN.png: a tfrag texture rendered from the decompressed core
 // and the GS-RAM lump on first read, through the cache. Its size is known from
-// the texture table at mount (formats/png.h: stored image data).
+// the texture table at mount (formats/export/png.h: stored image data).
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "cache/lru_cache.h"
-#include "formats/level_core.h"
+#include "formats/core/level_core.h"
 #include "tree/node.h"
 #include "tree/sources.h"
 

@@ -4,9 +4,10 @@
 
 #include <set>
 
+#include "tree/level_folder.h"
+#include "tree/parts/parts.h"
 #include "tree/sources.h"
 #include "tree/texts.h"
-#include "tree/texture_file.h"
 
 namespace gcfs::tree {
 namespace {
@@ -34,7 +35,7 @@ public:
         d_.tree.timestamp = d_.scan.volume.creation;
         const uint64_t root = Tree::kRootIno;
         file(root, "README.txt", std::make_shared<StaticText>(readme_text(d_.scan, image_.path())),
-             generated("the volume descriptor and the table of contents"));
+             Origins::generated("the volume descriptor and the table of contents"));
         disc_folder(d_.tree.add_directory(root, "disc"));
         global_folder(d_.tree.add_directory(root, "global"));
         for (const auto& level : d_.scan.levels) level_folder(level);
@@ -42,48 +43,28 @@ public:
         const uint64_t meta = d_.tree.add_directory(root, ".gcfs");
         Disc* disc = &d_;
         file(meta, "stats", std::make_shared<LiveText>([disc] { return disc->diagnostics.render(disc->cache->stats()); }),
-             generated("the daemon's cache counters and read errors, live"));
+             Origins::generated("the daemon's cache counters and read errors, live"));
     }
 
 private:
-    using Origin = std::shared_ptr<const Provenance>;
-
     std::shared_ptr<const Source> slice(uint64_t offset, uint64_t length) {
         return std::make_shared<ImageSlice>(image_, offset, length);
-    }
-
-    // The ISO9660 file whose sectors hold image byte `offset` (empty if none).
-    std::string container_of(uint64_t offset) const {
-        for (const auto& f : d_.scan.files) {
-            const uint64_t start = static_cast<uint64_t>(f.lba) * kSectorSize;
-            if (offset >= start && offset < start + std::max<uint64_t>(f.size, 1)) return f.path;
-        }
-        return {};
-    }
-    Origin raw(uint64_t offset, uint64_t length, std::string detail) const {
-        return std::make_shared<const Provenance>(
-            Provenance{container_of(offset), offset, length, "none: the bytes as recorded", std::move(detail)});
-    }
-    Origin decoded(uint64_t offset, uint64_t length, std::string decoder, std::string detail) const {
-        return std::make_shared<const Provenance>(
-            Provenance{container_of(offset), offset, length, std::move(decoder), std::move(detail)});
-    }
-    static Origin generated(std::string detail) {
-        return std::make_shared<const Provenance>(Provenance{{}, 0, 0, "none: text written by gcfs", std::move(detail)});
     }
     void file(uint64_t dir, const std::string& name, std::shared_ptr<const Source> source, Origin origin) {
         d_.tree.add_file(dir, name, std::move(source), std::move(origin));
     }
 
     void disc_folder(uint64_t dir) {
+        const Origins origins(d_.scan);
         for (const auto& f : d_.scan.files) {
             const uint64_t parent = ensure_directories(d_.tree, dir, f.path);
             const uint64_t offset = static_cast<uint64_t>(f.lba) * kSectorSize;
-            file(parent, leaf(f.path), slice(offset, f.size), raw(offset, f.size, "the ISO9660 file (formats.md 2.2)"));
+            file(parent, leaf(f.path), slice(offset, f.size), origins.raw(offset, f.size, "the ISO9660 file (formats.md 2.2)"));
         }
     }
 
     void global_folder(uint64_t dir) {
+        const Origins origins(d_.scan);
         for (const auto& g : d_.scan.toc.globals) {
             // The TOC holds only each global's header; its length is the ISO
             // file's at the same LBA (GC keeps every WAD on the filesystem, §2.2).
@@ -91,33 +72,42 @@ private:
                 if (static_cast<int32_t>(f.lba) != g.lba) continue;
                 const uint64_t offset = static_cast<uint64_t>(f.lba) * kSectorSize;
                 file(dir, g.name + ".wad", slice(offset, f.size),
-                     raw(offset, f.size, "global WAD " + g.name + " of the table of contents (formats.md 2.3)"));
+                     origins.raw(offset, f.size, "global WAD " + g.name + " of the table of contents (formats.md 2.3)"));
                 break;
             }
         }
     }
 
+    // The level's own files (headers, extents, data-lump sections), then
+    // every subsystem's part (tree/parts/).
     void level_folder(const LevelScan& level) {
-        const uint64_t dir = d_.tree.add_directory(Tree::kRootIno, level.folder);
+        LevelFolder f(d_, level, d_.tree.add_directory(Tree::kRootIno, level.folder));
         // Live: the checks made at mount, and every read failure met since.
         const Diagnostics* diagnostics = &d_.diagnostics;
-        const LevelDecoders* decoders = &d_.decoders[level.folder];  // map nodes stay put; filled below
-        file(dir, "info.json", std::make_shared<LiveText>([&level, diagnostics, decoders] {
+        const LevelDecoders* decoders = &f.decoders();  // map nodes stay put; filled by the parts
+        file(f.dir, "info.json", std::make_shared<LiveText>([&level, diagnostics, decoders] {
                  const GeometryIndex* geometry = decoders->geometry ? &decoders->geometry->index() : nullptr;
                  return level_info_json(level, geometry, diagnostics->errors_under(level.folder));
              }),
-             decoded(level.file_offset, level.file_size, "JSON written by gcfs",
-                     "the level's headers, the core's regions and every check (formats.md 3, 4, 6, 8)"));
+             f.decoded(level.file_offset, level.file_size, "JSON written by gcfs",
+                       "the level's headers, the core's regions and every check (formats.md 3, 4, 6, 8)"));
         for (const auto& [name, part] : {std::pair{"audio.wad", level.audio}, std::pair{"scene.wad", level.scene}})
             if (part && part->file_lba > 0) {
                 const uint64_t offset = static_cast<uint64_t>(part->file_lba) * kSectorSize;
                 const uint64_t length = static_cast<uint64_t>(part->size_sectors) * kSectorSize;
-                file(dir, name, slice(offset, length), raw(offset, length, "the level's WAD of the table of contents (3.4)"));
+                file(f.dir, name, slice(offset, length), f.raw(offset, length, "the level's WAD of the table of contents (3.4)"));
             }
         if (!level.header) return;
         const auto header_size = static_cast<uint64_t>(level.header->header_size);
-        file(dir, "header.bin", slice(level.file_offset, header_size),
-             raw(level.file_offset, header_size, "the container header (formats.md 3.1)"));
+        file(f.dir, "header.bin", slice(level.file_offset, header_size),
+             f.raw(level.file_offset, header_size, "the container header (formats.md 3.1)"));
+        extent_files(f);
+        if (level.lump) lump_files(f);
+        for (const auto part : parts::kLevelParts) part(f);
+    }
+
+    void extent_files(LevelFolder& f) {
+        const LevelScan& level = f.level;
         for (const auto& extent : level_extents(*level.header)) {
             const uint64_t offset = level.file_offset + extent.range.byte_offset();
             const uint64_t size = extent.range.byte_size();
@@ -126,130 +116,54 @@ private:
                 const std::string why = fmt::format("extent {} claims sectors [{}, {}) of a {}-sector container (see info.json)",
                                                     extent.name, extent.range.offset, extent.range.end(),
                                                     level.file_size / kSectorSize);
-                file(dir, extent.name == "gameplay" ? "gameplay.wad" : extent.name + ".bin",
-                     std::make_shared<Unreadable>(why), raw(level.file_offset, 0, why));
+                file(f.dir, extent.name == "gameplay" ? "gameplay.wad" : extent.name + ".bin",
+                     std::make_shared<Unreadable>(why), f.raw(level.file_offset, 0, why));
                 continue;
             }
             if (extent.name == "gameplay") {
                 // §9: gameplay is a WAD-LZ stream; its decoded size is not stored.
-                file(dir, "gameplay.wad", slice(offset, size), raw(offset, size, "the gameplay extent (formats.md 3.1, 9)"));
-                auto stream = std::make_shared<WadStream>(image_, cache_, offset, size, std::nullopt);
-                d_.decoders[level.folder].gameplay = stream;
-                file(dir, "gameplay.bin", stream,
-                     decoded(offset, size, kWadLz, "gameplay.wad decompressed; its size measured from the packets (9)"));
+                file(f.dir, "gameplay.wad", slice(offset, size), f.raw(offset, size, "the gameplay extent (formats.md 3.1, 9)"));
+                f.gameplay = std::make_shared<WadStream>(image_, cache_, offset, size, std::nullopt);
+                f.gameplay_offset = offset;
+                f.gameplay_length = size;
+                f.decoders().gameplay = f.gameplay;
+                file(f.dir, "gameplay.bin", f.gameplay,
+                     f.decoded(offset, size, LevelFolder::kWadLz, "gameplay.wad decompressed; its size measured from the packets (9)"));
             } else {
-                file(dir, extent.name + ".bin", slice(offset, size),
-                     raw(offset, size, "the " + extent.name + " extent (formats.md 3.1)"));
+                file(f.dir, extent.name + ".bin", slice(offset, size),
+                     f.raw(offset, size, "the " + extent.name + " extent (formats.md 3.1)"));
             }
         }
-        if (level.lump) lump_files(dir, level);
     }
 
-    void lump_files(uint64_t dir, const LevelScan& level) {
-        std::shared_ptr<const Source> gs_ram;
+    void lump_files(LevelFolder& f) {
+        const LevelScan& level = f.level;
         for (const auto& section : data_lump_sections(*level.lump)) {
             const uint64_t offset = level.data_offset + static_cast<uint64_t>(section.range.offset);
             const uint64_t size = static_cast<uint64_t>(section.range.size);
             const std::string what = "data-lump section " + section.name + " (formats.md 4.1)";
             if (!section.compressed) {
                 auto bytes = slice(offset, size);
-                if (section.name == "gs_ram") gs_ram = bytes;
-                if (section.name == "core_index") core_index_ = {offset, size};
-                file(dir, section.name + ".bin", bytes, raw(offset, size, what));
+                if (section.name == "gs_ram") f.gs_ram = bytes;
+                if (section.name == "core_index") {
+                    f.core_index_offset = offset;
+                    f.core_index_length = size;
+                }
+                file(f.dir, section.name + ".bin", bytes, f.raw(offset, size, what));
                 continue;
             }
-            file(dir, section.name + ".wad", slice(offset, size), raw(offset, size, what));
+            file(f.dir, section.name + ".wad", slice(offset, size), f.raw(offset, size, what));
             std::optional<uint64_t> declared;
             if (section.name == "core_data" && level.core)  // §6.1 0x8C
                 declared = static_cast<uint64_t>(level.core->assets_decompressed_size);
             auto stream = std::make_shared<WadStream>(image_, cache_, offset, size, declared);
-            file(dir, section.name + ".bin", stream, decoded(offset, size, kWadLz, section.name + ".wad decompressed"));
+            file(f.dir, section.name + ".bin", stream,
+                 f.decoded(offset, size, LevelFolder::kWadLz, section.name + ".wad decompressed"));
             if (section.name != "core_data") continue;
-            d_.decoders[level.folder].core_data = stream;
-            core_stream_ = {offset, size};
-            if (level.core) class_files(dir, level);
-            if (level.core && gs_ram) texture_files(dir, level, stream, gs_ram);
-            if (level.regions.empty()) continue;
-            const uint64_t core_dir = d_.tree.add_directory(dir, "core");
-            for (const auto& region : level.regions)
-                file(core_dir, region.name + ".bin", std::make_shared<SubRange>(stream, region.offset, region.size),
-                     from_core(kWadLz, region, "region (formats.md 6.2)"));
-            geometry_files(dir, level, {offset, size});
-            if (level.tfrags) tfrag_folder(dir, level, {offset, size});
+            f.decoders().core_data = stream;
+            f.core = stream;
+            f.core_stream = {offset, size};
         }
-    }
-
-    // classes/: the core's class and texture tables (§6.3), from core_index.
-    void class_files(uint64_t level_dir, const LevelScan& level) {
-        const auto core_size = static_cast<uint64_t>(level.core->assets_decompressed_size);
-        const uint64_t dir = d_.tree.add_directory(level_dir, "classes");
-        const char* names[3] = {"mobies.csv", "ties.csv", "shrubs.csv"};
-        auto tables = [&](const char* which) {
-            return decoded(core_index_.first, core_index_.second, "CSV written by gcfs",
-                           std::string("the core header's ") + which + " tables in core_index.bin (formats.md 6.1, 6.3)");
-        };
-        for (int k = 0; k < 3; ++k)
-            file(dir, names[k], std::make_shared<StaticText>(class_table_csv(level.classes[k], k == 2, core_size)),
-                 tables("class"));
-        file(dir, "textures.csv",
-             std::make_shared<StaticText>(texture_tables_csv(level.textures, level.core->textures_base_offset, core_size,
-                                                             static_cast<uint64_t>(level.lump->gs_ram.size))),
-             tables("texture"));
-    }
-
-    // textures/tfrag_NNN.png: the tfrag texture table as pictures.
-    void texture_files(uint64_t level_dir, const LevelScan& level, const std::shared_ptr<const WadStream>& core,
-                       const std::shared_ptr<const Source>& gs_ram) {
-        const auto& tfrag = level.texture_table("tfrag");
-        if (tfrag.empty()) return;
-        const uint64_t dir = d_.tree.add_directory(level_dir, "textures");
-        for (size_t i = 0; i < tfrag.size(); ++i) {
-            const uint64_t at = static_cast<uint64_t>(level.core->textures_base_offset) + static_cast<uint64_t>(tfrag[i].data_offset);
-            file(dir, fmt::format("tfrag_{:03d}.png", i),
-                 std::make_shared<TextureFile>(cache_, core, gs_ram, tfrag[i], level.core->textures_base_offset),
-                 decoded(core_stream_.first, core_stream_.second, kWadLz + std::string(", then 8-bit indexed PNG"),
-                         fmt::format("tfrag texture {}: core_data.bin [0x{:x}, +{}) with the 256-colour palette at "
-                                     "gs_ram.bin 0x{:x} (formats.md 6.3)",
-                                     i, at, static_cast<uint64_t>(tfrag[i].width) * static_cast<uint64_t>(tfrag[i].height),
-                                     static_cast<uint64_t>(tfrag[i].palette) * kPaletteUnit)));
-        }
-    }
-
-    // §8: occlusion and sky summaries (in info.json) and collision.obj.
-    void geometry_files(uint64_t level_dir, const LevelScan& level, CoreStream stream) {
-        auto region = [&](const char* name) -> std::optional<CoreRegion> {
-            const CoreRegion* r = level.region(name);
-            return r && r->size > 0 ? std::optional<CoreRegion>(*r) : std::nullopt;
-        };
-        const auto collision = region("collision");
-        auto geometry = std::make_shared<LevelGeometry>(
-            image_, cache_, stream, region("occlusion"), region("sky"), collision,
-            CollisionSourceInfo{level.folder, level.header->id, collision ? collision->offset : 0});
-        d_.decoders[level.folder].geometry = geometry;
-        if (!collision) return;
-        file(level_dir, "collision.obj", std::make_shared<CollisionObjFile>(geometry),
-             from_core(kWadLz + std::string(", then OBJ"), *collision, "block (formats.md 8.3)"));
-        file(level_dir, "collision.mtl", std::make_shared<StaticText>(collision_materials_mtl()),
-             generated("a material per collision surface type (formats.md 8.3)"));
-    }
-
-    // tfrag/: every patch at three LODs, the whole terrain, and the index.
-    void tfrag_folder(uint64_t level_dir, const LevelScan& level, CoreStream stream) {
-        const CoreRegion* region = level.region("tfrag");  // scan_tfrags_header found it
-        const TfragSourceInfo source{level.folder, level.header->id, region->offset};
-        auto terrain = std::make_shared<LevelTerrain>(image_, cache_, stream, region->offset, region->size, source);
-        d_.decoders[level.folder].terrain = terrain;
-        using Kind = TerrainFile::Kind;
-        auto tfrags = [&](const char* output) { return from_core(kWadLz + std::string(", then ") + output, *region, "block (formats.md 7)"); };
-        file(level_dir, "preview.png", std::make_shared<TerrainFile>(terrain, Kind::preview_png), tfrags("a top-down PNG"));
-        const uint64_t dir = d_.tree.add_directory(level_dir, "tfrag");
-        file(dir, "terrain.obj", std::make_shared<TerrainFile>(terrain, Kind::terrain_obj), tfrags("OBJ"));
-        file(dir, "patches.csv", std::make_shared<TerrainFile>(terrain, Kind::patches_csv), tfrags("CSV"));
-        file(dir, "terrain.mtl", std::make_shared<StaticText>(tfrag_materials_mtl(level.texture_table("tfrag").size())),
-             generated("a material per tfrag texture, mapped to ../textures/ (formats.md 6.3)"));
-        const uint64_t lod_dirs[3] = {dir, d_.tree.add_directory(dir, "lod1"), d_.tree.add_directory(dir, "lod2")};
-        for (int lod = 0; lod < 3; ++lod)
-            d_.tree.add_file_run(lod_dirs[lod], std::make_shared<PatchObjRun>(terrain, *level.tfrags, lod, tfrags("OBJ")));
     }
 
     void by_id_folder(uint64_t dir) {
@@ -262,19 +176,9 @@ private:
         }
     }
 
-    // A file made from one region of the decoded core.
-    Origin from_core(std::string decoder, const CoreRegion& region, const std::string& what) const {
-        return decoded(core_stream_.first, core_stream_.second, std::move(decoder),
-                       fmt::format("core_data.bin [0x{:x}, +{}): the {} {}", region.offset, region.size, region.name, what));
-    }
-
-    static constexpr const char* kWadLz = "WAD LZ (formats.md 5)";
-
     Disc& d_;
     const Image& image_;
     cache::LruCache& cache_;
-    // The current level's core_index section and core_data stream, image (offset, length).
-    std::pair<uint64_t, uint64_t> core_index_{}, core_stream_{};
 };
 
 }  // namespace

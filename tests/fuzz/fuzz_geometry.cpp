@@ -3,9 +3,9 @@
 // must be the one its summary predicts.
 #include <cstdlib>
 
-#include "formats/collision_export.h"
-#include "formats/occlusion.h"
-#include "formats/sky.h"
+#include "formats/collision/collision_export.h"
+#include "formats/occlusion/occlusion.h"
+#include "formats/sky/sky.h"
 
 using namespace gcfs::formats;
 

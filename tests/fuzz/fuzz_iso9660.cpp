@@ -1,5 +1,5 @@
 // libFuzzer: ISO9660 primary volume and directory records (formats.md §2.2).
-#include "formats/iso9660.h"
+#include "formats/disc/iso9660.h"
 
 using namespace gcfs::formats;
 

@@ -1,6 +1,6 @@
 // libFuzzer: the level core header, its (count, offset) tables and the region
 // boundaries (formats.md §6), over a core_index.
-#include "formats/level_core.h"
+#include "formats/core/level_core.h"
 
 using namespace gcfs::formats;
 

@@ -1,6 +1,6 @@
 // libFuzzer: the LEVEL WAD header (§3) and the data-lump header (§4.1).
-#include "formats/data_lump.h"
-#include "formats/level_wad.h"
+#include "formats/disc/data_lump.h"
+#include "formats/disc/level_wad.h"
 
 using namespace gcfs::formats;
 

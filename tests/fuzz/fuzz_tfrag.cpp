@@ -1,6 +1,6 @@
 // libFuzzer: a whole tfrags block (formats.md §7): every patch read, meshed
 // at each LOD, and rendered as OBJ, whose size must equal the computed one.
-#include "formats/tfrag_export.h"
+#include "formats/tfrag/tfrag_export.h"
 
 using namespace gcfs::formats;
 

@@ -1,5 +1,5 @@
 // libFuzzer: the table of contents at LBA 1001 (formats.md §2.3).
-#include "formats/toc.h"
+#include "formats/disc/toc.h"
 
 using namespace gcfs::formats;
 

@@ -1,5 +1,5 @@
 // libFuzzer: the VIF1 code walk (formats.md §7.4).
-#include "formats/vif.h"
+#include "formats/vif/vif.h"
 
 using namespace gcfs::formats;
 

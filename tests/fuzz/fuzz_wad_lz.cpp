@@ -2,7 +2,7 @@
 // compressor's output decoding back to its input.
 #include <algorithm>
 
-#include "formats/wad_lz.h"
+#include "formats/wad_lz/wad_lz.h"
 
 using namespace gcfs::formats;
 

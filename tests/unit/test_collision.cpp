@@ -5,8 +5,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "formats/collision.h"
-#include "formats/collision_export.h"
+#include "formats/collision/collision.h"
+#include "formats/collision/collision_export.h"
 #include "mkdisc/collision.h"
 #include "mkdisc/damage.h"
 

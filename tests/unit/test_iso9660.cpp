@@ -1,7 +1,7 @@
 // ISO9660 (formats.md §2.2): our writer's volume read back by our reader.
 #include <doctest/doctest.h>
 
-#include "formats/iso9660.h"
+#include "formats/disc/iso9660.h"
 
 using namespace gcfs::formats;
 using namespace gcfs::formats::iso9660;

@@ -1,8 +1,8 @@
 // Level core header and regions (formats.md §6), data lump (§4.1).
 #include <doctest/doctest.h>
 
-#include "formats/data_lump.h"
-#include "formats/level_core.h"
+#include "formats/disc/data_lump.h"
+#include "formats/core/level_core.h"
 
 using namespace gcfs::formats;
 

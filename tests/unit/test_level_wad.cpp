@@ -1,7 +1,7 @@
 // Level container header (formats.md §3.1): round trip, the seed's unit bug.
 #include <doctest/doctest.h>
 
-#include "formats/level_wad.h"
+#include "formats/disc/level_wad.h"
 
 using namespace gcfs::formats;
 

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "disc_fixture.h"
-#include "formats/wad_lz.h"
+#include "formats/wad_lz/wad_lz.h"
 #include "tree/disc_scan.h"
 
 using namespace gcfs;

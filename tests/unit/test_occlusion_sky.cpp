@@ -2,8 +2,8 @@
 // level-0 bytes read as Wrench's structures, round trips, and damage.
 #include <doctest/doctest.h>
 
-#include "formats/occlusion.h"
-#include "formats/sky.h"
+#include "formats/occlusion/occlusion.h"
+#include "formats/sky/sky.h"
 #include "mkdisc/random.h"
 #include "mkdisc/sky.h"
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "disc_fixture.h"
-#include "formats/tfrag_read.h"
+#include "formats/tfrag/tfrag_read.h"
 #include "tree/tree_builder.h"
 #include "tree/verify.h"
 

@@ -6,10 +6,10 @@
 #include <algorithm>
 
 #include "disc_fixture.h"
-#include "formats/core_tables.h"
-#include "formats/png.h"
-#include "formats/preview.h"
-#include "formats/texture_png.h"
+#include "formats/core/core_tables.h"
+#include "formats/export/png.h"
+#include "formats/export/preview.h"
+#include "formats/export/texture_png.h"
 #include "tree/tree_builder.h"
 
 using namespace gcfs;

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "formats/tfrag_mesh.h"
-#include "formats/tfrag_read.h"
+#include "formats/tfrag/tfrag_mesh.h"
+#include "formats/tfrag/tfrag_read.h"
 #include "tfrag_samples.h"
 
 using namespace gcfs::formats;

@@ -1,7 +1,7 @@
 // The tfrag writer against the worked example of formats.md §7.10.
 #include <doctest/doctest.h>
 
-#include "formats/tfrag.h"
+#include "formats/tfrag/tfrag.h"
 #include "tfrag_samples.h"
 
 using namespace gcfs::formats;

@@ -1,7 +1,7 @@
 // Table of contents (formats.md §2.3): writer/reader round trip and damage.
 #include <doctest/doctest.h>
 
-#include "formats/toc.h"
+#include "formats/disc/toc.h"
 
 using namespace gcfs::formats;
 

@@ -1,7 +1,7 @@
 // VIF1 code walk (formats.md §7.4).
 #include <doctest/doctest.h>
 
-#include "formats/vif.h"
+#include "formats/vif/vif.h"
 
 using namespace gcfs::formats;
 

@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "formats/wad_lz.h"
+#include "formats/wad_lz/wad_lz.h"
 
 using namespace gcfs::formats;
 

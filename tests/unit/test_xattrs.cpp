@@ -8,7 +8,7 @@
 #include <iterator>
 
 #include "disc_fixture.h"
-#include "formats/tfrag_read.h"
+#include "formats/tfrag/tfrag_read.h"
 #include "tree/xattrs.h"
 
 using namespace gcfs;

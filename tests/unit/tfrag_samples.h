@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "formats/tfrag.h"
+#include "formats/tfrag/tfrag.h"
 
 namespace samples {
 

@@ -1,0 +1,27 @@
+// The level core's occlusion grid (formats.md §8.1): a sparse z/y/x tree of
+// octants, each naming a 128-byte visibility mask. Parsed to a summary.
+#pragma once
+
+#include <cstdint>
+
+#include "formats/common/bytes.h"
+#include "formats/common/error.h"
+
+namespace gcfs::formats {
+
+constexpr uint64_t kOcclusionMaskSize = 128;
+
+struct OcclusionSummary {
+    int32_t masks_offset = 0;
+    uint16_t z_coord = 0, z_count = 0;
+    uint64_t z_nodes = 0, y_nodes = 0;
+    uint64_t octants = 0;      // x entries naming a mask
+    uint64_t empty_octants = 0;  // x entries of 0xFFFF
+    uint64_t masks = 0;        // highest mask index + 1
+};
+
+// Checks every node offset (u16 × 4) and every mask index against the block:
+// nodes lie before the masks, and masks_offset + 128 × masks fits.
+Result<OcclusionSummary> parse_occlusion(ByteSpan block);
+
+}  // namespace gcfs::formats

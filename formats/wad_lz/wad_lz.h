@@ -1,0 +1,62 @@
+// WAD LZ: the flag-byte LZ packet stream used for level cores, gameplay and
+// other compressed lumps (formats.md §5).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "formats/common/bytes.h"
+
+namespace gcfs::formats::wad_lz {
+
+constexpr uint64_t kHeaderSize = 0x10;  // §5.1: "WAD", s32 total size, 9 tag bytes
+// §5.2: the longest output per input byte is a 4-byte big match of 288 bytes.
+constexpr uint64_t kMaxExpansion = 72;
+
+struct StreamHeader {
+    uint32_t compressed_size;  // whole stream, header included (§5.1)
+    std::string tag;           // ASCII tag, zero bytes trimmed
+};
+
+// `stream` may be just the first 16 bytes; `available` is how many bytes the
+// stream may occupy (its extent), which the declared size must not exceed.
+Result<StreamHeader> read_header(ByteSpan stream, uint64_t available);
+inline Result<StreamHeader> read_header(ByteSpan stream) { return read_header(stream, stream.size()); }
+
+// Walks every packet without writing output and returns the decoded size.
+// Validates the same rules as decompress (lookbacks, double literals, bounds).
+Result<uint64_t> measure(ByteSpan stream);
+
+// Decodes into `out`, which must be exactly the decompressed size: decoding
+// more or fewer bytes is Errc::size_mismatch.
+Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out);
+
+// Allocates `expected_size` bytes (after checking it is achievable from the
+// stream's length) and decodes into them.
+Result<Bytes> decompress(ByteSpan stream, uint64_t expected_size);
+
+// Whether `compressed_size` stream bytes can decode to `decoded_size` bytes at
+// all (checked before a buffer of that size is allocated).
+constexpr bool achievable(uint64_t compressed_size, uint64_t decoded_size) {
+    return decoded_size <= compressed_size * kMaxExpansion;
+}
+
+// What to check before allocating a stream's output: the header is sound, the
+// declared size fits `stream`, and it can decode to `decoded_size` bytes at all.
+// Returns the declared (compressed) size.
+Result<uint64_t> check_decodable(ByteSpan stream, uint64_t decoded_size);
+
+// Decodes only the first `length` bytes (the tfrag region at the head of a
+// level core, say). `stream` may be cut short of its declared size; running
+// out of it before `length` bytes is Errc::truncated. `out` needs
+// kPrefixSlack bytes beyond `length`: the last packet may run past it.
+constexpr uint64_t kPrefixSlack = 288 + 3;  // §5.2: a big match and its trailing literals
+Result<uint64_t> decompress_prefix_into(ByteSpan stream, std::span<uint8_t> out, uint64_t length);
+Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length);
+
+// Emits a stream satisfying every writer constraint of §5.4.
+Bytes compress(ByteSpan input, std::string_view tag);
+
+}  // namespace gcfs::formats::wad_lz

@@ -1,0 +1,238 @@
+// WAD LZ decoder (formats.md §5.2). One packet walker serves both the
+// size-only pre-pass and the real decode.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "formats/wad_lz/wad_lz.h"
+
+namespace gcfs::formats::wad_lz {
+namespace {
+
+constexpr uint64_t kPadAlignment = 0x1000;  // §5.2: a pad advances to the next 0x1000 from +0x10
+
+struct Walk {
+    const uint8_t* in;
+    uint64_t end;       // compressed_size: the stream stops exactly here (§5.2)
+    uint8_t* out;       // null in measure mode
+    uint64_t capacity;  // bytes `out` may hold
+    uint64_t stop_at = UINT64_MAX;  // prefix mode: stop once this much is decoded
+};
+
+// Copies in fixed 8-byte chunks: a few moves instead of a library call for
+// the 1-16-byte runs most packets carry. The caller guarantees slack up to the
+// next multiple of 8 on both sides; bytes past `count` are overwritten by later
+// packets. Forward chunks stay exact for overlapping matches whose source is
+// at least 8 bytes behind.
+inline void copy_chunks(uint8_t* dst, const uint8_t* src, uint64_t count) {
+    for (uint64_t i = 0; i < count; i += 8) {
+        uint64_t chunk;
+        std::memcpy(&chunk, src + i, 8);
+        std::memcpy(dst + i, &chunk, 8);
+    }
+}
+
+template <bool kWrite>
+uint64_t walk_packets(const Walk& w) {
+    const uint8_t* const in = w.in;
+    const uint64_t end = w.end;
+    uint64_t p = kHeaderSize;
+    uint64_t pos = 0;
+
+    auto need = [&](uint64_t count, uint64_t packet) {
+        if (count > end - p)
+            fail(Errc::truncated, packet,
+                 fmt::format("packet needs {} more bytes, stream ends {} bytes later", count, end - p));
+    };
+    auto room = [&](uint64_t count, uint64_t packet) {
+        if (count > w.capacity - pos)
+            fail(Errc::size_mismatch, packet,
+                 fmt::format("stream decodes past the declared size of {} bytes", w.capacity));
+    };
+    auto copy_input = [&](uint64_t count, uint64_t packet) {
+        need(count, packet);
+        room(count, packet);
+        if constexpr (kWrite) std::memcpy(w.out + pos, in + p, count);
+        p += count;
+        pos += count;
+    };
+
+    while (p < end && pos < w.stop_at) {
+        const uint64_t packet = p;
+        const uint8_t flag = in[p++];
+        uint64_t length = 0, distance = 0, trailing = 0;
+
+        if (flag < 0x10) {  // literal packets
+            uint64_t count;
+            if (flag == 0) {
+                need(1, packet);
+                count = in[p++] + 18ull;
+            } else {
+                count = flag + 3ull;
+            }
+            copy_input(count, packet);
+            if (p < end && in[p] < 0x10)
+                fail(Errc::double_literal, p,
+                     fmt::format("literal packet at 0x{:x} is followed by flag 0x{:02x}", packet, in[p]));
+            continue;
+        }
+        if (flag < 0x20) {  // far match, dummy or pad
+            uint64_t m = flag & 7;
+            if (m == 0) {
+                need(1, packet);
+                m = in[p++] + 7ull;
+            }
+            need(2, packet);
+            const uint8_t b0 = in[p++];
+            const uint8_t b1 = in[p++];
+            const uint64_t x = ((flag & 8) ? 0x4000u : 0u) + b1 * 64ull + (b0 >> 2);
+            if (x == 0 && m != 1) {
+                // Pad: skip filler to the next 0x1000 boundary. Like Wrench's
+                // decoder, a pad that runs off the end simply ends the stream.
+                p = kHeaderSize + align_up(p - kHeaderSize, kPadAlignment);
+                continue;
+            }
+            if (x != 0) {
+                length = m + 2;
+                distance = x + 0x4000;
+            }
+            trailing = b0 & 3;
+        } else if (flag < 0x40) {  // medium / big match
+            uint64_t m = flag & 0x1f;
+            if (m == 0) {
+                need(1, packet);
+                m = in[p++] + 31ull;
+            }
+            need(2, packet);
+            const uint8_t b1 = in[p++];
+            const uint8_t b2 = in[p++];
+            length = m + 2;
+            distance = b2 * 64ull + (b1 >> 2) + 1;
+            trailing = b1 & 3;
+        } else {  // little match
+            need(1, packet);
+            const uint8_t b1 = in[p++];
+            length = (flag >> 5) + 1ull;
+            distance = b1 * 8ull + ((flag >> 2) & 7) + 1;
+            trailing = flag & 3;
+        }
+
+        if (length != 0) {
+            if (distance > pos)
+                fail(Errc::lookback, packet,
+                     fmt::format("match reaches {} bytes back with only {} decoded", distance, pos));
+            room(length, packet);
+            if constexpr (kWrite) {
+                uint8_t* dst = w.out + pos;
+                const uint8_t* src = dst - distance;
+                if (distance >= 8 && length <= 16 && w.capacity - pos >= 16) {
+                    copy_chunks(dst, src, length);
+                } else if (distance >= length) {
+                    std::memcpy(dst, src, length);
+                } else if (distance == 1) {
+                    std::memset(dst, *src, length);
+                } else {
+                    for (uint64_t i = 0; i < length; ++i) dst[i] = src[i];  // overlapping: RLE-like
+                }
+            }
+            pos += length;
+        }
+        if (trailing == 0) continue;
+        if (kWrite && end - p >= 8 && w.capacity - pos >= 8) {  // 1-3 bytes: one chunk, checks folded
+            copy_chunks(w.out + pos, in + p, trailing);
+            p += trailing;
+            pos += trailing;
+        } else {
+            copy_input(trailing, packet);
+        }
+    }
+    return pos;
+}
+
+uint64_t checked_end(ByteSpan stream, uint64_t available) {
+    require(stream, 0, kHeaderSize, "WAD LZ header");
+    if (std::memcmp(stream.data(), "WAD", 3) != 0)
+        fail(Errc::bad_magic, 0, "stream does not start with \"WAD\"");
+    const int32_t declared = s32_at(stream, 3);
+    if (declared < static_cast<int32_t>(kHeaderSize))
+        fail(Errc::bad_value, 3, fmt::format("compressed size {} is smaller than the header", declared));
+    if (static_cast<uint64_t>(declared) > available)
+        fail(Errc::out_of_range, 3,
+             fmt::format("compressed size {} exceeds the {} bytes available", declared, available));
+    return static_cast<uint64_t>(declared);
+}
+
+}  // namespace
+
+Result<StreamHeader> read_header(ByteSpan stream, uint64_t available) {
+    return capture([&] {
+        const uint64_t end = checked_end(stream, available);
+        std::string tag(reinterpret_cast<const char*>(stream.data() + 7), 9);
+        tag.erase(tag.find_last_not_of('\0') + 1);
+        return StreamHeader{static_cast<uint32_t>(end), tag};
+    });
+}
+
+Result<uint64_t> measure(ByteSpan stream) {
+    return capture([&] {
+        return walk_packets<false>(Walk{stream.data(), checked_end(stream, stream.size()), nullptr, UINT64_MAX});
+    });
+}
+
+Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out) {
+    return capture([&] {
+        const uint64_t end = checked_end(stream, stream.size());
+        const uint64_t decoded = walk_packets<true>(Walk{stream.data(), end, out.data(), out.size()});
+        if (decoded != out.size())
+            fail(Errc::size_mismatch, end,
+                 fmt::format("stream decodes to {} bytes, {} were declared", decoded, out.size()));
+        return end;
+    });
+}
+
+Result<uint64_t> decompress_prefix_into(ByteSpan stream, std::span<uint8_t> out, uint64_t length) {
+    return capture([&] {
+        // A prefix may be decoded from the head of a stream: the declared end
+        // is honoured when the bytes reach it, otherwise running out is
+        // Errc::truncated and the caller may retry with more of the stream.
+        const uint64_t end = std::min<uint64_t>(checked_end(stream, UINT64_MAX), stream.size());
+        if (!achievable(end, length))
+            fail(Errc::too_large, 3, fmt::format("{} compressed bytes cannot decode to {} bytes", end, length));
+        if (out.size() < length + kPrefixSlack)
+            fail(Errc::too_large, 0, fmt::format("prefix buffer of {} bytes for {} + slack", out.size(), length));
+        const uint64_t decoded = walk_packets<true>(Walk{stream.data(), end, out.data(), out.size(), length});
+        if (decoded < length)
+            fail(Errc::size_mismatch, end, fmt::format("stream decodes to {} bytes, a prefix of {} was asked", decoded, length));
+        return length;
+    });
+}
+
+Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length) {
+    Bytes out(length + kPrefixSlack);
+    auto done = decompress_prefix_into(stream, out, length);
+    if (!done.ok()) return done.error();
+    out.resize(length);
+    return out;
+}
+
+Result<uint64_t> check_decodable(ByteSpan stream, uint64_t decoded_size) {
+    return capture([&] {
+        const uint64_t end = checked_end(stream, stream.size());
+        if (!achievable(end, decoded_size))
+            fail(Errc::too_large, 3,
+                 fmt::format("{} compressed bytes cannot decode to the declared {} bytes", end, decoded_size));
+        return end;
+    });
+}
+
+Result<Bytes> decompress(ByteSpan stream, uint64_t expected_size) {
+    return capture([&] {
+        check_decodable(stream, expected_size).value();
+        Bytes out(expected_size);
+        decompress_into(stream, out).value();
+        return out;
+    });
+}
+
+}  // namespace gcfs::formats::wad_lz

@@ -1,0 +1,61 @@
+// What one subsystem's unit (tree/parts/) needs to add its part of a level
+// folder: the tree, the level's scan, its decoded streams, and the helpers
+// that record where each file's bytes come from (user.gcfs.* attributes).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "tree/tree_builder.h"
+
+namespace gcfs::tree {
+
+using Origin = std::shared_ptr<const Provenance>;
+
+// Records where a file's bytes come from.
+class Origins {
+public:
+    explicit Origins(const DiscScan& scan) : scan_(scan) {}
+    // Image bytes served as they are.
+    Origin raw(uint64_t offset, uint64_t length, std::string detail) const;
+    // Image bytes turned into the file by `decoder`.
+    Origin decoded(uint64_t offset, uint64_t length, std::string decoder, std::string detail) const;
+    // Text gcfs writes from what it already knows.
+    static Origin generated(std::string detail);
+
+private:
+    const DiscScan& scan_;
+};
+
+class LevelFolder : public Origins {
+public:
+    LevelFolder(Disc& disc, const LevelScan& level, uint64_t dir) : Origins(disc.scan), disc(disc), level(level), dir(dir) {}
+
+    Disc& disc;
+    const LevelScan& level;
+    const uint64_t dir;  // the LEVELnn folder
+
+    // Set by the level's extents and data-lump sections, as far as they exist.
+    std::shared_ptr<const WadStream> gameplay;  // gameplay.bin
+    std::shared_ptr<const WadStream> core;      // core_data.bin
+    std::shared_ptr<const Source> gs_ram;       // gs_ram.bin
+    uint64_t gameplay_offset = 0, gameplay_length = 0;  // image bytes of gameplay.wad
+    CoreStream core_stream{};                           // image bytes of core_data.wad
+    uint64_t core_index_offset = 0, core_index_length = 0;
+
+    LevelDecoders& decoders() const { return disc.decoders[level.folder]; }
+    const Image& image() const { return *disc.image; }
+    cache::LruCache& cache() const { return *disc.cache; }
+
+    uint64_t directory(uint64_t parent, const std::string& name) const { return disc.tree.add_directory(parent, name); }
+    void file(uint64_t parent, const std::string& name, std::shared_ptr<const Source> source, Origin origin) const {
+        disc.tree.add_file(parent, name, std::move(source), std::move(origin));
+    }
+
+    // A file made from one region of the decoded core.
+    Origin from_core(std::string decoder, const formats::CoreRegion& region, const std::string& what) const;
+
+    static constexpr const char* kWadLz = "WAD LZ (formats.md 5)";
+};
+
+}  // namespace gcfs::tree

@@ -1,0 +1,19 @@
+// Each subsystem adds its part of a level folder through one unit here, so a
+// new subsystem adds a unit (and a line in kLevelParts) instead of growing
+// tree_builder.cpp. A part checks what it needs and adds nothing without it.
+#pragma once
+
+#include "tree/level_folder.h"
+
+namespace gcfs::tree::parts {
+
+void classes(LevelFolder& folder);    // classes/: the core's class and texture tables (formats.md 6.3)
+void textures(LevelFolder& folder);   // textures/: texture tables as PNG (6.3)
+void regions(LevelFolder& folder);    // core/: the core's regions, raw (6.2)
+void geometry(LevelFolder& folder);   // collision.obj; occlusion and sky for info.json (8)
+void tfrag(LevelFolder& folder);      // tfrag/ and preview.png (7)
+
+using Part = void (*)(LevelFolder&);
+inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, tfrag};
+
+}  // namespace gcfs::tree::parts
