@@ -10,6 +10,7 @@
 #include "formats/disc/toc.h"
 #include "formats/wad_lz/wad_lz.h"
 #include "mkdisc/collision.h"
+#include "mkdisc/gameplay.h"
 #include "mkdisc/random.h"
 #include "mkdisc/sky.h"
 #include "mkdisc/terrain.h"
@@ -88,6 +89,8 @@ struct Core {
     Bytes dat;
     Bytes idx;
     Bytes gs_ram;
+    Terrain terrain;                                        // what the gameplay instances stand on
+    std::vector<int32_t> moby_classes, tie_classes, shrub_classes;  // o_class ids of the class tables
 };
 
 Core build_core(const ScaleSizes& sizes, Random& random, const std::string& marker, const std::vector<Damage>& damage,
@@ -217,29 +220,9 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     h.glass_map_palette = 0x400;
     h.scene_view_size = static_cast<int32_t>(align_up(dat.size(), 16));
     h.assets_decompressed_size = static_cast<int32_t>(dat.size());
-    return {h, std::move(dat.bytes()), std::move(idx.bytes()), std::move(gs.bytes())};
-}
-
-Bytes gameplay_data(const LevelSpec& spec, Random& random) {
-    // §9: a table of s32 block offsets (0x00…0x98), then the blocks.
-    constexpr int kBlocks = 39;
-    ByteWriter out;
-    out.zeros(kBlocks * 4);
-    out.pad_to(0x10);
-    for (int b = 0; b < kBlocks; ++b) {
-        if (b == 5) continue;  // 0x14 is unused (§9)
-        out.patch_u32(b * 4, static_cast<uint32_t>(out.size()));
-        const int records = 2 + static_cast<int>(random.below(spec.scale == Scale::full ? 400 : 24));
-        out.s32(records);
-        for (int r = 0; r < records; ++r) {
-            out.s32(static_cast<int32_t>(r));
-            out.f32(static_cast<float>(random.between(-5000, 5000)) / 8.0f);
-            out.f32(static_cast<float>(random.between(-5000, 5000)) / 8.0f);
-            out.f32(static_cast<float>(random.between(-500, 500)) / 8.0f);
-        }
-        out.pad_to(0x10);
-    }
-    return std::move(out.bytes());
+    std::vector<int32_t> moby_ids;
+    for (size_t m = 0; m < moby_offsets.size(); ++m) moby_ids.push_back(static_cast<int32_t>(100 + m));
+    return {h, std::move(dat.bytes()), std::move(idx.bytes()), std::move(gs.bytes()), terrain, moby_ids, {500}, {700}};
 }
 
 // 989snd bank stand-in: the seed saw "SBlk" at +0x18 and "DAW" at +0x24.
@@ -377,7 +360,9 @@ LevelImage build_level(const LevelSpec& spec) {
     write_level_core_header(core_header, core.header);
     std::copy(core_header.bytes().begin(), core_header.bytes().end(), core.idx.begin());
 
-    level.gameplay = gameplay_data(spec, random);
+    level.gameplay = build_gameplay({spec.index, spec.scale == Scale::full, core.terrain.height, core.terrain.extent,
+                                     core.moby_classes, core.tie_classes, core.shrub_classes, level.patch_count},
+                                    random);
     const Bytes data = data_lump(core, core_stream, random, spec.index);
     Bytes gameplay = compressed(level.gameplay);
     for (Damage kind : spec.damage) damage_gameplay_stream(gameplay, kind);

@@ -4,7 +4,7 @@
 set -eu
 packages=(build-essential cmake ninja-build meson pkg-config
           libfuse3-dev fuse3 libfmt-dev libspdlog-dev doctest-dev libcli11-dev
-          zlib1g-dev genisoimage python3 assimp-utils pngcheck blender clang libclang-rt-14-dev
+          zlib1g-dev nlohmann-json3-dev genisoimage python3 assimp-utils pngcheck blender clang libclang-rt-14-dev
           debootstrap attr)
 missing=()
 for p in "${packages[@]}"; do

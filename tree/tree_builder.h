@@ -9,6 +9,7 @@
 #include "cache/lru_cache.h"
 #include "tree/core_geometry.h"
 #include "tree/disc_scan.h"
+#include "tree/gameplay.h"
 #include "tree/image.h"
 #include "tree/node.h"
 #include "tree/sources.h"
@@ -23,6 +24,7 @@ struct LevelDecoders {
     std::shared_ptr<const WadStream> gameplay;
     std::shared_ptr<const LevelTerrain> terrain;
     std::shared_ptr<const LevelGeometry> geometry;  // occlusion, sky, collision
+    std::shared_ptr<const LevelGameplay> gameplay_index;  // gameplay/
 };
 
 struct Disc {

@@ -12,8 +12,9 @@ void textures(LevelFolder& folder);   // textures/: texture tables as PNG (6.3)
 void regions(LevelFolder& folder);    // core/: the core's regions, raw (6.2)
 void geometry(LevelFolder& folder);   // collision.obj; occlusion and sky for info.json (8)
 void tfrag(LevelFolder& folder);      // tfrag/ and preview.png (7)
+void gameplay(LevelFolder& folder);   // gameplay/ (formats-gameplay.md)
 
 using Part = void (*)(LevelFolder&);
-inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, tfrag};
+inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, tfrag, gameplay};
 
 }  // namespace gcfs::tree::parts

@@ -1,0 +1,31 @@
+// The files of a level's gameplay/ folder (formats-gameplay.md §3), rendered
+// from a decoded Gameplay: CSV tables, settings.json, paths and volumes as
+// OBJ in terrain.obj's world units and axes, help text, raw pvars.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "formats/gameplay/gameplay.h"
+
+namespace gcfs::formats::gameplay {
+
+struct ExportFile {
+    std::string name;     // relative to gameplay/: "mobies.csv", "help/french.txt", "pvars/moby_7.bin"
+    std::string content;  // empty with `error` set when a block it is made from failed
+    std::string error;
+};
+
+// The files whose names do not depend on the content, in this order.
+extern const std::vector<std::string> kFixedFiles;
+
+// Every file: the fixed ones, then help/<language>.txt for each language
+// slot that is set, then pvars/moby_<uid>.bin for each moby with pvars.
+std::vector<ExportFile> export_gameplay(const Gameplay& g);
+
+// §3.4: help bytes as UTF-8 text. 0x20-0x7e stand for themselves, but '\'
+// is written "\\"; any other byte is written "\xNN", so nothing is dropped
+// and the bytes can be recovered.
+std::string help_text(ByteSpan bytes);
+
+}  // namespace gcfs::formats::gameplay

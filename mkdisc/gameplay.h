@@ -1,0 +1,30 @@
+// A synthetic GC gameplay file with every block of formats-gameplay.md §2.1
+// (occlusion on even levels only, as a real disc may or may not carry it),
+// written by the formats/gameplay encoders in the §2.2 order (§8 checklist).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "formats/common/bytes.h"
+#include "mkdisc/random.h"
+
+namespace gcfs::mkdisc {
+
+struct GameplaySpec {
+    int level = 0;
+    bool full_scale = false;
+    // The terrain the instances stand on: height (y) at world x, z over [0, extent).
+    std::function<double(double x, double z)> height;
+    double extent = 0;
+    std::vector<int32_t> moby_classes, tie_classes, shrub_classes;  // ids in the core's class tables
+    int tfrag_count = 0;
+};
+
+// The phrase planted in every level's US English help block (a mount test greps for it).
+std::string help_phrase(int level);
+
+formats::Bytes build_gameplay(const GameplaySpec& spec, Random& random);
+
+}  // namespace gcfs::mkdisc
