@@ -65,7 +65,7 @@ void Tree::add_file_run(uint64_t parent, std::shared_ptr<const FileRun> run) {
             throw std::invalid_argument("two file runs claim " + path_of(parent) + "/" + run->name(i));
     dir.runs.push_back(runs_.size());
     runs_.push_back({next_run_ino_, parent, std::move(run)});
-    next_run_ino_ += runs_.back().files->count();
+    next_run_ino_ += runs_.back().files->capacity();
 }
 
 const Tree::Run* Tree::run_of(uint64_t ino) const {

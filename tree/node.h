@@ -56,6 +56,10 @@ class FileRun {
 public:
     virtual ~FileRun() = default;
     virtual uint64_t count() const = 0;
+    // Inodes to reserve at mount, >= count(): a run whose count is known only
+    // after decoding (gameplay/help/, pvars/) answers a bound instead, so
+    // building the tree decodes nothing.
+    virtual uint64_t capacity() const { return count(); }
     virtual std::string name(uint64_t position) const = 0;
     virtual std::optional<uint64_t> position(std::string_view name) const = 0;
     virtual std::shared_ptr<const Source> source(uint64_t position) const = 0;
@@ -95,7 +99,8 @@ public:
     void for_each_child(uint64_t dir, uint64_t skip, const ChildVisitor& visit) const;
     std::optional<uint64_t> resolve(const std::string& path) const;  // "LEVEL00/core_data.bin"
     std::string path_of(uint64_t ino) const;                         // the inverse, without a leading slash
-    uint64_t size() const { return nodes_.size() + next_run_ino_ - kRunBase; }  // nodes, built and generated
+    // Nodes built, plus the inodes reserved for runs (their capacity: a bound, not a count).
+    uint64_t size() const { return nodes_.size() + next_run_ino_ - kRunBase; }
 
     std::time_t timestamp = 0;  // the volume's creation date, for every node
 

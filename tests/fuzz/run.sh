@@ -17,6 +17,8 @@ for l in LEVEL00 LEVEL01; do
 done
 seed toc disc/RC2.HDR
 for region in occlusion sky collision; do seed geometry LEVEL00/core/$region.bin; done
+seed gameplay LEVEL00/gameplay.bin
+seed gameplay LEVEL01/gameplay.bin
 # A one-octant collision block (formats.md 8.3), so mutations also run fast:
 # mesh at 0x40; root, z node, y node, then an octant of 4 vertices, a quad and
 # a triangle (4 + 16 + 8 + 1 bytes = 2 qwords).

@@ -105,6 +105,29 @@ marker=$(cat "$WORK/orig/LEVEL02/marker.txt")
 check "grep -r finds the marker planted inside a compressed core" \
     bash -c "grep -rlF '$marker' '$MNT/LEVEL02' | grep -qx '$MNT/LEVEL02/core_data.bin'"
 check "the marker is not in the compressed stream itself" bash -c "! grep -qF '$marker' '$MNT/LEVEL02/core_data.wad'"
+# ---- gameplay/: decoded tables, help text and OBJs through the kernel
+check "grep -r finds the planted help phrase under gameplay/help/" \
+    bash -c "grep -rlF 'GCFS help phrase for level 02' '$MNT/LEVEL02/gameplay/help' | grep -qx '$MNT/LEVEL02/gameplay/help/us_english.txt'"
+gameplay_csvs_parse() {
+    python3 - "$MNT" <<'PY'
+import csv, glob, json, os, sys
+mnt = sys.argv[1]
+for level in sorted(glob.glob(mnt + "/LEVEL*")):
+    g = level + "/gameplay"
+    for path in glob.glob(g + "/*.csv"):
+        rows = list(csv.reader(open(path, newline="")))
+        assert rows and all(len(r) == len(rows[0]) for r in rows), path
+        assert os.path.getsize(path) == len(open(path, "rb").read()), path
+    mobies = list(csv.DictReader(open(g + "/mobies.csv", newline="")))
+    assert len(mobies) > 0 and all(r["size"] == "136" for r in mobies), level
+    pvars = [r for r in mobies if int(r["pvar_index"]) >= 0]
+    assert len(os.listdir(g + "/pvars")) == len(pvars), level
+    assert json.load(open(g + "/settings.json"))["present"], level
+    assert len(os.listdir(g + "/help")) == 8, level
+PY
+}
+check "every gameplay CSV parses with Python's csv module, row counts match the pvars and help folders" gameplay_csvs_parse
+check "assimp reads paths.obj and volumes.obj" bash -c "assimp info '$MNT/LEVEL00/gameplay/volumes.obj' >/dev/null && assimp info '$MNT/LEVEL00/gameplay/paths.obj' >/dev/null"
 check "cp -r copies a level out" cp -r "$MNT/LEVEL01" "$WORK/copy"
 check "the copy equals the mount" diff -r "$MNT/LEVEL01" "$WORK/copy"
 
