@@ -47,8 +47,9 @@ check "ls -l of a level decodes only its core's head, once" level_ls_decodes_the
 check "tree has LEVEL00/info.json and LEVEL00/collision.obj" test -s "$MNT/LEVEL00/info.json" -a -s "$MNT/LEVEL00/collision.obj"
 check "find lists the whole tree" test "$(find "$MNT" | wc -l)" -gt 100
 # OBJ sizes need the patch data: listing a tfrag/ folder (find above, with
-# READDIRPLUS) or ls -lR decodes that level's tfrag region, and listing the
-# level its core's head (through collision), each once, and nothing else.
+# READDIRPLUS) or ls -lR decodes that level's tfrag region, listing the
+# level its core's head (through collision), and listing gameplay/ its
+# gameplay stream, each once, and nothing else.
 ls_lR_decodes_only_core_heads() {
     ls -lR "$MNT" >/dev/null || return 1
     python3 - "$MNT" <<'PY'
@@ -59,13 +60,14 @@ regions = [json.load(open(os.path.join(mnt, l, "info.json")))["core"]["regions"]
 tfrag = sum(r["tfrag"]["size_bytes"] for r in regions)
 heads = sum(r["collision"]["offset_bytes"] + r["collision"]["size_bytes"] for r in regions)
 core = sum(os.stat(os.path.join(mnt, l, "core_data.bin")).st_size for l in levels)
+gameplay = sum(os.stat(os.path.join(mnt, l, "gameplay.bin")).st_size for l in levels)
 stats = dict(line.split(" ", 1) for line in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in line)
 misses, decoded = int(stats["cache_misses"]), int(stats["bytes_decoded"])
-print("misses", misses, "decoded", decoded, "tfrag regions", tfrag, "core heads", heads, "cores", core)
-sys.exit(0 if misses == 2 * len(levels) and decoded == tfrag + heads and heads < core else 1)
+print("misses", misses, "decoded", decoded, "tfrag regions", tfrag, "core heads", heads, "gameplay", gameplay, "cores", core)
+sys.exit(0 if misses == 3 * len(levels) and decoded == tfrag + heads + gameplay and heads < core else 1)
 PY
 }
-check "ls -lR decodes only each level's tfrag region and core head, once each" ls_lR_decodes_only_core_heads
+check "ls -lR decodes only each level's tfrag region, core head and gameplay, once each" ls_lR_decodes_only_core_heads
 check "a second ls -lR decodes nothing more" bash -c "before=\$(grep cache_misses '$MNT/.gcfs/stats'); ls -lR '$MNT' >/dev/null; test \"\$before\" = \"\$(grep cache_misses '$MNT/.gcfs/stats')\""
 
 # ---- raw extents equal the image bytes at the header's sector offsets
