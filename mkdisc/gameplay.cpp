@@ -263,7 +263,7 @@ private:
     std::vector<HelpMessage> help(int language) {
         auto bytes = [](const std::string& s) { return Bytes(s.begin(), s.end()); };
         std::vector<HelpMessage> out;
-        const char* extra[kLanguageCount] = {"", "Colour", "Caf\xe9", "Stra\xdf" "e", "Ni\xf1o", "Citt\xe0", "\x83\x89\x83\x62", "\xb0\xa1"};
+        const char* extra[kLanguageCount] = {"", "Colour", "Caf\xe9", "Stra\337e", "Ni\xf1o", "Citt\xe0", "\x83\x89\x83\x62", "\xb0\xa1"};
         out.push_back({0, {0x1001, -1, -1, -1, -1, 0}, bytes(language == 0 ? help_phrase(spec_.level) : std::string("Level ") + std::to_string(spec_.level))});
         out.push_back({0, {0x1002, 0x2002, 0x3002, 0x4002, 7, 1}, bytes(std::string("Press X \\ ") + extra[language])});
         out.push_back({0, {0x1003, -1, -1, -1, 3, 2}, {}});
