@@ -33,6 +33,11 @@ Bytes read_bytes(ByteSpan f, uint64_t at, uint64_t length, const char* what) {
     return Bytes(f.begin() + at, f.begin() + at + length);
 }
 
+// §0 TableHeader words 1..3 (written 0; kept for a byte-exact re-write).
+std::array<int32_t, 3> header_words(ByteSpan f, uint64_t at) {
+    return {s32_at(f, at + 4), s32_at(f, at + 8), s32_at(f, at + 12)};
+}
+
 int32_t nonnegative(ByteSpan f, uint64_t at, const char* what) {
     const int32_t v = s32_at(f, at);
     if (v < 0) fail(Errc::bad_value, at, fmt::format("{} is negative ({})", what, v));
@@ -45,7 +50,7 @@ int32_t nonnegative(ByteSpan f, uint64_t at, const char* what) {
 RecordTable read_table(ByteSpan f, uint64_t at, const RecordSchema& schema, uint64_t& length) {
     const int32_t count = s32_at(f, at);
     RecordTable table = read_records(f, at + 0x10, count, schema);
-    for (int k = 0; k < 3; ++k) table.header[k] = s32_at(f, at + 4 + 4 * k);
+    table.header = header_words(f, at);
     length = 0x10 + table.bytes.size();
     return table;
 }
@@ -227,7 +232,7 @@ Paths read_paths(ByteSpan f, uint64_t at, bool grind, uint64_t& length) {
                              p.data_size));
         const uint64_t head = data + static_cast<uint64_t>(s.offset);
         const int32_t vertices = nonnegative(f, head, "path vertex count");
-        for (int k = 0; k < 3; ++k) s.header[k] = s32_at(f, head + 4 + 4 * k);
+        s.header = header_words(f, head);
         if (static_cast<uint64_t>(s.offset) + 0x10 + 16 * static_cast<uint64_t>(vertices) > static_cast<uint64_t>(p.data_size))
             fail(Errc::size_mismatch, head,
                  fmt::format("path {} declares {} points, past the block's {} data bytes", i, vertices, p.data_size));
@@ -254,7 +259,7 @@ PointLights read_point_lights(ByteSpan f, uint64_t at, uint64_t& length) {
         fail(Errc::bad_value, at, fmt::format("{} point lights: the masks hold 127 at most", count));
     p.masks = read_bytes(f, at + 0x10, 0x800, "point-light masks");
     p.lights = read_records(f, at + 0x810, count, kPointLightSchema);
-    for (int k = 0; k < 3; ++k) p.lights.header[k] = s32_at(f, at + 4 + 4 * k);
+    p.lights.header = header_words(f, at);
     for (size_t byte = 0; byte < p.masks.size(); ++byte)
         for (int bit = 0; bit < 8; ++bit)
             if ((p.masks[byte] >> bit & 1) && static_cast<int>((byte % 16) * 8 + bit) >= count)
@@ -269,7 +274,7 @@ EnvTransitions read_env_transitions(ByteSpan f, uint64_t at, uint64_t& length) {
     EnvTransitions e;
     const int32_t count = s32_at(f, at);
     e.spheres = read_records(f, at + 0x10, count, kSphereSchema);
-    for (int k = 0; k < 3; ++k) e.spheres.header[k] = s32_at(f, at + 4 + 4 * k);
+    e.spheres.header = header_words(f, at);
     e.transitions = read_records(f, at + 0x10 + e.spheres.bytes.size(), count, kEnvTransitionSchema);
     length = 0x10 + e.spheres.bytes.size() + e.transitions.bytes.size();
     return e;
@@ -298,7 +303,7 @@ CamCollGrid read_cam_coll_grid(ByteSpan f, uint64_t at, uint64_t& length) {
         if (listed > length - 0x4010)
             fail(Errc::bad_value, slot, fmt::format("cell {} list at 0x{:x} overlaps another cell's", cell, offset));
         c.prims = read_records(block, list + 0x10, prims, kCamCollPrimSchema);
-        for (int k = 0; k < 3; ++k) c.prims.header[k] = s32_at(block, list + 4 + 4 * k);
+        c.prims.header = header_words(block, list);
         for (size_t i = 0; i < c.prims.count(); ++i) {
             const int32_t type = c.prims.s32(i, 0x10);
             if (type != 3 && type != 5 && type != 6 && type != 7)

@@ -242,7 +242,6 @@ Bytes encode_areas(const Areas& areas) {
     for (int p = 0; p < kAreaParts; ++p) {
         const uint64_t part_start = links.size();
         for (size_t a = 0; a < areas.links.size(); ++a) {
-            ByteWriter patch;
             const auto& list = areas.links[a][p];
             uint8_t* rec = records.bytes.data() + 0x30 * a;
             const auto n = static_cast<uint16_t>(list.size());
