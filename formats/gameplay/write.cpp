@@ -20,10 +20,15 @@ void vec4(ByteWriter& w, const Vec4& v) {
     w.f32(v.w);
 }
 
-// §3.6: the offsets array padded to 16, then each spline 16-aligned with
-// its {count, 0, 0, 0} header; offsets are from the data start.
-void splines(ByteWriter& w, uint64_t block_start, uint64_t offsets_at, const std::vector<std::vector<Vec4>>& all,
-             int32_t& data_offset, int32_t& data_size) {
+// §3.6: the PathBlockHeader, any per-path records (grind paths), the
+// offsets array padded to 16, then each spline 16-aligned with its
+// {count, 0, 0, 0} header; offsets are from the data start, data_offset
+// from the block start.
+Bytes path_block(ByteSpan records, const std::vector<std::vector<Vec4>>& all) {
+    ByteWriter w;
+    w.zeros(0x10);
+    w.append(records);
+    const uint64_t offsets_at = w.size();
     w.zeros(4 * all.size());
     w.pad_to(16);
     const uint64_t data = w.size();
@@ -33,8 +38,10 @@ void splines(ByteWriter& w, uint64_t block_start, uint64_t offsets_at, const std
         table_header(w, all[i].size(), {});
         for (const Vec4& v : all[i]) vec4(w, v);
     }
-    data_offset = static_cast<int32_t>(data - block_start);
-    data_size = static_cast<int32_t>(w.size() - data);
+    w.patch_u32(0, static_cast<uint32_t>(all.size()));
+    w.patch_u32(4, static_cast<uint32_t>(data));
+    w.patch_u32(8, static_cast<uint32_t>(w.size() - data));
+    return w.bytes();
 }
 
 }  // namespace
@@ -141,27 +148,10 @@ Bytes encode_shared_data(const SharedData& s) {
     return w.bytes();
 }
 
-Bytes encode_paths(const std::vector<std::vector<Vec4>>& all) {
-    ByteWriter w;
-    w.zeros(0x10);
-    int32_t data_offset = 0, data_size = 0;
-    splines(w, 0, 0x10, all, data_offset, data_size);
-    w.patch_u32(0, static_cast<uint32_t>(all.size()));
-    w.patch_u32(4, static_cast<uint32_t>(data_offset));
-    w.patch_u32(8, static_cast<uint32_t>(data_size));
-    return w.bytes();
-}
+Bytes encode_paths(const std::vector<std::vector<Vec4>>& all) { return path_block({}, all); }
 
 Bytes encode_grind_paths(const RecordTable& grind, const std::vector<std::vector<Vec4>>& all) {
-    ByteWriter w;
-    w.zeros(0x10);
-    w.append(grind.bytes);
-    int32_t data_offset = 0, data_size = 0;
-    splines(w, 0, 0x10 + grind.bytes.size(), all, data_offset, data_size);
-    w.patch_u32(0, static_cast<uint32_t>(all.size()));
-    w.patch_u32(4, static_cast<uint32_t>(data_offset));
-    w.patch_u32(8, static_cast<uint32_t>(data_size));
-    return w.bytes();
+    return path_block(grind.bytes, all);
 }
 
 // §3.10: bit i of column x is set iff light i's [x - r, x + r] overlaps
