@@ -40,46 +40,10 @@ Decoded decode(const WadStream& stream) {
     return d;
 }
 
-size_t records(const Gameplay& g, Block b) {
-    auto n = [](const auto& d) -> size_t {
-        if (!d.ok()) return 0;
-        using T = std::decay_t<decltype(*d.value)>;
-        if constexpr (std::is_same_v<T, formats::gameplay::RecordTable>) return d.value->count();
-        else if constexpr (std::is_same_v<T, Paths>) return d.value->splines.size();
-        else if constexpr (std::is_same_v<T, Groups>) return d.value->groups.size();
-        else if constexpr (std::is_same_v<T, HelpMessages>) return d.value->messages.size();
-        else if constexpr (std::is_same_v<T, PointLights>) return d.value->lights.count();
-        else if constexpr (std::is_same_v<T, EnvTransitions>) return d.value->transitions.count();
-        else if constexpr (std::is_same_v<T, Areas>) return d.value->records.count();
-        else if constexpr (std::is_same_v<T, CamCollGrid>) return d.value->cells.size();
-        else if constexpr (std::is_same_v<T, SharedData>) return d.value->pointers.size();
-        else if constexpr (std::is_same_v<T, LevelSettings>) return 1;
-        else if constexpr (std::is_same_v<T, OcclusionMappings>) return d.value->kinds[0].size() + d.value->kinds[1].size() + d.value->kinds[2].size();
-        else return d.value->size();
-    };
-    switch (b) {
-        case Block::mobies: return n(g.mobies);
-        case Block::ties: return n(g.ties);
-        case Block::shrubs: return n(g.shrubs);
-        case Block::cameras: return n(g.cameras);
-        case Block::sounds: return n(g.sounds);
-        case Block::dir_lights: return n(g.dir_lights);
-        case Block::point_lights: return n(g.point_lights);
-        case Block::cuboids: return n(g.cuboids);
-        case Block::spheres: return n(g.spheres);
-        case Block::cylinders: return n(g.cylinders);
-        case Block::pills: return n(g.pills);
-        case Block::paths: return n(g.paths);
-        case Block::grind_paths: return n(g.grind_paths);
-        case Block::moby_groups: return n(g.moby_groups);
-        case Block::tie_groups: return n(g.tie_groups);
-        case Block::shrub_groups: return n(g.shrub_groups);
-        case Block::areas: return n(g.areas);
-        case Block::pvar_table: return n(g.pvar_table);
-        case Block::env_samples: return n(g.env_samples);
-        case Block::env_transitions: return n(g.env_transitions);
-        default: return 0;
-    }
+cache::Loaded as_blob(const std::vector<ExportFile>& files) {
+    std::string all;
+    for (const auto& f : files) all += f.content;
+    return {cache::Blob::copy_of({reinterpret_cast<const uint8_t*>(all.data()), all.size()}), {}};
 }
 
 }  // namespace
@@ -88,23 +52,13 @@ const GameplayIndex& LevelGameplay::index() const {
     std::call_once(indexed_, [this] {
         const Decoded d = decode(*stream_);
         index_.error = d.error;
+        if (!d.error.empty()) return;
         uint64_t at = 0;
         for (const auto& f : d.files) {
             index_.files.push_back({f.name, at, f.content.size(), f.error});
             at += f.content.size();
         }
-        if (!d.error.empty()) return;
-        for (const BlockInfo& b : kWriteOrder) {
-            auto status = d.gameplay.status(b.block);
-            index_.block_errors.push_back(*status.error);
-            index_.blocks.push_back({b.name, status});
-        }
-        for (size_t i = 0; i < index_.blocks.size(); ++i) index_.blocks[i].second.error = &index_.block_errors[i];
-        for (Block b : {Block::mobies, Block::ties, Block::shrubs, Block::cameras, Block::sounds, Block::dir_lights,
-                        Block::point_lights, Block::cuboids, Block::spheres, Block::cylinders, Block::pills, Block::paths,
-                        Block::grind_paths, Block::moby_groups, Block::tie_groups, Block::shrub_groups, Block::areas,
-                        Block::pvar_table, Block::env_samples, Block::env_transitions})
-            index_.counts.push_back({info(b).name, records(d.gameplay, b)});
+        for (const BlockInfo& b : kWriteOrder) index_.blocks.push_back({b.name, d.gameplay.status(b.block)});
     });
     return index_;
 }
@@ -113,9 +67,7 @@ cache::Loaded LevelGameplay::rendered() const {
     return cache_.get(key_, [this]() -> cache::Loaded {
         const Decoded d = decode(*stream_);
         if (!d.error.empty()) return {nullptr, d.error};
-        std::string all;
-        for (const auto& f : d.files) all += f.content;
-        return {cache::Blob::copy_of({reinterpret_cast<const uint8_t*>(all.data()), all.size()}), {}};
+        return as_blob(d.files);
     });
 }
 

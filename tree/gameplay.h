@@ -24,10 +24,12 @@ struct GameplayIndex {
         std::string error;
     };
     std::vector<File> files;
-    // Per block: offset, length and error, for info.json and verify.
-    std::vector<std::pair<const char*, formats::gameplay::Gameplay::Status>> blocks;
-    std::vector<std::string> block_errors;  // kept alive for `blocks`
-    std::vector<std::pair<std::string, size_t>> counts;  // records per block, for info.json and verify
+    // Every block in write order (formats-gameplay.md §2.2), for info.json and verify.
+    struct BlockLine {
+        const char* name;
+        formats::gameplay::Gameplay::Status status;
+    };
+    std::vector<BlockLine> blocks;
 
     const File* find(const std::string& name) const;
 };
@@ -37,7 +39,9 @@ public:
     LevelGameplay(std::shared_ptr<const WadStream> stream, cache::LruCache& cache);
 
     const GameplayIndex& index() const;
-    // Every file's bytes, back to back as the index places them.
+    // Every file's bytes, back to back as the index places them. Not kept
+    // from the index build, so listing holds only the index; rendering again
+    // parses the decoded stream, which the cache usually still holds.
     cache::Loaded rendered() const;
     cache::LruCache& cache() const { return cache_; }
 

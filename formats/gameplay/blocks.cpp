@@ -64,41 +64,63 @@ const Decoded<RecordTable>& Gameplay::volumes(int kind) const {
     return *all[kind & 3];
 }
 
+namespace {
+
+size_t records_in(const RecordTable& t) { return t.count(); }
+size_t records_in(const LevelSettings&) { return 1; }
+size_t records_in(const HelpMessages& h) { return h.messages.size(); }
+size_t records_in(const Groups& g) { return g.groups.size(); }
+size_t records_in(const SharedData& s) { return s.pointers.size(); }
+size_t records_in(const Paths& p) { return p.splines.size(); }
+size_t records_in(const PointLights& p) { return p.lights.count(); }
+size_t records_in(const EnvTransitions& e) { return e.transitions.count(); }
+size_t records_in(const CamCollGrid& g) { return g.cells.size(); }
+size_t records_in(const OcclusionMappings& o) { return o.kinds[0].size() + o.kinds[1].size() + o.kinds[2].size(); }
+size_t records_in(const Areas& a) { return a.records.count(); }
+template <class T>
+size_t records_in(const std::vector<T>& v) { return v.size(); }
+
+template <class T>
+Gameplay::Status status_of(const Decoded<T>& d) {
+    return {d.offset, d.length, d.present(), d.error, d.ok() ? records_in(*d.value) : 0};
+}
+
+}  // namespace
+
 Gameplay::Status Gameplay::status(Block block) const {
-    auto of = [](const auto& d) { return Status{d.offset, d.length, &d.error, d.present()}; };
     switch (block) {
-        case Block::level_settings: return of(level_settings);
-        case Block::dir_lights: return of(dir_lights);
-        case Block::cameras: return of(cameras);
-        case Block::sounds: return of(sounds);
-        case Block::tie_classes: return of(tie_classes);
-        case Block::ties: return of(ties);
-        case Block::tie_groups: return of(tie_groups);
-        case Block::shrub_classes: return of(shrub_classes);
-        case Block::shrubs: return of(shrubs);
-        case Block::shrub_groups: return of(shrub_groups);
-        case Block::moby_classes: return of(moby_classes);
-        case Block::mobies: return of(mobies);
-        case Block::moby_groups: return of(moby_groups);
-        case Block::shared_data: return of(shared_data);
-        case Block::moby_link_fixups: return of(moby_link_fixups);
-        case Block::pvar_table: return of(pvar_table);
-        case Block::pvar_data: return of(pvar_data);
-        case Block::pointer_fixups: return of(pointer_fixups);
-        case Block::cuboids: return of(cuboids);
-        case Block::spheres: return of(spheres);
-        case Block::cylinders: return of(cylinders);
-        case Block::pills: return of(pills);
-        case Block::paths: return of(paths);
-        case Block::grind_paths: return of(grind_paths);
-        case Block::point_lights: return of(point_lights);
-        case Block::env_transitions: return of(env_transitions);
-        case Block::cam_coll_grid: return of(cam_coll_grid);
-        case Block::env_samples: return of(env_samples);
-        case Block::occlusion: return of(occlusion);
-        case Block::tie_ambient: return of(tie_ambient);
-        case Block::areas: return of(areas);
-        default: return of(help[static_cast<int>(block) - static_cast<int>(Block::help_us)]);
+        case Block::level_settings: return status_of(level_settings);
+        case Block::dir_lights: return status_of(dir_lights);
+        case Block::cameras: return status_of(cameras);
+        case Block::sounds: return status_of(sounds);
+        case Block::tie_classes: return status_of(tie_classes);
+        case Block::ties: return status_of(ties);
+        case Block::tie_groups: return status_of(tie_groups);
+        case Block::shrub_classes: return status_of(shrub_classes);
+        case Block::shrubs: return status_of(shrubs);
+        case Block::shrub_groups: return status_of(shrub_groups);
+        case Block::moby_classes: return status_of(moby_classes);
+        case Block::mobies: return status_of(mobies);
+        case Block::moby_groups: return status_of(moby_groups);
+        case Block::shared_data: return status_of(shared_data);
+        case Block::moby_link_fixups: return status_of(moby_link_fixups);
+        case Block::pvar_table: return status_of(pvar_table);
+        case Block::pvar_data: return status_of(pvar_data);
+        case Block::pointer_fixups: return status_of(pointer_fixups);
+        case Block::cuboids: return status_of(cuboids);
+        case Block::spheres: return status_of(spheres);
+        case Block::cylinders: return status_of(cylinders);
+        case Block::pills: return status_of(pills);
+        case Block::paths: return status_of(paths);
+        case Block::grind_paths: return status_of(grind_paths);
+        case Block::point_lights: return status_of(point_lights);
+        case Block::env_transitions: return status_of(env_transitions);
+        case Block::cam_coll_grid: return status_of(cam_coll_grid);
+        case Block::env_samples: return status_of(env_samples);
+        case Block::occlusion: return status_of(occlusion);
+        case Block::tie_ambient: return status_of(tie_ambient);
+        case Block::areas: return status_of(areas);
+        default: return status_of(help[static_cast<int>(block) - static_cast<int>(Block::help_us)]);
     }
 }
 

@@ -168,8 +168,15 @@ struct Gameplay {
 
     // The volume table of §3.7 for kind 0..3 (cuboids, spheres, cylinders, pills).
     const Decoded<RecordTable>& volumes(int kind) const;
-    // Every block's offset, length and error, by block.
-    struct Status { uint32_t offset; uint64_t length; const std::string* error; bool present; };
+    // One block as found: where, how long, its error, and how many records
+    // (entries, paths, groups, messages, bytes of pvar data) it holds when it decoded.
+    struct Status {
+        uint32_t offset = 0;
+        uint64_t length = 0;
+        bool present = false;
+        std::string error;
+        size_t records = 0;
+    };
     Status status(Block block) const;
 };
 

@@ -46,7 +46,7 @@ TEST_CASE("the disc builder's gameplay has every block, each valid, and re-assem
         for (const BlockInfo& b : kWriteOrder) {
             CAPTURE(b.name);
             const auto s = g.status(b.block);
-            CHECK(*s.error == "");
+            CHECK(s.error == "");
             // Occlusion only on even levels; every other block always (§2.1 "what Wrench's packer produces").
             CHECK(s.present == (b.block != Block::occlusion || level % 2 == 0));
         }
