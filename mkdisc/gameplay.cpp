@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <numbers>
 
@@ -114,12 +113,8 @@ private:
     void place_instances() {
         const int mobies = spec_.full_scale ? 240 : 14, ties = spec_.full_scale ? 120 : 6, shrubs = spec_.full_scale ? 300 : 8;
         mobies_ = {&kMobySchema, {spec_.full_scale ? 400 : 64, 0, 0}, {}};
-        moby_groups_.resize(3);  // group 1 stays empty: pointer -1 (§3.11)
+        moby_groups_ = {{0, 2, 4}, {}, {static_cast<uint16_t>(mobies - 1)}};  // group 1 empty: pointer -1 (§3.11)
         for (int i = 0; i < mobies; ++i) moby(i);
-        moby_groups_[0] = {0, 2, 4};
-        moby_groups_[2] = {static_cast<uint16_t>(mobies - 1)};
-        for (uint16_t m : moby_groups_[0]) set_s32(mobies_, m, 0x58, 0);
-        set_s32(mobies_, static_cast<size_t>(mobies - 1), 0x58, 2);
         cameras_ = {&kCameraSchema, {}, {}};
         sounds_ = {&kSoundSchema, {}, {}};
         for (int i = 0; i < 3; ++i) camera_and_sound(i);
@@ -135,8 +130,12 @@ private:
         }
     }
 
-    static void set_s32(RecordTable& t, size_t i, uint16_t offset, int32_t v) {
-        for (int b = 0; b < 4; ++b) t.bytes[i * t.schema->size + offset + b] = static_cast<uint8_t>(static_cast<uint32_t>(v) >> (8 * b));
+    // §3.1: a moby's group field is the one group listing it, -1 if none.
+    int32_t group_of(int moby) const {
+        for (size_t g = 0; g < moby_groups_.size(); ++g)
+            if (std::find(moby_groups_[g].begin(), moby_groups_[g].end(), moby) != moby_groups_[g].end())
+                return static_cast<int32_t>(g);
+        return -1;
     }
 
     // §3.1: mobies stand on the terrain; every fourth carries pvars.
@@ -148,7 +147,7 @@ private:
             .s32(0x28, spec_.moby_classes[static_cast<size_t>(i) % spec_.moby_classes.size()])
             .f32(0x2c, 0.5f + 0.25f * static_cast<float>(i % 4)).s32(0x30, 64 + i % 3 * 32).s32(0x34, 128)
             .s32(0x38, 32).s32(0x3c, 64).floats(0x40, on_ground(x, z)).f32(0x4c, 0).f32(0x50, angle()).f32(0x54, 0)
-            .s32(0x58, -1).s32(0x5c, i % 7 == 0).f32(0x60, i % 7 == 0 ? 12.5f : 0).s32(0x68, pvar)
+            .s32(0x58, group_of(i)).s32(0x5c, i % 7 == 0).f32(0x60, i % 7 == 0 ? 12.5f : 0).s32(0x68, pvar)
             .s32(0x6c, i % 2).s32(0x70, pvar >= 0 && i % 8 == 1 ? 0x20 : 0)
             .s32(0x74, 40 * (i % 6)).s32(0x78, 128).s32(0x7c, 255 - 20 * (i % 6)).s32(0x80, i % 2);
         r.append_to(mobies_);
@@ -300,11 +299,7 @@ private:
         std::map<int, RecordTable> cells;
         const struct { int kind; int type; } flagged[] = {{0, 3}, {1, 5}};
         for (const auto& f : flagged) {
-            const ByteSpan r = volumes_[f.kind].record(0);
-            Matrix m;
-            for (int k = 0; k < 16; ++k) m[k] = f32_at(r, 4 * static_cast<uint64_t>(k));
-            m[15] = 1;
-            const auto corners = unit_cube_corners(m);
+            const auto corners = unit_cube_corners(matrix_of(f.kind, 0));
             Vec4 s = bounding_sphere(corners);
             s.z = 0;  // §3.16: z forced to 0
             int lo[2] = {64, 64}, hi[2] = {0, 0};
@@ -349,7 +344,18 @@ private:
         return t;
     }
 
-    // §3.14: two areas over paths, cuboids, spheres, cylinders and a negative cuboid.
+    // A volume's world matrix (column 3's w back to 1) from its record.
+    Matrix matrix_of(int kind, size_t i) const {
+        Matrix m;
+        for (int k = 0; k < 16; ++k) m[k] = volumes_[kind].f32(i, static_cast<uint16_t>(4 * k));
+        m[15] = 1;
+        return m;
+    }
+
+    // §3.14: two areas over paths, cuboids, spheres, cylinders and a negative
+    // cuboid; each bounding sphere covers the member paths' points and the
+    // member cuboids', spheres' and cylinders' unit-cube corners (not the
+    // negative cuboids), as Wrench recomputes it.
     Areas areas() {
         Areas a;
         a.records = {&kAreaSchema, {}, {}};
@@ -357,14 +363,13 @@ private:
         for (const auto& l : links) {
             std::vector<Vec4> points;
             for (int32_t p : l[0]) points.insert(points.end(), paths_[p].begin(), paths_[p].end());
-            RecordBuilder(kAreaSchema).floats(0, std::array<float, 4>{0, 0, 0, 0}).append_to(a.records);
+            for (int kind = 0; kind < 3; ++kind)
+                for (int32_t v : l[1 + kind]) {
+                    const auto corners = unit_cube_corners(matrix_of(kind, static_cast<size_t>(v)));
+                    points.insert(points.end(), corners.begin(), corners.end());
+                }
             const Vec4 s = bounding_sphere(points);
-            auto& rec = a.records.bytes;
-            const size_t at = rec.size() - 0x30;
-            for (int k = 0; k < 4; ++k) {
-                const float v[4] = {s.x, s.y, s.z, s.w};
-                std::memcpy(&rec[at + 4 * k], &v[k], 4);
-            }
+            RecordBuilder(kAreaSchema).floats(0, std::array<float, 4>{s.x, s.y, s.z, s.w}).append_to(a.records);
             a.links.push_back(l);
         }
         return a;
