@@ -2,10 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <numbers>
 #include <set>
 
 #include "formats/gameplay/volume_mesh.h"
