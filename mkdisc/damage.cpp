@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "formats/gameplay/gameplay.h"
 #include "formats/tfrag/tfrag_read.h"
 #include "formats/wad_lz/wad_lz.h"
 
@@ -23,7 +24,10 @@ constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count},
                             {"toc-past-end", Damage::toc_past_end},
                             {"truncated", Damage::truncated},
                             {"collision-size", Damage::collision_size},
-                            {"sky-shells", Damage::sky_shells}};
+                            {"sky-shells", Damage::sky_shells},
+                            {"gameplay-moby-count", Damage::gameplay_moby_count},
+                            {"gameplay-help-offset", Damage::gameplay_help_offset},
+                            {"gameplay-path-count", Damage::gameplay_path_count}};
 
 }  // namespace
 
@@ -96,6 +100,27 @@ void damage_core_stream(formats::Bytes& stream, Damage kind) {
     // puts its source 8129 bytes back, before anything has been decoded.
     const uint8_t match[] = {0x20, 0x10, 0x00, 0x7F};
     std::copy(std::begin(match), std::end(match), stream.begin() + formats::wad_lz::kHeaderSize);
+}
+
+void damage_gameplay(formats::Bytes& file, Damage kind) {
+    using namespace formats;
+    using namespace formats::gameplay;
+    if (kind != Damage::gameplay_moby_count && kind != Damage::gameplay_help_offset && kind != Damage::gameplay_path_count)
+        return;
+    const Gameplay g = read_gameplay(file);
+    auto put = [&](uint64_t at, int32_t v) {
+        for (int i = 0; i < 4; ++i) file.at(at + i) = static_cast<uint8_t>(static_cast<uint32_t>(v) >> (8 * i));
+    };
+    if (kind == Damage::gameplay_moby_count) {
+        put(g.mobies.offset, static_cast<int32_t>(g.mobies.value->count() + 64));
+    } else if (kind == Damage::gameplay_help_offset) {
+        const auto& french = g.help[2];  // slot 0x18
+        put(french.offset + 8 + 16, french.value->size + 0x100);  // message 1's string offset
+    } else {
+        const uint64_t spline = g.paths.offset + static_cast<uint64_t>(g.paths.value->data_offset) +
+                                static_cast<uint64_t>(g.paths.value->splines[0].offset);
+        put(spline, g.paths.value->data_size);  // 16 bytes a point: far past the data
+    }
 }
 
 void damage_gameplay_stream(formats::Bytes& stream, Damage kind) {

@@ -363,6 +363,7 @@ LevelImage build_level(const LevelSpec& spec) {
     level.gameplay = build_gameplay({spec.index, spec.scale == Scale::full, core.terrain.height, core.terrain.extent,
                                      core.moby_classes, core.tie_classes, core.shrub_classes, level.patch_count},
                                     random);
+    for (Damage kind : spec.damage) damage_gameplay(level.gameplay, kind);
     const Bytes data = data_lump(core, core_stream, random, spec.index);
     Bytes gameplay = compressed(level.gameplay);
     for (Damage kind : spec.damage) damage_gameplay_stream(gameplay, kind);

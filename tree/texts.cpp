@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 namespace gcfs::tree {
 namespace {
 
-std::string range_json(formats::SectorRange r) {
-    return fmt::format("{{\"offset_sectors\": {}, \"size_sectors\": {}, \"offset_bytes\": {}, \"size_bytes\": {}}}",
-                       r.offset, r.size, r.byte_offset(), r.byte_size());
+using Json = nlohmann::ordered_json;
+
+Json range_json(formats::SectorRange r) {
+    return {{"offset_sectors", r.offset}, {"size_sectors", r.size}, {"offset_bytes", r.byte_offset()}, {"size_bytes", r.byte_size()}};
 }
 
 std::string utc(std::time_t t) {
@@ -17,74 +20,75 @@ std::string utc(std::time_t t) {
                        tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
-// One region's section: its fields when it parsed, its error otherwise.
-std::string region_json(const char* name, const std::string& fields, const std::string& error) {
-    if (!error.empty()) return fmt::format("  \"{}\": {{\"ok\": false, \"error\": {}}},\n", name, json_string(error));
-    return fmt::format("  \"{}\": {{\"ok\": true, {}}},\n", name, fields);
+Json occlusion_fields(const formats::OcclusionSummary& o) {
+    return {{"masks_offset", o.masks_offset}, {"z_coord", o.z_coord}, {"z_count", o.z_count}, {"z_nodes", o.z_nodes},
+            {"y_nodes", o.y_nodes}, {"octants", o.octants}, {"empty_octants", o.empty_octants}, {"masks", o.masks}};
 }
 
-std::string occlusion_fields(const formats::OcclusionSummary& o) {
-    return fmt::format("\"masks_offset\": {}, \"z_coord\": {}, \"z_count\": {}, \"z_nodes\": {}, \"y_nodes\": {}, "
-                       "\"octants\": {}, \"empty_octants\": {}, \"masks\": {}",
-                       o.masks_offset, o.z_coord, o.z_count, o.z_nodes, o.y_nodes, o.octants, o.empty_octants, o.masks);
-}
-
-std::string sky_fields(const formats::Sky& sky) {
+Json sky_fields(const formats::Sky& sky) {
     const auto& h = sky.header;
-    std::string shells;
+    Json shells = Json::array();
     for (size_t i = 0; i < sky.shells.size(); ++i) {
         const auto& shell = sky.shells[i];
-        shells += fmt::format("{}{{\"offset\": {}, \"clusters\": {}, \"flags\": {}, \"vertices\": {}, \"triangles\": {}}}",
-                              i ? ", " : "", h.shells[i], shell.cluster_count, shell.flags, shell.vertices(), shell.triangles());
+        shells.push_back({{"offset", h.shells[i]}, {"clusters", shell.cluster_count}, {"flags", shell.flags},
+                          {"vertices", shell.vertices()}, {"triangles", shell.triangles()}});
     }
-    return fmt::format("\"rgba\": [{}, {}, {}, {}], \"clear_screen\": {}, \"shell_count\": {}, \"sprite_count\": {}, "
-                       "\"maximum_sprite_count\": {}, \"texture_count\": {}, \"fx_count\": {}, \"texture_defs\": {}, "
-                       "\"texture_data\": {}, \"fx_list\": {}, \"sprites\": {}, \"vertices\": {}, \"triangles\": {}, "
-                       "\"shells\": [{}]",
-                       h.rgba[0], h.rgba[1], h.rgba[2], h.rgba[3], h.clear_screen, h.shell_count, h.sprite_count,
-                       h.maximum_sprite_count, h.texture_count, h.fx_count, h.texture_defs, h.texture_data, h.fx_list,
-                       h.sprites, sky.vertices(), sky.triangles(), shells);
+    return {{"rgba", {h.rgba[0], h.rgba[1], h.rgba[2], h.rgba[3]}}, {"clear_screen", h.clear_screen},
+            {"shell_count", h.shell_count}, {"sprite_count", h.sprite_count}, {"maximum_sprite_count", h.maximum_sprite_count},
+            {"texture_count", h.texture_count}, {"fx_count", h.fx_count}, {"texture_defs", h.texture_defs},
+            {"texture_data", h.texture_data}, {"fx_list", h.fx_list}, {"sprites", h.sprites}, {"vertices", sky.vertices()},
+            {"triangles", sky.triangles()}, {"shells", shells}};
 }
 
-std::string collision_fields(const formats::CollisionSummary& c) {
-    return fmt::format("\"mesh_offset\": {}, \"hero_groups_offset\": {}, \"octants\": {}, \"stored_vertices\": {}, "
-                       "\"stored_faces\": {}, \"vertices\": {}, \"quads\": {}, \"triangles\": {}, \"surface_types\": {}, "
-                       "\"hero_groups\": {}, \"hero_vertices\": {}, \"hero_triangles\": {}",
-                       c.mesh_offset, c.hero_groups_offset, c.octants, c.stored_vertices, c.stored_faces, c.vertices, c.quads,
-                       c.triangles, c.surface_types, c.hero_groups, c.hero_vertices, c.hero_triangles);
+Json collision_fields(const formats::CollisionSummary& c) {
+    return {{"mesh_offset", c.mesh_offset}, {"hero_groups_offset", c.hero_groups_offset}, {"octants", c.octants},
+            {"stored_vertices", c.stored_vertices}, {"stored_faces", c.stored_faces}, {"vertices", c.vertices},
+            {"quads", c.quads}, {"triangles", c.triangles}, {"surface_types", c.surface_types},
+            {"hero_groups", c.hero_groups}, {"hero_vertices", c.hero_vertices}, {"hero_triangles", c.hero_triangles}};
 }
 
-// The occlusion, sky and collision sections (§8), with whether each parsed.
-std::string geometry_json(const GeometryIndex& g, bool& ok) {
-    std::string out;
-    auto section = [&](const char* name, const auto& value, const std::string& error, auto fields) {
-        if (!value && error.empty()) return;  // the core has no such region
-        ok = ok && error.empty();
-        out += region_json(name, error.empty() ? fields(*value) : std::string(), error);
-    };
-    section("occlusion", g.occlusion, g.occlusion_error, occlusion_fields);
-    section("sky", g.sky, g.sky_error, sky_fields);
-    section("collision", g.collision, g.collision_error, collision_fields);
+// One section: {"ok": true, fields...} when it parsed, {"ok": false, "error"} otherwise.
+Json section(const Json& fields, const std::string& error) {
+    if (!error.empty()) return {{"ok", false}, {"error", error}};
+    Json out = {{"ok", true}};
+    out.update(fields);
     return out;
 }
 
-}  // namespace
-
-std::string json_string(const std::string& text) {
-    std::string out = "\"";
-    for (unsigned char c : text) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-                else out += static_cast<char>(c);
-        }
-    }
-    return out + "\"";
+// The occlusion, sky and collision sections (§8), with whether each parsed.
+void geometry_json(Json& out, const GeometryIndex& g, bool& ok) {
+    auto add = [&](const char* name, const auto& value, const std::string& error, auto fields) {
+        if (!value && error.empty()) return;  // the core has no such region
+        ok = ok && error.empty();
+        out[name] = section(error.empty() ? fields(*value) : Json::object(), error);
+    };
+    add("occlusion", g.occlusion, g.occlusion_error, occlusion_fields);
+    add("sky", g.sky, g.sky_error, sky_fields);
+    add("collision", g.collision, g.collision_error, collision_fields);
 }
+
+// Every gameplay block (formats-gameplay.md §2.2 order): where, how long,
+// how many records, and its error.
+Json gameplay_json(const GameplayIndex& g, bool& ok) {
+    if (!g.error.empty()) {
+        ok = false;
+        return section({}, g.error);
+    }
+    Json blocks = Json::object();
+    bool all_ok = true;
+    for (const auto& [name, s] : g.blocks) {
+        if (!s.present) {
+            blocks[name] = {{"present", false}};
+            continue;
+        }
+        all_ok = all_ok && s.error.empty();
+        blocks[name] = section({{"offset", s.offset}, {"length", s.length}, {"records", s.records}}, s.error);
+    }
+    ok = ok && all_ok;
+    return {{"ok", all_ok}, {"blocks", blocks}};
+}
+
+}  // namespace
 
 std::string readme_text(const DiscScan& disc, const std::string& image_path) {
     std::string out = fmt::format(
@@ -99,7 +103,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "global/      the global WADs the table of contents lists, raw\n"
         "LEVELnn/     one folder per level container, numbered by table position (not by level id)\n"
         "  header.bin       the container's 0x60-byte header, raw\n"
-        "  info.json        the parsed header, extent sizes, occlusion/sky/collision summaries, every check\n"
+        "  info.json        the parsed header, extent sizes, occlusion/sky/collision and gameplay summaries, every check\n"
         "  data.bin sound_bank.bin gameplay.wad occlusion.bin   extents of the container (sector ranges)\n"
         "  gameplay.bin     gameplay.wad decompressed (WAD LZ, 16-byte header)\n"
         "  core_index.bin   the level-core header and index tables\n"
@@ -109,6 +113,8 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  preview.png      the level's terrain seen from above, height-shaded\n"
         "  collision.obj    the collision mesh (copies merged, a material per surface type), collision.mtl\n"
         "  tfrag/           terrain patches as Wavefront OBJ (LOD 0; lod1/ lod2/), terrain.obj, patches.csv\n"
+        "  gameplay/        the level's layout decoded: instances, cameras, lights, volumes, paths (CSV, OBJ),\n"
+        "                   settings.json, help/<language>.txt, pvars/moby_<uid>.bin\n"
         "  classes/         moby, tie, shrub class tables and the texture tables, as CSV\n"
         "  textures/        the tfrag textures as PNG (8-bit indexed, palette from gs_ram.bin)\n"
         "  audio.wad scene.wad   the level's AUDIO and SCENE WADs, raw\n"
@@ -117,7 +123,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "\n"
         "Extents have the sizes their headers declare; OBJ and CSV sizes come from small per-level\n"
         "indexes: tfrag/ is indexed when first listed, info.json and collision.obj when the level folder\n"
-        "is (the head of the core is decoded once for them). Everything else is decoded lazily, on first\n"
+        "is (the head of the core and the gameplay stream are decoded once for them). Everything else is decoded lazily, on first\n"
         "read, through a byte-budgeted cache. A damaged file reads as EIO and is listed in .gcfs/stats;\n"
         "getfattr -d FILE shows where any file comes from (user.gcfs.* attributes).\n"
         "Where the numbers come from: docs/formats.md of the gcfs sources.\n"
@@ -130,64 +136,42 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
     return out;
 }
 
-std::string level_info_json(const LevelScan& level, const GeometryIndex* geometry,
+std::string level_info_json(const LevelScan& level, const GeometryIndex* geometry, const GameplayIndex* gameplay,
                             const std::map<std::string, std::string>& read_errors) {
-    std::string out = "{\n";
-    out += fmt::format("  \"folder\": {},\n  \"table_index\": {},\n", json_string(level.folder), level.index);
-    out += fmt::format("  \"container\": {{\"lba\": {}, \"size_sectors\": {}, \"offset_bytes\": {}, \"size_bytes\": {}}},\n",
-                       level.part.file_lba, level.part.size_sectors, level.file_offset, level.file_size);
+    Json out = {{"folder", level.folder}, {"table_index", level.index}};
+    out["container"] = {{"lba", level.part.file_lba}, {"size_sectors", level.part.size_sectors},
+                        {"offset_bytes", level.file_offset}, {"size_bytes", level.file_size}};
     if (level.header) {
         const auto& h = *level.header;
-        out += fmt::format("  \"header\": {{\n    \"header_size\": {},\n    \"sector\": {},\n    \"id\": {},\n    \"reverb\": {},\n",
-                           h.header_size, h.sector, h.id, h.reverb);
-        out += "    \"extents\": {";
-        bool first = true;
-        for (const auto& e : formats::level_extents(h)) {
-            out += fmt::format("{}\n      {}: {}", first ? "" : ",", json_string(e.name), range_json(e.range));
-            first = false;
-        }
-        out += "\n    }\n  },\n";
+        Json extents = Json::object();
+        for (const auto& e : formats::level_extents(h)) extents[e.name] = range_json(e.range);
+        out["header"] = {{"header_size", h.header_size}, {"sector", h.sector}, {"id", h.id}, {"reverb", h.reverb},
+                         {"extents", extents}};
     }
     if (level.lump) {
-        out += "  \"data_lump\": {";
-        bool first = true;
-        for (const auto& s : formats::data_lump_sections(*level.lump)) {
-            out += fmt::format("{}\n    {}: {{\"offset_bytes\": {}, \"size_bytes\": {}, \"compressed\": {}}}",
-                               first ? "" : ",", json_string(s.name), s.range.offset, s.range.size,
-                               s.compressed ? "true" : "false");
-            first = false;
-        }
-        out += "\n  },\n";
+        Json sections = Json::object();
+        for (const auto& s : formats::data_lump_sections(*level.lump))
+            sections[s.name] = {{"offset_bytes", s.range.offset}, {"size_bytes", s.range.size}, {"compressed", s.compressed}};
+        out["data_lump"] = sections;
     }
     if (level.core) {
-        out += fmt::format("  \"core\": {{\"compressed_size\": {}, \"decompressed_size\": {}, \"regions\": {{",
-                           level.core->assets_compressed_size, level.core->assets_decompressed_size);
-        bool first = true;
-        for (const auto& r : level.regions) {
-            out += fmt::format("{}\n    {}: {{\"offset_bytes\": {}, \"size_bytes\": {}}}", first ? "" : ",",
-                               json_string(r.name), r.offset, r.size);
-            first = false;
-        }
-        out += "\n  }},\n";
+        Json regions = Json::object();
+        for (const auto& r : level.regions) regions[r.name] = {{"offset_bytes", r.offset}, {"size_bytes", r.size}};
+        out["core"] = {{"compressed_size", level.core->assets_compressed_size},
+                       {"decompressed_size", level.core->assets_decompressed_size}, {"regions", regions}};
     }
-    bool geometry_ok = true;
-    if (geometry) out += geometry_json(*geometry, geometry_ok);
-    out += "  \"checks\": [";
-    bool first = true;
-    for (const auto& c : level.checks) {
-        out += fmt::format("{}\n    {{\"name\": {}, \"ok\": {}, \"detail\": {}}}", first ? "" : ",", json_string(c.name),
-                           c.ok ? "true" : "false", json_string(c.detail));
-        first = false;
-    }
-    out += "\n  ],\n  \"read_errors\": {";
-    first = true;
-    for (const auto& [path, error] : read_errors) {
-        out += fmt::format("{}\n    {}: {}", first ? "" : ",", json_string(path), json_string(error));
-        first = false;
-    }
-    out += fmt::format("{}}},\n  \"ok\": {}\n}}\n", read_errors.empty() ? "" : "\n  ",
-                       level.ok() && geometry_ok && read_errors.empty() ? "true" : "false");
-    return out;
+    bool decoded_ok = true;
+    if (geometry) geometry_json(out, *geometry, decoded_ok);
+    if (gameplay) out["gameplay"] = gameplay_json(*gameplay, decoded_ok);
+    Json checks = Json::array();
+    for (const auto& c : level.checks) checks.push_back({{"name", c.name}, {"ok", c.ok}, {"detail", c.detail}});
+    out["checks"] = checks;
+    Json errors = Json::object();
+    for (const auto& [path, error] : read_errors) errors[path] = error;
+    out["read_errors"] = errors;
+    out["ok"] = level.ok() && decoded_ok && read_errors.empty();
+    // Disc bytes are not UTF-8 (help text, names): replace what does not decode rather than throw.
+    return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace gcfs::tree

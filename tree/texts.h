@@ -6,15 +6,16 @@
 
 #include "tree/core_geometry.h"
 #include "tree/disc_scan.h"
+#include "tree/gameplay.h"
 
 namespace gcfs::tree {
 
 std::string readme_text(const DiscScan& disc, const std::string& image_path);
 // `read_errors`: the level's files that failed to open or read so far (path -> why).
 // `geometry`: the parsed occlusion, sky and collision regions, or null when
-// the level has no core regions.
-std::string level_info_json(const LevelScan& level, const GeometryIndex* geometry,
+// the level has no core regions; `gameplay`: the gameplay blocks, or null
+// when the level has no gameplay extent.
+std::string level_info_json(const LevelScan& level, const GeometryIndex* geometry, const GameplayIndex* gameplay,
                             const std::map<std::string, std::string>& read_errors);
-std::string json_string(const std::string& text);  // quoted and escaped
 
 }  // namespace gcfs::tree

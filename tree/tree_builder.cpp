@@ -87,10 +87,11 @@ private:
         const LevelDecoders* decoders = &f.decoders();  // map nodes stay put; filled by the parts
         file(f.dir, "info.json", std::make_shared<LiveText>([&level, diagnostics, decoders] {
                  const GeometryIndex* geometry = decoders->geometry ? &decoders->geometry->index() : nullptr;
-                 return level_info_json(level, geometry, diagnostics->errors_under(level.folder));
+                 const GameplayIndex* gameplay = decoders->gameplay_index ? &decoders->gameplay_index->index() : nullptr;
+                 return level_info_json(level, geometry, gameplay, diagnostics->errors_under(level.folder));
              }),
              f.decoded(level.file_offset, level.file_size, "JSON written by gcfs",
-                       "the level's headers, the core's regions and every check (formats.md 3, 4, 6, 8)"));
+                       "the level's headers, the core's regions, the gameplay blocks and every check (formats.md 3, 4, 6, 8)"));
         for (const auto& [name, part] : {std::pair{"audio.wad", level.audio}, std::pair{"scene.wad", level.scene}})
             if (part && part->file_lba > 0) {
                 const uint64_t offset = static_cast<uint64_t>(part->file_lba) * kSectorSize;

@@ -98,6 +98,37 @@ void geometry_checks(LevelVerdict& v, const LevelDecoders& d) {
     prefix_check(v, "core head decode equals the core", d, geometry.head(), 0);
 }
 
+// formats-gameplay.md: one line per present block (its records and bytes,
+// or its error), then every gameplay/ file rendered at the size it lists.
+void gameplay_checks(LevelVerdict& v, const LevelGameplay& gameplay) {
+    const GameplayIndex& index = gameplay.index();
+    if (!index.error.empty()) {
+        v.checks.push_back({"gameplay blocks decode", false, index.error});
+        return;
+    }
+    for (const auto& [name, s] : index.blocks) {
+        if (!s.present) continue;
+        v.checks.push_back({fmt::format("gameplay {}", name), s.error.empty(),
+                            s.error.empty() ? fmt::format("{} records in {} bytes at gameplay.bin 0x{:x}; its counts fit "
+                                                          "before the next block, its links resolve (§3, §6)",
+                                                          s.records, s.length, s.offset)
+                                            : s.error});
+        if (std::string_view(name) == "moby instances") v.mobies = s.records;
+        if (std::string_view(name) == "tie instances") v.ties = s.records;
+        if (std::string_view(name) == "shrub instances") v.shrubs = s.records;
+    }
+    uint64_t listed = 0, failed = 0;
+    for (const auto& f : index.files) {
+        listed += f.size;
+        failed += !f.error.empty();
+    }
+    const cache::Loaded all = gameplay.rendered();
+    v.checks.push_back({"gameplay files render their listed sizes", all.bytes && all.bytes->size() == listed,
+                        all.bytes ? fmt::format("{} files, {} bytes rendered, {} listed; {} unreadable for a damaged block",
+                                                index.files.size(), all.bytes->size(), listed, failed)
+                                  : all.error});
+}
+
 }  // namespace
 
 bool LevelVerdict::ok() const {
@@ -122,6 +153,7 @@ DiscVerdict verify_disc(const Disc& disc) {
             stream_check(v, "gameplay decodes", d.gameplay, "the stream is consumed to its declared end (§9)");
             if (d.terrain) terrain_checks(v, d, level);
             if (d.geometry) geometry_checks(v, d);
+            if (d.gameplay_index) gameplay_checks(v, *d.gameplay_index);
         }
         verdict.levels.push_back(std::move(v));
     }
@@ -129,22 +161,27 @@ DiscVerdict verify_disc(const Disc& disc) {
 }
 
 std::string render_verdict(const DiscVerdict& verdict) {
-    std::string out = fmt::format("{:<8} {:>4} {:>7} {:>8} {:>9} {:>10} {:>9}  {}\n", "level", "id", "checks", "patches",
-                                  "vertices", "triangles", "rejected", "result");
-    uint64_t patches = 0, vertices = 0, triangles = 0, rejected = 0, failed_checks = 0;
+    std::string out = fmt::format("{:<8} {:>4} {:>7} {:>8} {:>9} {:>10} {:>9} {:>7} {:>6} {:>7}  {}\n", "level", "id", "checks",
+                                  "patches", "vertices", "triangles", "rejected", "mobies", "ties", "shrubs", "result");
+    uint64_t patches = 0, vertices = 0, triangles = 0, rejected = 0, failed_checks = 0, mobies = 0, ties = 0, shrubs = 0;
     for (const auto& l : verdict.levels) {
         const auto passed = std::count_if(l.checks.begin(), l.checks.end(), [](const Check& c) { return c.ok; });
-        out += fmt::format("{:<8} {:>4} {:>7} {:>8} {:>9} {:>10} {:>9}  {}\n", l.folder, l.id,
+        out += fmt::format("{:<8} {:>4} {:>7} {:>8} {:>9} {:>10} {:>9} {:>7} {:>6} {:>7}  {}\n", l.folder, l.id,
                            fmt::format("{}/{}", passed, l.checks.size()), grouped(l.patches), grouped(l.vertices),
-                           grouped(l.triangles), grouped(l.rejected), l.ok() ? "ok" : "FAILED");
+                           grouped(l.triangles), grouped(l.rejected), grouped(l.mobies), grouped(l.ties),
+                           grouped(l.shrubs), l.ok() ? "ok" : "FAILED");
+        mobies += l.mobies;
+        ties += l.ties;
+        shrubs += l.shrubs;
         patches += l.patches;
         vertices += l.vertices;
         triangles += l.triangles;
         rejected += l.rejected;
         failed_checks += l.checks.size() - static_cast<uint64_t>(passed);
     }
-    out += fmt::format("{:<8} {:>4} {:>7} {:>8} {:>9} {:>10} {:>9}\n", "total", "", "", grouped(patches),
-                       grouped(vertices), grouped(triangles), grouped(rejected));
+    out += fmt::format("{:<8} {:>4} {:>7} {:>8} {:>9} {:>10} {:>9} {:>7} {:>6} {:>7}\n", "total", "", "", grouped(patches),
+                       grouped(vertices), grouped(triangles), grouped(rejected), grouped(mobies), grouped(ties),
+                       grouped(shrubs));
     out += fmt::format("\n{} levels, {} patches, {} vertices, {} triangles, {}\n", verdict.levels.size(),
                        grouped(patches), grouped(vertices), grouped(triangles),
                        failed_checks == 0 ? std::string("zero mismatches")

@@ -1,6 +1,6 @@
 // Whole-disc verification: every invariant of design.md on every level, the
 // mount-time checks plus the ones that need decoding (core and gameplay
-// streams, every tfrag patch's counts and index ranges).
+// streams, every tfrag patch's counts and index ranges, every gameplay block).
 #pragma once
 
 #include <string>
@@ -19,6 +19,7 @@ struct LevelVerdict {
     uint64_t rejected = 0;
     uint64_t vertices = 0;   // LOD 0, over good patches
     uint64_t triangles = 0;  // LOD 0, over good patches
+    uint64_t mobies = 0, ties = 0, shrubs = 0;  // gameplay instances, when their block decoded
     bool ok() const;
 };
 

@@ -25,12 +25,13 @@ import json, sys
 info = json.load(open(sys.argv[1]))
 text = json.dumps(info)
 bad = [c for c in info["checks"] if not c["ok"]] + list(info["read_errors"].items())
-bad += [k for k in ("occlusion", "sky", "collision") if k in info and not info[k]["ok"]]
+bad += [k for k in ("occlusion", "sky", "collision", "gameplay") if k in info and not info[k]["ok"]]
 sys.exit(0 if not info["ok"] and bad and sys.argv[2] in text else 1)
 PY
 }
 
 # kind | files that must answer EIO (relative to the mount) | text naming the failure | intact levels
+#      | files of the damaged level that still read exactly as on the clean disc (optional)
 cases=(
     "tfrag-count|LEVEL01/tfrag/patch_0001.obj LEVEL01/tfrag/lod2/patch_0001.obj|vert_count|LEVEL00 LEVEL02 LEVEL03"
     "vif-desync|LEVEL01/tfrag/patch_0002.obj|VIF desync|LEVEL00 LEVEL02 LEVEL03"
@@ -43,9 +44,12 @@ cases=(
     "truncated|disc/LEVELS/LEVEL02.WAD disc/SCENES/SCENE03.WAD|container inside image|LEVEL00"
     "collision-size|LEVEL01/collision.obj|size mismatch|LEVEL00 LEVEL02 LEVEL03"
     "sky-shells|LEVEL01/..|9 shells|LEVEL00 LEVEL02 LEVEL03"
+    "gameplay-moby-count|LEVEL01/gameplay/mobies.csv|moby needs|LEVEL00 LEVEL02 LEVEL03|ties.csv shrubs.csv cameras.csv paths.obj volumes.obj help/us_english.txt help/french.txt"
+    "gameplay-help-offset|LEVEL01/gameplay/help/french.txt|string offset|LEVEL00 LEVEL02 LEVEL03|mobies.csv ties.csv help/us_english.txt help/german.txt settings.json pvars"
+    "gameplay-path-count|LEVEL01/gameplay/paths.obj LEVEL01/gameplay/paths.csv|declares|LEVEL00 LEVEL02 LEVEL03|grind_paths.obj mobies.csv settings.json volumes.obj help"
 )
 for case in "${cases[@]}"; do
-    IFS='|' read -r kind eio_files names intact <<<"$case"
+    IFS='|' read -r kind eio_files names intact unharmed <<<"$case"
     image=$WORK/$kind.iso
     check "[$kind] the builder plants it" "$GCFS" mkdisc "$image" --levels 4 --seed 7 --damage "$kind"
     "$GCFS" mount -f "$image" "$WORK/mnt" 2>"$WORK/$kind.log" &
@@ -58,6 +62,10 @@ for case in "${cases[@]}"; do
             bash -c "getfattr --absolute-names --only-values -n user.gcfs.status '$WORK/mnt/$f' | grep -q '^error: '"
     done
     for level in $intact; do check "[$kind] $level reads exactly like the clean disc" same_as_clean "$level"; done
+    for f in $unharmed; do
+        check "[$kind] LEVEL01/gameplay/$f reads exactly like the clean disc" \
+            diff -r "$WORK/clean/LEVEL01/gameplay/$f" "$WORK/mnt/LEVEL01/gameplay/$f"
+    done
     check "[$kind] global/ reads exactly like the clean disc" diff -r "$WORK/clean/global" "$WORK/mnt/global"
     check "[$kind] LEVEL01/info.json names the failure" info_names "$names"
     if [[ $eio_files != */.. ]]; then

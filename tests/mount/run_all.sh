@@ -28,9 +28,10 @@ done
 check "by-id/30 is a symlink to the museum's folder" test "$(readlink "$MNT/by-id/30")" = "../LEVEL03"
 check "by-id/30 resolves" test -f "$MNT/by-id/30/core_data.bin"
 check "stat of extents decoded nothing" grep -qx "cache_misses 0" "$MNT/.gcfs/stats"
-# info.json (occlusion and sky summaries) and collision.obj (its size) need
-# the core's head: tfrag, occlusion, sky, collision (§6.2 order). Listing a
-# level decodes exactly that prefix, once, and never the rest of the core.
+# info.json (occlusion, sky and gameplay summaries) and collision.obj (its
+# size) need the core's head: tfrag, occlusion, sky, collision (§6.2 order),
+# and the gameplay stream. Listing a level decodes exactly those, once each,
+# and never the rest of the core.
 level_ls_decodes_the_core_head() {
     ls -l "$MNT/LEVEL01" "$MNT/LEVEL01/core" >/dev/null && ls -l "$MNT/LEVEL01" >/dev/null || return 1
     python3 - "$MNT" <<'PY'
@@ -38,12 +39,13 @@ import json, os, sys
 mnt = sys.argv[1]
 regions = json.load(open(os.path.join(mnt, "LEVEL01/info.json")))["core"]["regions"]
 head = regions["collision"]["offset_bytes"] + regions["collision"]["size_bytes"]
+gameplay = os.stat(os.path.join(mnt, "LEVEL01/gameplay.bin")).st_size
 stats = dict(line.split(" ", 1) for line in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in line)
-print("misses", stats["cache_misses"], "decoded", stats["bytes_decoded"], "head", head)
-sys.exit(0 if int(stats["cache_misses"]) == 1 and int(stats["bytes_decoded"]) == head else 1)
+print("misses", stats["cache_misses"], "decoded", stats["bytes_decoded"], "head", head, "gameplay", gameplay)
+sys.exit(0 if int(stats["cache_misses"]) == 2 and int(stats["bytes_decoded"]) == head + gameplay else 1)
 PY
 }
-check "ls -l of a level decodes only its core's head, once" level_ls_decodes_the_core_head
+check "ls -l of a level decodes only its core's head and its gameplay, once each" level_ls_decodes_the_core_head
 check "tree has LEVEL00/info.json and LEVEL00/collision.obj" test -s "$MNT/LEVEL00/info.json" -a -s "$MNT/LEVEL00/collision.obj"
 check "find lists the whole tree" test "$(find "$MNT" | wc -l)" -gt 100
 # OBJ sizes need the patch data: listing a tfrag/ folder (find above, with
