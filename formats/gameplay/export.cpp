@@ -239,7 +239,7 @@ std::string settings_json(const Decoded<LevelSettings>& d) {
     return out.dump(2) + "\n";
 }
 
-// Each path an object of one polyline, in world units (§3.6).
+// Each path an object of line segments through its points, in world units (§3.6).
 std::string paths_obj(const Decoded<Paths>& d, const char* kind) {
     std::string out = fmt::format("# {} of gameplay.bin (formats-gameplay.md 3.6), world units and axes as tfrag/terrain.obj\n", kind);
     if (!d.ok()) return out;
@@ -248,11 +248,9 @@ std::string paths_obj(const Decoded<Paths>& d, const char* kind) {
         const auto& v = d.value->splines[p].vertices;
         out += fmt::format("o {}_{}\n", kind, p);
         for (const Vec4& x : v) out += fmt::format("v {} {} {}\n", shortest(x.x), shortest(x.y), shortest(x.z));
-        if (v.size() >= 2) {
-            out += "l";
-            for (size_t i = 0; i < v.size(); ++i) out += fmt::format(" {}", base + i);
-            out += "\n";
-        }
+        // One "l" per segment: Blender's importer (3.4) keeps only the first
+        // segment of a longer "l" line, and every OBJ reader takes pairs.
+        for (size_t i = 1; i < v.size(); ++i) out += fmt::format("l {} {}\n", base + i - 1, base + i);
         base += v.size();
     }
     return out;

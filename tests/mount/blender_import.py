@@ -16,3 +16,4 @@ images = [i for i in bpy.data.images if i.size[0] > 0]
 print("BLENDER vertices=%d faces=%d materials=%d images=%d uv=%d colours=%d" % (
     sum(len(o.data.vertices) for o in meshes), sum(len(o.data.polygons) for o in meshes), len(materials), len(images),
     all(len(o.data.uv_layers) > 0 for o in meshes), all(len(o.data.color_attributes) > 0 for o in meshes)))
+print("BLENDER_OBJECTS objects=%d edges=%d" % (len(meshes), sum(len(o.data.edges) for o in meshes)))

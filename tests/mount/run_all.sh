@@ -131,6 +131,28 @@ for level in sorted(glob.glob(mnt + "/LEVEL*")):
 PY
 }
 check "every gameplay CSV parses with Python's csv module, row counts match the pvars and help folders" gameplay_csvs_parse
+# Blender's importer: one object per volume with the file's vertices and
+# faces, one object per path with one edge between each pair of points.
+blender_reads_gameplay_objs() {
+    local g=$MNT/LEVEL01/gameplay
+    local vol paths
+    vol=$(blender -b --python "$(dirname "$0")/blender_import.py" -- "$g/volumes.obj" 2>&1 | grep '^BLENDER')
+    paths=$(blender -b --python "$(dirname "$0")/blender_import.py" -- "$g/paths.obj" 2>&1 | grep '^BLENDER')
+    python3 - "$g" "$vol" "$paths" <<'PY'
+import csv, sys
+g, vol, paths = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+field = lambda words, k: int([w for w in words if w.startswith(k + "=")][0].split("=")[1])
+lines = open(g + "/volumes.obj").read().splitlines()
+volumes = len(list(csv.DictReader(open(g + "/volumes.csv", newline=""))))
+points = [r for r in csv.DictReader(open(g + "/paths.csv", newline="")) if r["kind"] == "path"]
+path_count = len({r["path"] for r in points})
+print("blender:", sys.argv[2], "|", sys.argv[3], "| csv:", volumes, "volumes,", path_count, "paths,", len(points), "points")
+sys.exit(0 if field(vol, "objects") == volumes and field(vol, "vertices") == sum(l.startswith("v ") for l in lines)
+         and field(vol, "faces") == sum(l.startswith("f ") for l in lines)
+         and field(paths, "objects") == path_count and field(paths, "edges") == len(points) - path_count else 1)
+PY
+}
+check "Blender imports volumes.obj and paths.obj: an object per volume and per path, every face and edge" blender_reads_gameplay_objs
 check "assimp reads paths.obj and volumes.obj" bash -c "assimp info '$MNT/LEVEL00/gameplay/volumes.obj' >/dev/null && assimp info '$MNT/LEVEL00/gameplay/paths.obj' >/dev/null"
 check "cp -r copies a level out" cp -r "$MNT/LEVEL01" "$WORK/copy"
 check "the copy equals the mount" diff -r "$MNT/LEVEL01" "$WORK/copy"
@@ -186,7 +208,7 @@ PY
 # with its image loaded from textures/, texture coordinates and vertex colours.
 blender_matches_verify() {
     local level=$1 line materials
-    line=$(blender -b --python "$(dirname "$0")/blender_import.py" -- "$MNT/$level/tfrag/terrain.obj" 2>&1 | grep '^BLENDER')
+    line=$(blender -b --python "$(dirname "$0")/blender_import.py" -- "$MNT/$level/tfrag/terrain.obj" 2>&1 | grep '^BLENDER ')
     materials=$(grep -c '^newmtl' "$MNT/$level/tfrag/terrain.mtl")
     echo "$line; verify: $(verify_field "$level" 5) vertices, $(verify_field "$level" 6) faces; mtl: $materials"
     [ "$line" = "BLENDER vertices=$(verify_field "$level" 5) faces=$(verify_field "$level" 6) materials=$materials images=$materials uv=1 colours=1" ]
@@ -203,7 +225,7 @@ done
 collision_readers_agree() {
     local level=$1 info line
     info=$(assimp info "$MNT/$level/collision.obj" 2>&1) || return 1
-    line=$(blender -b --python "$(dirname "$0")/blender_import.py" -- "$MNT/$level/collision.obj" 2>&1 | grep '^BLENDER')
+    line=$(blender -b --python "$(dirname "$0")/blender_import.py" -- "$MNT/$level/collision.obj" 2>&1 | grep '^BLENDER ')
     python3 - "$MNT/$level/info.json" "$line" <<PY
 import json, sys
 c = json.load(open(sys.argv[1]))["collision"]
