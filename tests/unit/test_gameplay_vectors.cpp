@@ -35,9 +35,9 @@ void check_encodes(const Decoded<T>& d, Encode encode, const char* what) {
 }  // namespace
 
 TEST_CASE("gameplay vectors: every block decodes, re-encodes and re-assembles byte-identically") {
-    for (const char* name : test::kGameplayVectors) {
+    for (const std::string name : test::kGameplayVectors) {
         CAPTURE(name);
-        const Bytes file = test::read_bytes(test::shared_path(std::string("vectors/gameplay/") + name + ".bin"));
+        const Bytes file = test::read_bytes(test::shared_path("vectors/gameplay/" + name + ".bin"));
         const Gameplay g = read_gameplay(file);
         REQUIRE(g.file_error.empty());
         for (const BlockInfo& b : kWriteOrder) {
