@@ -170,6 +170,17 @@ check "gcfs verify passes the built disc" bash -c "'$GCFS' verify '$IMAGE' > '$W
 check "gcfs verify --checks lists each level's occlusion, sky and collision checks, all ok" \
     bash -c "'$GCFS' verify --checks '$IMAGE' > '$WORK/checks.txt' && for c in 'occlusion grid parses' 'sky parses' 'collision parses' 'core head decode equals the core'; do test \$(grep -c \"^LEVEL0. *ok *\$c: \" '$WORK/checks.txt') = 4 || exit 1; done && ! grep -q FAILED '$WORK/checks.txt'"
 verify_field() { grep "^$1 " "$WORK/verify.txt" | awk -v c="$2" '{gsub(",", "", $c); print $c}'; }
+gameplay_rows_match_verify() {
+    for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do
+        local g=$MNT/$level/gameplay
+        for pair in "mobies 8" "ties 9" "shrubs 10"; do
+            set -- $pair
+            rows=$(python3 -c "import csv,sys; print(len(list(csv.DictReader(open(sys.argv[1], newline='')))))" "$g/$1.csv")
+            [ "$rows" = "$(verify_field "$level" "$2")" ] || { echo "$level $1.csv: $rows rows, verify: $(verify_field "$level" "$2")"; return 1; }
+        done
+    done
+}
+check "gameplay mobies.csv, ties.csv, shrubs.csv rows equal the instances gcfs verify prints" gameplay_rows_match_verify
 tfrag_files_match_verify() {
     local level=$1 patches
     patches=$(verify_field "$level" 4)
