@@ -42,13 +42,19 @@ private:
     uint64_t files_ = 0, bytes_ = 0;
 };
 
+// Every output path is DEST joined with names of the tree, each one path step
+// (tree/safe_name.h); still, each is checked to stay under DEST, and nothing
+// already there as a symlink is followed or written through.
 class Extractor {
 public:
-    explicit Extractor(const tree::Disc& disc) : disc_(disc) {}
+    Extractor(const tree::Disc& disc, std::filesystem::path dest) : disc_(disc), dest_(std::move(dest).lexically_normal()) {}
 
     void node(uint64_t ino, const std::filesystem::path& to) {
         const tree::Node& n = *disc_.tree.node(ino);
         std::error_code ec;
+        if (!inside_dest(to)) return problem(to.string(), "refused: the path would leave " + dest_.string());
+        if (std::filesystem::is_symlink(std::filesystem::symlink_status(to, ec)))
+            return problem(to.string(), "refused: already there as a symlink, which is not followed");
         switch (n.type) {
             case tree::NodeType::directory:
                 std::filesystem::create_directories(to, ec);
@@ -59,6 +65,8 @@ public:
                 });
                 return;
             case tree::NodeType::symlink:
+                if (!inside_dest(to.parent_path() / n.link_target))
+                    return problem(to.string(), "refused: the link " + n.link_target + " points out of " + dest_.string());
                 std::filesystem::create_symlink(n.link_target, to, ec);
                 if (ec) problem(to.string(), ec.message());
                 return;
@@ -74,8 +82,14 @@ public:
     uint64_t files() const { return progress_.files(); }
 
 private:
+    bool inside_dest(const std::filesystem::path& p) const {
+        const auto relative = p.lexically_normal().lexically_relative(dest_);
+        return !relative.empty() && *relative.begin() != "..";
+    }
+
     void file(uint64_t ino, const tree::Node& n, const std::filesystem::path& to) {
-        const int fd = ::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        // O_NOFOLLOW: a symlink put there meanwhile is not written through.
+        const int fd = ::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
         if (fd < 0) return problem(to.string(), std::strerror(errno));
         const std::string error = copy_out(n, fd, [&](uint64_t bytes) { progress_.bytes(bytes); });
         ::close(fd);
@@ -92,6 +106,7 @@ private:
     }
 
     const tree::Disc& disc_;
+    const std::filesystem::path dest_;
     Progress progress_;
     uint64_t problems_ = 0;
 };
@@ -118,8 +133,8 @@ void add_extract_command(CLI::App& app, int& exit_code) {
         }
         // Like cp -r: the named file or folder lands inside DEST under its own name.
         const std::string name = *ino == tree::Tree::kRootIno ? "" : disc->tree.node(*ino)->name;
-        Extractor extractor(*disc);
-        extractor.node(*ino, std::filesystem::path(args->dest) / name);
+        Extractor extractor(*disc, std::filesystem::absolute(args->dest));
+        extractor.node(*ino, std::filesystem::absolute(args->dest) / name);
         exit_code = extractor.finish();
         if (exit_code != 0)
             fmt::print(stderr, "gcfs extract: {} files copied, {} could not be read\n", extractor.files(),

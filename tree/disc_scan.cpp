@@ -1,10 +1,12 @@
 #include "tree/disc_scan.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 
 #include "formats/wad_lz/wad_lz.h"
+#include "tree/safe_name.h"
 #include "tree/sources.h"
 
 namespace gcfs::tree {
@@ -19,8 +21,13 @@ void walk_directory(const Image& image, uint32_t lba, uint32_t size, const std::
     auto entries = iso9660::parse_directory(extent);
     if (!entries.ok())
         throw NotAGameDisc(fmt::format("ISO9660 directory at LBA {} is damaged: {}", lba, entries.error().describe()));
+    FolderNames names;
     for (const auto& e : *entries) {
-        const std::string path = prefix.empty() ? e.name : prefix + "/" + e.name;
+        // A recorded name is one path step, escaped if need be, and distinct in its folder.
+        const std::string name = names.claim(safe_name(e.name));
+        if (name != e.name)
+            spdlog::warn("ISO9660 directory at LBA {}: the record named {:?} is shown as {}", lba, e.name, name);
+        const std::string path = prefix.empty() ? name : prefix + "/" + name;
         if (e.is_directory) {
             if (e.lba != lba) walk_directory(image, e.lba, e.size, path, depth + 1, files);
         } else {

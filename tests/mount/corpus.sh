@@ -79,4 +79,47 @@ for case in "${cases[@]}"; do
     kill -TERM $pid; wait $pid
 done
 
+# ---- crafted images: names from the image never climb out of their folder
+craft() {  # craft OUT FROM TO: the clean image with a directory record's name bytes replaced (same length)
+    python3 - "$WORK/clean.iso" "$1" "$2" "$3" <<'PY'
+import sys
+src, out, old, new = sys.argv[1], sys.argv[2], sys.argv[3].encode(), sys.argv[4].encode()
+data = bytearray(open(src, "rb").read())
+head = bytes(data[16 * 2048:400 * 2048])
+at = head.find(old)
+assert at >= 0 and len(old) == len(new)
+data[16 * 2048 + at:16 * 2048 + at + len(old)] = new
+open(out, "wb").write(data)
+PY
+}
+craft "$WORK/pwned.iso" 'SYSTEM.CNF;1' '../../PWNED1'
+"$GCFS" mount -f "$WORK/pwned.iso" "$WORK/mnt" 2>"$WORK/pwned.log" &
+pid=$!
+check "[crafted ../../PWNED1] the mount succeeds" wait_mounted "$WORK/mnt"
+check "[crafted ../../PWNED1] nothing named PWNED1 at the root or directly in disc/" \
+    bash -c "! ls '$WORK/mnt' '$WORK/mnt/disc' | grep -qx PWNED1"
+check "[crafted ../../PWNED1] the record shows escaped inside disc/ with SYSTEM.CNF's bytes" \
+    cmp "$WORK/mnt/disc/..%2F..%2FPWNED1" "$WORK/clean/disc/SYSTEM.CNF"
+check "[crafted ../../PWNED1] one log line names the record and what it is shown as" \
+    bash -c "test \$(grep -c 'the record named \"../../PWNED1\" is shown as ..%2F..%2FPWNED1' '$WORK/pwned.log') = 1"
+kill -TERM $pid; wait $pid
+check "[crafted ../../PWNED1] gcfs ls IMAGE shows no PWNED1 at the root" bash -c "! '$GCFS' ls '$WORK/pwned.iso' 2>/dev/null | grep -q PWNED1"
+check "[crafted ../../PWNED1] gcfs ls IMAGE disc shows it escaped" \
+    bash -c "'$GCFS' ls '$WORK/pwned.iso' disc 2>/dev/null | grep -qF '..%2F..%2FPWNED1'"
+mkdir -p "$WORK/out/inside"
+check "[crafted ../../PWNED1] gcfs extract writes only under DEST" \
+    bash -c "'$GCFS' extract '$WORK/pwned.iso' disc '$WORK/out/inside' 2>/dev/null; test -f '$WORK/out/inside/disc/..%2F..%2FPWNED1' && test -z \"\$(find '$WORK/out' -name PWNED1)\" && test ! -e '$WORK/PWNED1'"
+mkdir -p "$WORK/outside" "$WORK/dest"
+ln -s "$WORK/outside" "$WORK/dest/LEVEL00"
+check "[extract] a symlink already in DEST is refused, never written through" \
+    bash -c "! '$GCFS' extract '$WORK/clean.iso' LEVEL00 '$WORK/dest' 2>'$WORK/dest.err' && grep -q 'not followed' '$WORK/dest.err' && test -z \"\$(ls -A '$WORK/outside')\""
+
+craft "$WORK/twice.iso" 'LEVEL01.WAD;1' 'LEVEL00.WAD;1'
+"$GCFS" mount -f "$WORK/twice.iso" "$WORK/mnt" 2>"$WORK/twice.log" &
+pid=$!
+check "[crafted duplicate name] the mount succeeds" wait_mounted "$WORK/mnt"
+check "[crafted duplicate name] both records show, the second as LEVEL00.WAD~2" \
+    bash -c "cmp '$WORK/mnt/disc/LEVELS/LEVEL00.WAD' '$WORK/clean/disc/LEVELS/LEVEL00.WAD' && cmp '$WORK/mnt/disc/LEVELS/LEVEL00.WAD~2' '$WORK/clean/disc/LEVELS/LEVEL01.WAD'"
+kill -TERM $pid; wait $pid
+
 finish corpus

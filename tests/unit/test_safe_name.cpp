@@ -1,0 +1,69 @@
+// Names from an untrusted image never become more than one path step, and
+// two records with one name stay apart (tree/safe_name.h).
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "tests/unit/disc_fixture.h"
+#include "tree/safe_name.h"
+
+using namespace gcfs;
+
+namespace {
+
+// A copy of the small disc with `from` (a directory record's name bytes, same
+// length as `to`) renamed to `to` wherever it is recorded.
+std::string renamed_copy(const std::string& from, const std::string& to, const std::string& out) {
+    REQUIRE(from.size() == to.size());
+    std::ifstream in(small_disc().path, std::ios::binary);
+    std::string bytes(std::istreambuf_iterator<char>(in), {});
+    // Only the ISO9660 directories (LBA 16 to the first file) are searched.
+    const size_t end = std::min<size_t>(bytes.size(), 2048 * 400);
+    size_t hits = 0;
+    for (size_t at = bytes.find(from, 16 * 2048); at != std::string::npos && at < end; at = bytes.find(from, at + 1), ++hits)
+        bytes.replace(at, from.size(), to);
+    REQUIRE(hits > 0);
+    std::ofstream(out, std::ios::binary) << bytes;
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("safe_name escapes what could be more than one path step, reversibly") {
+    CHECK(tree::safe_name("SYSTEM.CNF") == "SYSTEM.CNF");
+    CHECK(tree::safe_name("../../PWNED1") == "..%2F..%2FPWNED1");
+    CHECK(tree::safe_name("..") == "%2E%2E");
+    CHECK(tree::safe_name(".") == "%2E");
+    CHECK(tree::safe_name("") == "%");
+    CHECK(tree::safe_name(std::string("A\0B", 3)) == "A%00B");
+    CHECK(tree::safe_name("A\x01\x7f\xe9") == "A%01%7F%E9");
+    CHECK(tree::safe_name("50%") == "50%25");  // so an escape in the name cannot be mistaken for ours
+}
+
+TEST_CASE("FolderNames gives every copy of a name a visible, stable suffix") {
+    tree::FolderNames names;
+    CHECK(names.claim("A") == "A");
+    CHECK(names.claim("A~2") == "A~2");
+    CHECK(names.claim("A") == "A~3");  // A~2 is taken by a real record
+    CHECK(names.claim("A") == "A~4");
+    CHECK(names.claim("B") == "B");
+}
+
+TEST_CASE("a record renamed ../../PWNED1 shows escaped inside disc/, never at the root") {
+    const auto image = renamed_copy("SYSTEM.CNF;1", "../../PWNED1", small_disc().path + ".pwned.iso");
+    const auto disc = tree::open_disc(image, 16 << 20);
+    CHECK(!disc->tree.resolve("PWNED1"));
+    CHECK(!disc->tree.resolve("disc/PWNED1"));
+    const auto& escaped = node_at(*disc, "disc/..%2F..%2FPWNED1");
+    CHECK(escaped.type == tree::NodeType::file);
+    CHECK(escaped.source->size() == node_at(*tree::open_disc(small_disc().path, 16 << 20), "disc/SYSTEM.CNF").source->size());
+}
+
+TEST_CASE("two records with one name in a folder both show, the second with a suffix") {
+    const auto image = renamed_copy("LEVEL01.WAD;1", "LEVEL00.WAD;1", small_disc().path + ".twice.iso");
+    const auto disc = tree::open_disc(image, 16 << 20);
+    const auto& first = node_at(*disc, "disc/LEVELS/LEVEL00.WAD");
+    const auto& second = node_at(*disc, "disc/LEVELS/LEVEL00.WAD~2");
+    CHECK(first.provenance->image_offset != second.provenance->image_offset);
+}
