@@ -165,9 +165,15 @@ void scan_level(const Image& image, LevelScan& level) {
     level.file_offset = static_cast<uint64_t>(level.part.file_lba) * kSectorSize;
     level.file_size = static_cast<uint64_t>(std::max(level.part.size_sectors, 0)) * kSectorSize;
     const bool inside = level.part.file_lba > 0 && level.file_offset + level.file_size <= image.size();
-    level.checks.push_back({"container inside image", inside,
-                            fmt::format("LBA {} + {} sectors, image has {} sectors", level.part.file_lba,
-                                        level.part.size_sectors, image.size() / kSectorSize)});
+    const int64_t end = static_cast<int64_t>(level.part.file_lba) + level.part.size_sectors;
+    level.checks.push_back(
+        {"container inside image", inside,
+         inside || level.part.file_lba <= 0
+             ? fmt::format("LBA {} + {} sectors, image has {} sectors", level.part.file_lba, level.part.size_sectors,
+                           image.size() / kSectorSize)
+             : fmt::format("the image ends at sector {}; the level's container needs sectors {} to {} (LBA {} + {} "
+                           "sectors)", image.size() / kSectorSize, level.part.file_lba, end - 1, level.part.file_lba,
+                           level.part.size_sectors)});
     if (!inside) return;
 
     const Bytes first = image.read_clamped(level.file_offset, kSectorSize);
@@ -232,8 +238,18 @@ DiscScan scan_disc(const Image& image) {
 
     const Bytes toc_bytes = image.read_clamped(static_cast<uint64_t>(kTocLba) * kSectorSize, kTocMaxSize);
     auto toc = parse_toc(toc_bytes);
-    if (!toc.ok())
+    if (!toc.ok()) {
+        // A truncated image says where it ends rather than what it found there (§2.3: the TOC is
+        // the file recorded at LBA 1001; its ISO9660 size says how far it reaches).
+        uint64_t toc_sectors = 1;
+        for (const auto& f : disc.files)
+            if (f.lba == kTocLba) toc_sectors = std::max<uint64_t>(1, sectors_for(f.size));
+        const uint64_t image_sectors = image.size() / kSectorSize;
+        if (image_sectors < kTocLba + toc_sectors)
+            throw NotAGameDisc(fmt::format("the image ends at sector {}; the table of contents needs sector {}",
+                                           image_sectors, kTocLba + toc_sectors - 1));
         throw NotAGameDisc("no Going Commando table of contents at LBA 1001: " + toc.error().describe());
+    }
     disc.toc = *toc;
 
     for (const auto& entry : disc.toc.levels) {

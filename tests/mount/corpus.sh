@@ -122,4 +122,11 @@ check "[crafted duplicate name] both records show, the second as LEVEL00.WAD~2" 
     bash -c "cmp '$WORK/mnt/disc/LEVELS/LEVEL00.WAD' '$WORK/clean/disc/LEVELS/LEVEL00.WAD' && cmp '$WORK/mnt/disc/LEVELS/LEVEL00.WAD~2' '$WORK/clean/disc/LEVELS/LEVEL01.WAD'"
 kill -TERM $pid; wait $pid
 
+# ---- truncated images say where they end
+head -c $((1010 * 2048)) "$WORK/clean.iso" > "$WORK/short.iso"
+check "[truncated in the table of contents] gcfs ls says where the image ends and what the TOC needs" \
+    bash -c "'$GCFS' ls '$WORK/short.iso' 2>&1 | grep -q 'the image ends at sector 1010; the table of contents needs sector'"
+check "[truncated in the table of contents] mount refuses with the same words" \
+    bash -c "'$GCFS' mount '$WORK/short.iso' '$WORK/mnt' 2>&1 | grep -q 'the image ends at sector 1010; the table of contents needs sector'"
+
 finish corpus
