@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Random damage through a real mount, bounded: 40 trials with a fixed seed.
+
+Each trial damages a copy of a built disc at random (one bit flipped, 16
+random bytes, a zeroed 4 KiB range, 512 random bytes, or the image cut
+short), mounts it in the foreground, and reads every file in a child process
+with a time limit. It checks that the daemon is alive afterwards, that no
+read hangs, that every failed read is EIO with one log line naming the file,
+and that every file that reads returns exactly the size stat reported. A
+mount may refuse a damaged image, but only with an error message and exit
+status 1, never a crash. Prints the counts.
+
+    random_damage.py PATH/TO/gcfs [TRIALS] [SEED]
+"""
+import errno
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+READ_SECONDS = 30  # reading one damaged small disc takes well under a second
+
+
+def read_everything(mnt):
+    """Runs in a child: every file's stat size and what reading it gave."""
+    out = []
+    for root, dirs, files in os.walk(mnt):
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
+        for name in files:
+            path = os.path.join(root, name)
+            if os.path.islink(path):
+                continue
+            rel = os.path.relpath(path, mnt)
+            try:
+                size = os.stat(path).st_size
+                with open(path, "rb") as f:
+                    data = f.read()
+                out.append((rel, size, len(data), 0))
+            except OSError as e:
+                out.append((rel, -1, -1, e.errno))
+    return out
+
+
+def damage(data, rng):
+    kind = rng.choice(["bit", "bytes16", "zero4k", "bytes512", "truncate"])
+    at = rng.randrange(0, len(data))
+    if kind == "bit":
+        data[at] ^= 1 << rng.randrange(8)
+    elif kind == "bytes16":
+        data[at:at + 16] = bytes(rng.randrange(256) for _ in range(len(data[at:at + 16])))
+    elif kind == "zero4k":
+        data[at:at + 4096] = bytes(len(data[at:at + 4096]))
+    elif kind == "bytes512":
+        data[at:at + 512] = bytes(rng.randrange(256) for _ in range(len(data[at:at + 512])))
+    else:  # past the table of contents (LBA 1001 on), so the levels themselves are cut
+        at = rng.randrange(1030 * 2048, len(data))
+        del data[at:]
+    return "%s@0x%x" % (kind, at)
+
+
+def main():
+    gcfs = os.path.abspath(sys.argv[1])
+    trials = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 2026)
+    work = tempfile.mkdtemp(prefix="gcfs-random-damage-")
+    clean = os.path.join(work, "clean.iso")
+    subprocess.run([gcfs, "mkdisc", clean, "--levels", "2", "--seed", "5"], check=True, stdout=subprocess.DEVNULL)
+    original = open(clean, "rb").read()
+    mnt = os.path.join(work, "mnt")
+    os.makedirs(mnt)
+    counts = {"trials": 0, "refused at mount": 0, "files read": 0, "files EIO": 0}
+    problems = []
+    start = time.monotonic()
+    for trial in range(trials):
+        data = bytearray(original)
+        what = damage(data, rng)
+        image = os.path.join(work, "damaged.iso")
+        open(image, "wb").write(data)
+        log = open(os.path.join(work, "log.txt"), "w+")
+        daemon = subprocess.Popen([gcfs, "mount", "-f", image, mnt], stderr=log, stdout=log)
+        counts["trials"] += 1
+        for _ in range(200):
+            if os.path.ismount(mnt) or daemon.poll() is not None:
+                break
+            time.sleep(0.02)
+        if not os.path.ismount(mnt):
+            rc = daemon.wait()
+            log.seek(0)
+            text = log.read()
+            if rc not in (1, 3) or "gcfs:" not in text:
+                problems.append("%s: mount exited %s without a clear refusal: %r" % (what, rc, text[-300:]))
+            counts["refused at mount"] += 1
+            continue
+        reader = subprocess.run([sys.executable, __file__, "--read", mnt], capture_output=True, text=True,
+                                timeout=READ_SECONDS)
+        results = eval(reader.stdout) if reader.returncode == 0 else None
+        alive = daemon.poll() is None and os.path.ismount(mnt)
+        subprocess.run(["fusermount3", "-u", mnt])
+        rc = daemon.wait(timeout=10)
+        log.seek(0)
+        text = log.read()
+        if results is None:
+            problems.append("%s: the reader failed: %s" % (what, reader.stderr[-300:]))
+            continue
+        if not alive:
+            problems.append("%s: the daemon died (exit %s)" % (what, rc))
+        for rel, size, got, err in results:
+            if err == 0:
+                counts["files read"] += 1
+                if size != got:
+                    problems.append("%s: %s: stat said %d bytes, read gave %d" % (what, rel, size, got))
+            else:
+                counts["files EIO"] += 1
+                if err != errno.EIO:
+                    problems.append("%s: %s: %s, not EIO" % (what, rel, os.strerror(err)))
+                elif text.count(rel + ":") < 1:
+                    problems.append("%s: %s: EIO without a log line naming it" % (what, rel))
+    shutil.rmtree(work, ignore_errors=True)
+    print("random damage: %s in %.0f s" % (", ".join("%d %s" % (v, k) for k, v in counts.items()),
+                                            time.monotonic() - start))
+    for p in problems[:20]:
+        print("PROBLEM", p)
+    print("random damage tests: %d passed, %d failed" % (counts["trials"] - min(len(problems), counts["trials"]),
+                                                      len(problems)))
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--read":
+        print(repr(read_everything(sys.argv[2])))
+    else:
+        main()
