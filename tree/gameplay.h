@@ -71,13 +71,12 @@ private:
 // decoded content, under `prefix` ("help/", "pvars/").
 class GameplayRun final : public FileRun {
 public:
-    GameplayRun(std::shared_ptr<const LevelGameplay> gameplay, std::string prefix, std::shared_ptr<const Provenance> origin)
-        : gameplay_(std::move(gameplay)), prefix_(std::move(prefix)), origin_(std::move(origin)) {}
-    // At most kCapacity files: the first kCapacity names are listed (a
-    // gameplay.bin would need a 128 MiB pvar table to hold more).
-    static constexpr uint64_t kCapacity = 1ull << 24;
-    uint64_t count() const override { return std::min<uint64_t>(names().size(), kCapacity); }
-    uint64_t capacity() const override { return kCapacity; }
+    // At most `capacity` files: the first `capacity` names are listed.
+    GameplayRun(std::shared_ptr<const LevelGameplay> gameplay, std::string prefix, uint64_t capacity,
+                std::shared_ptr<const Provenance> origin)
+        : gameplay_(std::move(gameplay)), prefix_(std::move(prefix)), capacity_(capacity), origin_(std::move(origin)) {}
+    uint64_t count() const override { return std::min<uint64_t>(names().size(), capacity_); }
+    uint64_t capacity() const override { return capacity_; }
     std::string name(uint64_t position) const override;
     std::optional<uint64_t> position(std::string_view name) const override;
     std::shared_ptr<const Source> source(uint64_t position) const override;
@@ -88,6 +87,7 @@ private:
 
     std::shared_ptr<const LevelGameplay> gameplay_;
     std::string prefix_;
+    uint64_t capacity_;
     std::shared_ptr<const Provenance> origin_;
     mutable std::once_flag listed_;
     mutable std::vector<std::string> names_;  // without the prefix

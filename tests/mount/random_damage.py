@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Random damage through a real mount, bounded: 40 trials with a fixed seed.
 
-Each trial damages a copy of a built disc at random (one bit flipped, 16
+A first trial claims 2 GiB cores on every level; then each trial damages a
+copy of a built disc at random (one bit flipped, 16
 random bytes, a zeroed 4 KiB range, 512 random bytes, or the image cut
 short), mounts it in the foreground, and reads every file in a child process
 with a time limit. It checks that the daemon is alive afterwards, that no
 read hangs, that every failed read is EIO with one log line naming the file,
-and that every file that reads returns exactly the size stat reported. A
+that every file that reads returns exactly the size stat reported, and that
+the daemon's peak RSS stays under its cache budget (16 MiB here) + 64 MiB. A
 mount may refuse a damaged image, but only with an error message and exit
 status 1, never a crash. Prints the counts.
 
@@ -22,6 +24,8 @@ import tempfile
 import time
 
 READ_SECONDS = 30  # reading one damaged small disc takes well under a second
+CACHE_MIB = 16
+ALLOWANCE_MIB = 64  # what the daemon may hold beyond its cache, whatever the image says
 
 
 def read_everything(mnt):
@@ -44,6 +48,13 @@ def read_everything(mnt):
     return out
 
 
+def vm_hwm_kib(pid):
+    for line in open("/proc/%d/status" % pid):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
 def damage(data, rng):
     kind = rng.choice(["bit", "bytes16", "zero4k", "bytes512", "truncate"])
     at = rng.randrange(0, len(data))
@@ -61,6 +72,24 @@ def damage(data, rng):
     return "%s@0x%x" % (kind, at)
 
 
+def hostile_sizes(gcfs, clean, mnt):
+    """Damage that claims huge sizes: every level's core header says its core
+    decodes to ~2 GiB (formats.md 6.1 +0x8C). The readers must refuse before
+    allocating."""
+    subprocess.run([gcfs, "mount", clean, mnt], check=True)
+    offsets = []
+    for level in sorted(d for d in os.listdir(mnt) if d.startswith("LEVEL")):
+        sectors = os.getxattr(os.path.join(mnt, level, "core_index.bin"), "user.gcfs.sectors").decode()
+        offsets.append(int(sectors.split("bytes [")[1].split(",")[0], 16) + 0x8C)
+    subprocess.run(["fusermount3", "-u", mnt], check=True)
+
+    def apply(data, rng):
+        for at in offsets:
+            data[at:at + 4] = (0x7FFF0000).to_bytes(4, "little")
+        return "core sizes of 2 GiB"
+    return apply
+
+
 def main():
     gcfs = os.path.abspath(sys.argv[1])
     trials = int(sys.argv[2]) if len(sys.argv) > 2 else 40
@@ -71,16 +100,18 @@ def main():
     original = open(clean, "rb").read()
     mnt = os.path.join(work, "mnt")
     os.makedirs(mnt)
-    counts = {"trials": 0, "refused at mount": 0, "files read": 0, "files EIO": 0}
+    counts = {"trials": 0, "refused at mount": 0, "files read": 0, "files EIO": 0, "peak RSS MiB": 0}
     problems = []
     start = time.monotonic()
-    for trial in range(trials):
+    plans = [hostile_sizes(gcfs, clean, mnt)] + [damage] * trials
+    for plan in plans:
         data = bytearray(original)
-        what = damage(data, rng)
+        what = plan(data, rng)
         image = os.path.join(work, "damaged.iso")
         open(image, "wb").write(data)
         log = open(os.path.join(work, "log.txt"), "w+")
-        daemon = subprocess.Popen([gcfs, "mount", "-f", image, mnt], stderr=log, stdout=log)
+        daemon = subprocess.Popen([gcfs, "mount", "-f", "-o", "cache_size=%dM" % CACHE_MIB, image, mnt], stderr=log,
+                                  stdout=log)
         counts["trials"] += 1
         for _ in range(200):
             if os.path.ismount(mnt) or daemon.poll() is not None:
@@ -98,6 +129,10 @@ def main():
                                 timeout=READ_SECONDS)
         results = eval(reader.stdout) if reader.returncode == 0 else None
         alive = daemon.poll() is None and os.path.ismount(mnt)
+        peak_mib = vm_hwm_kib(daemon.pid) / 1024 if alive else 0
+        counts["peak RSS MiB"] = max(counts["peak RSS MiB"], int(peak_mib))
+        if peak_mib > CACHE_MIB + ALLOWANCE_MIB:
+            problems.append("%s: peak RSS %.0f MiB over the %d MiB cache + %d MiB" % (what, peak_mib, CACHE_MIB, ALLOWANCE_MIB))
         subprocess.run(["fusermount3", "-u", mnt])
         rc = daemon.wait(timeout=10)
         log.seek(0)
