@@ -38,7 +38,7 @@ std::vector<int> lod_lines(int count, int lod) {
 }
 
 TfragPatch make_patch(int px, int pz, int w, int h, const Field& field, Random& random, int texture_count,
-                      bool with_parents) {
+                      bool with_unknown_2) {
     TfragPatch p;
     const int base_y = random.between(-2000, 2000) * 4;
     p.base = {px * kPatchPitch, base_y, pz * kPatchPitch, 0};
@@ -107,8 +107,26 @@ TfragPatch make_patch(int px, int pz, int w, int h, const Field& field, Random& 
         data.strips.push_back({0, 0, 0, 0});  // zero count ends the list
     }
 
-    if (with_parents && !p.positions[formats::kLod01].empty())
-        for (size_t i = 0; i < p.positions[formats::kLod01].size(); ++i) p.parent_indices[0].push_back(0);
+    // §7.3, §7.5: every LOD01 and LOD0 position names its parent vertex info
+    // (the LOD morph's), as the seed's LOD 0+1 list and Wrench's writer show:
+    // LOD01 positions the nearest corner, LOD0 positions the even-row,
+    // even-column vertex at or before them; in position order.
+    for (int v = 0; v < w * h; ++v) {
+        const int r = v / w, c = v % w;
+        if (tier[v] == formats::kCommon) continue;
+        const int parent = tier[v] == formats::kLod01 ? (r < h / 2 ? 0 : h - 1) * w + (c < w / 2 ? 0 : w - 1)
+                                                      : (r - r % 2) * w + (c - c % 2);
+        p.parent_indices[tier[v] - 1].push_back(static_cast<uint8_t>(vi_offsets[tier[parent]] + vi_index[parent]));
+    }
+    // The "unknown indices 2" arrays (§7.3, meaning open) on one patch in
+    // three, so readers meet them: the parents again, padded to 4 bytes as
+    // the VIF unpack stores them.
+    if (with_unknown_2)
+        for (int slot = 0; slot < 2; ++slot)
+            if (!p.parent_indices[slot].empty()) {
+                p.unknown_indices_2[slot] = p.parent_indices[slot];
+                p.unknown_indices_2[slot].resize((p.unknown_indices_2[slot].size() + 3) / 4 * 4, 0);
+            }
 
     // Per-position colour (0x80 alpha = opaque on the GS) and a light record.
     for (int t = 0; t < 3; ++t)

@@ -36,7 +36,8 @@ struct TfragPatch {
     std::array<int32_t, 4> base{};  // §7.6: the per-patch origin (STROW base position)
     std::array<std::vector<TfragPosition>, 3> positions;      // by Tier
     std::array<std::vector<TfragVertexInfo>, 3> vertex_info;  // by Tier
-    std::array<std::vector<uint8_t>, 2> parent_indices;       // LOD01, LOD0 (optional)
+    std::array<std::vector<uint8_t>, 2> parent_indices;       // LOD01, LOD0 (optional; into vertex infos, §7.5)
+    std::array<std::vector<uint8_t>, 2> unknown_indices_2;    // LOD01, LOD0 (optional; meaning open, §12 item 6)
     std::array<TfragLodData, 3> lods;                         // by LOD number 0, 1, 2
     std::vector<int32_t> textures;                            // TEX0.data_lo per ad-gif (§7.5)
     std::vector<TfragRgba> rgba;                              // one per position

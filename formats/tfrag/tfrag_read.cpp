@@ -111,6 +111,7 @@ public:
             if (!has_strips_[lod] || !has_indices_[lod])
                 fail(Errc::bad_value, spans_.begin[kLodList[lod]],
                      fmt::format("the LOD-{} list lacks its {} unpack", lod, has_strips_[lod] ? "indices" : "strips"));
+        check_parents(header_at);
         const uint32_t triangles = strip_triangle_count(p_.lods[0].strips);
         if (triangles != h_.tri_count)
             fail(Errc::size_mismatch, header_at + 0x3D,
@@ -199,7 +200,11 @@ private:
                         parent_seen = true;
                         return;
                     }
-                    if (c.addr() == vu_->unk2_addr[slot]) return;  // meaning open (§12 item 6): not kept
+                    if (c.addr() == vu_->unk2_addr[slot] && p_.unknown_indices_2[slot].empty()) {
+                        // Meaning open (§12 item 6): kept as unpacked, padding included.
+                        p_.unknown_indices_2[slot].assign(packet.payload.begin(), packet.payload.end());
+                        return;
+                    }
                 }
                 unexpected(list, packet, at, "matches no index array of this list");
             default:
@@ -209,6 +214,21 @@ private:
 
     void require_vu(int list, const vif::Packet& packet, uint64_t at) {
         if (!vu_) unexpected(list, packet, at, "comes before the VU header");
+    }
+
+    // §7.5: a parent index names a vertex info, as strip indices do; the
+    // LOD01 positions' parents must be among the vertex infos LOD 1 draws
+    // with (common and LOD01), the LOD0 positions' among all of them. The
+    // reference does not say whether a parent must be coarser than its child.
+    void check_parents(uint64_t header_at) const {
+        const size_t visible[2] = {p_.vertex_info[kCommon].size() + p_.vertex_info[kLod01].size(),
+                                   p_.vertex_info[kCommon].size() + p_.vertex_info[kLod01].size() + p_.vertex_info[kLod0].size()};
+        for (int slot = 0; slot < 2; ++slot)
+            for (size_t i = 0; i < p_.parent_indices[slot].size(); ++i)
+                if (p_.parent_indices[slot][i] >= visible[slot])
+                    fail(Errc::out_of_range, header_at,
+                         fmt::format("{} position {} has parent vertex info {}, of {} its LOD sees",
+                                     tier_name(slot == 0 ? kLod01 : kLod0), i, p_.parent_indices[slot][i], visible[slot]));
     }
 
     // §7.5: parent arrays are padded to 4 bytes; trimmed back to the tier's

@@ -18,7 +18,7 @@ struct VuLayout {
     uint32_t adgifs = 9;  // header (5) + matrix gap (4)
     std::array<uint32_t, 3> positions{};
     std::array<uint32_t, 3> vertex_info{};
-    std::array<uint32_t, 2> parents{};
+    std::array<uint32_t, 2> parents{}, unknown_2{};
     uint32_t indices = 0;
     uint32_t strips = 0;
     uint32_t end = 0;
@@ -37,9 +37,11 @@ VuLayout allocate(const TfragPatch& p) {
         vu.vertex_info[t] = at;
         at += static_cast<uint32_t>(p.vertex_info[t].size());
     }
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 2; ++i) {  // §7.9 item 6: parents LOD01, unk2 LOD01, parents LOD0, unk2 LOD0
         vu.parents[i] = at;
         at += words(p.parent_indices[i].size());
+        vu.unknown_2[i] = at;
+        at += words(p.unknown_indices_2[i].size());
     }
     vu.indices = at;
     size_t largest_indices = 0, largest_strips = 0;
@@ -173,10 +175,8 @@ PatchOffsets write_patch_data(ByteWriter& out, const TfragPatch& p, const VuLayo
             static_cast<uint16_t>(p.positions[kLod0].size()), 0,
             static_cast<uint16_t>(pos_common), static_cast<uint16_t>(vi_common), 0,
             static_cast<uint16_t>(vu.vertex_info[kLod01]), 0, static_cast<uint16_t>(vu.vertex_info[kLod0]), 0,
-            static_cast<uint16_t>(vu.indices), static_cast<uint16_t>(vu.parents[0]),
-            static_cast<uint16_t>(vu.parents[0] + words(p.parent_indices[0].size())),
-            static_cast<uint16_t>(vu.parents[1]),
-            static_cast<uint16_t>(vu.parents[1] + words(p.parent_indices[1].size())),
+            static_cast<uint16_t>(vu.indices), static_cast<uint16_t>(vu.parents[0]), static_cast<uint16_t>(vu.unknown_2[0]),
+            static_cast<uint16_t>(vu.parents[1]), static_cast<uint16_t>(vu.unknown_2[1]),
             static_cast<uint16_t>(vu.strips), static_cast<uint16_t>(vu.adgifs)};
         for (uint16_t v : header) out.u16(v);
     });
@@ -215,12 +215,13 @@ PatchOffsets write_patch_data(ByteWriter& out, const TfragPatch& p, const VuLayo
     // LOD 0+1.
     const std::array<uint32_t, 4> vi2_row = {0x45000000, 0x45000000, pos_common, pos_common};
     // The offset mode set at the end of LOD 1 still holds here, so, as in
-    // the §7.10 example, STROW(idx)/STMOD 1 only precede a parent array.
+    // the §7.10 example, STROW(idx)/STMOD 1 only precede the index arrays.
     o.lod_0 = rel16(rel(), "lod_0");
-    if (!p.parent_indices[0].empty()) {
+    if (!p.parent_indices[0].empty() || !p.unknown_indices_2[0].empty()) {
         list.strow(idx_row);
         list.stmod(1);
-        list.indices(p.parent_indices[0], vu.parents[0]);
+        if (!p.parent_indices[0].empty()) list.indices(p.parent_indices[0], vu.parents[0]);
+        if (!p.unknown_indices_2[0].empty()) list.indices(p.unknown_indices_2[0], vu.unknown_2[0]);
     }
     if (!p.vertex_info[kLod01].empty()) {
         list.strow(vi2_row);
@@ -241,6 +242,7 @@ PatchOffsets write_patch_data(ByteWriter& out, const TfragPatch& p, const VuLayo
     list.stmod(1);
     list.indices(p.lods[0].indices, vu.indices);
     if (!p.parent_indices[1].empty()) list.indices(p.parent_indices[1], vu.parents[1]);
+    if (!p.unknown_indices_2[1].empty()) list.indices(p.unknown_indices_2[1], vu.unknown_2[1]);
     if (!p.vertex_info[kLod0].empty()) {
         list.strow(vi2_row);
         list.vertex_info(p.vertex_info[kLod0], vu.vertex_info[kLod0]);

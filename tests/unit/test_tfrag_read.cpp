@@ -78,6 +78,7 @@ void check_same_patch(const TfragPatch& got, const TfragPatch& want) {
         CHECK(std::equal(w.indices.begin(), w.indices.end(), g.indices.begin()));
     }
     CHECK(got.parent_indices == want.parent_indices);
+    CHECK(got.unknown_indices_2 == want.unknown_indices_2);
     REQUIRE(got.rgba.size() == want.rgba.size());
     for (size_t i = 0; i < want.rgba.size(); ++i) CHECK(got.rgba[i].r == want.rgba[i].r);
     REQUIRE(got.lights.size() == want.lights.size());
@@ -116,17 +117,34 @@ TEST_CASE("tfrag reader round-trips every patch of the builder's terrain") {
     const Bytes block = write_tfrags(patches, options);
     const TfragsHeader h = header_of(block);
     REQUIRE(h.tfrag_count == 40);
-    int with_parents = 0, with_lod01 = 0;
+    int with_unknown_2 = 0, with_lod01 = 0;
     for (uint32_t i = 0; i < patches.size(); ++i) {
         CAPTURE(i);
         auto got = read_tfrag_patch(block, h, i);
         REQUIRE_MESSAGE(got.ok(), got.error().describe());
         check_same_patch(*got, patches[i]);
-        with_parents += !got->parent_indices[0].empty();
+        // §7.3: as on a real disc, every LOD01 and LOD0 position has a parent.
+        CHECK(got->parent_indices[0].size() == got->positions[kLod01].size());
+        CHECK(got->parent_indices[1].size() == got->positions[kLod0].size());
+        with_unknown_2 += !got->unknown_indices_2[0].empty() || !got->unknown_indices_2[1].empty();
         with_lod01 += !got->positions[kLod01].empty();
     }
-    CHECK(with_parents > 0);  // the optional LOD01 parent unpack was met
+    CHECK(with_unknown_2 > 0);  // the optional "unknown indices 2" unpacks were met
+    CHECK(with_unknown_2 < 40);
     CHECK(with_lod01 > 0);
+}
+
+TEST_CASE("a parent index past the vertex infos its LOD sees rejects the patch") {
+    auto patches = samples::terrain(8);
+    const auto with_lod0 = std::find_if(patches.begin(), patches.end(), [](const TfragPatch& p) { return !p.parent_indices[1].empty(); });
+    REQUIRE(with_lod0 != patches.end());
+    const size_t all = with_lod0->vertex_info[0].size() + with_lod0->vertex_info[1].size() + with_lod0->vertex_info[2].size();
+    with_lod0->parent_indices[1].back() = static_cast<uint8_t>(all);  // one past the last vertex info
+    const Bytes block = write_tfrags(patches);
+    const auto got = read_tfrag_patch(block, header_of(block), static_cast<uint32_t>(with_lod0 - patches.begin()));
+    REQUIRE(!got.ok());
+    CHECK(got.error().code == Errc::out_of_range);
+    CHECK(got.error().message.find("parent vertex info") != std::string::npos);
 }
 
 TEST_CASE("LOD meshes use their tiers and keep one winding across a height field") {
