@@ -156,7 +156,12 @@ uint64_t checked_end(ByteSpan stream, uint64_t available) {
         fail(Errc::bad_magic, 0, "stream does not start with \"WAD\"");
     const int32_t declared = s32_at(stream, 3);
     if (declared < static_cast<int32_t>(kHeaderSize))
-        fail(Errc::bad_value, 3, fmt::format("compressed size {} is smaller than the header", declared));
+        // Wrench reads such a stream as empty; gcfs refuses it, since the size
+        // counts the 16-byte header itself (§5.1) and cannot be smaller.
+        fail(Errc::bad_value, 3,
+             fmt::format("compressed size {} is smaller than the 16-byte header it includes (formats.md 5.1); "
+                         "refused, though Wrench would read an empty stream",
+                         declared));
     if (static_cast<uint64_t>(declared) > available)
         fail(Errc::out_of_range, 3,
              fmt::format("compressed size {} exceeds the {} bytes available", declared, available));

@@ -254,3 +254,17 @@ TEST_CASE("the seed's gameplay reading: decoding from +8 instead of +16 is a dou
     REQUIRE_FALSE(seed_reading.ok());
     CHECK(seed_reading.error().code == Errc::double_literal);
 }
+
+TEST_CASE("WAD LZ refuses a declared size below its 16-byte header, saying why") {
+    for (uint8_t declared : {0, 7, 15}) {
+        CAPTURE(declared);
+        Bytes s = stream_of({0x01, 'a', 'b', 'c', 'd'});
+        s[3] = declared;
+        s[4] = s[5] = s[6] = 0;
+        const auto header = wad_lz::read_header(s);
+        REQUIRE(!header.ok());
+        CHECK(header.error().offset == 3);
+        CHECK(header.error().message.find("smaller than the 16-byte header it includes") != std::string::npos);
+        CHECK(!wad_lz::decompress(s, 4).ok());
+    }
+}
