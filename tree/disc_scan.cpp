@@ -234,20 +234,25 @@ DiscScan scan_disc(const Image& image) {
     auto volume = iso9660::parse_primary_volume(image.read_clamped(iso9660::kPvdLba * kSectorSize, kSectorSize));
     if (!volume.ok()) throw NotAGameDisc("not an ISO9660 image: " + volume.error().describe());
     disc.volume = *volume;
+    if (image.size() / kSectorSize <= volume->root_lba)
+        throw NotAGameDisc(fmt::format("the image ends at sector {}; its root directory needs sector {}",
+                                       image.size() / kSectorSize, volume->root_lba));
     walk_directory(image, volume->root_lba, volume->root_size, "", 0, disc.files);
 
     const Bytes toc_bytes = image.read_clamped(static_cast<uint64_t>(kTocLba) * kSectorSize, kTocMaxSize);
     auto toc = parse_toc(toc_bytes);
     if (!toc.ok()) {
-        // A truncated image says where it ends rather than what it found there (§2.3: the TOC is
-        // the file recorded at LBA 1001; its ISO9660 size says how far it reaches).
-        uint64_t toc_sectors = 1;
-        for (const auto& f : disc.files)
-            if (f.lba == kTocLba) toc_sectors = std::max<uint64_t>(1, sectors_for(f.size));
-        const uint64_t image_sectors = image.size() / kSectorSize;
-        if (image_sectors < kTocLba + toc_sectors)
-            throw NotAGameDisc(fmt::format("the image ends at sector {}; the table of contents needs sector {}",
-                                           image_sectors, kTocLba + toc_sectors - 1));
+        // An image whose ISO9660 directory records the TOC at LBA 1001 but
+        // that ends before it says where it ends, not what it found there
+        // (§2.3: the TOC is that file; its recorded size says how far it reaches).
+        const auto recorded = std::find_if(disc.files.begin(), disc.files.end(),
+                                           [](const IsoFile& f) { return f.lba == kTocLba; });
+        if (recorded != disc.files.end()) {
+            const uint64_t last = kTocLba + std::max<uint64_t>(1, sectors_for(recorded->size)) - 1;
+            if (image.size() / kSectorSize <= last)
+                throw NotAGameDisc(fmt::format("the image ends at sector {}; the table of contents needs sector {}",
+                                               image.size() / kSectorSize, last));
+        }
         throw NotAGameDisc("no Going Commando table of contents at LBA 1001: " + toc.error().describe());
     }
     disc.toc = *toc;
