@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <set>
 
 #include "formats/wad_lz/wad_lz.h"
 #include "tree/safe_name.h"
@@ -14,9 +15,16 @@ namespace {
 
 using namespace formats;
 
+// §2.2: at most kMaxDepth levels deep, and each directory extent walked once,
+// so records that point back at a directory (or many at one) cannot multiply
+// the work: the walk reads each directory's bytes at most once.
 void walk_directory(const Image& image, uint32_t lba, uint32_t size, const std::string& prefix, int depth,
-                    std::vector<IsoFile>& files) {
+                    std::vector<IsoFile>& files, std::set<uint32_t>& walked) {
     if (depth > iso9660::kMaxDepth) return;
+    if (!walked.insert(lba).second) {
+        spdlog::warn("ISO9660 directory at LBA {} is recorded twice; {} is left empty", lba, prefix);
+        return;
+    }
     const Bytes extent = image.read_clamped(static_cast<uint64_t>(lba) * kSectorSize, size);
     auto entries = iso9660::parse_directory(extent);
     if (!entries.ok())
@@ -29,7 +37,7 @@ void walk_directory(const Image& image, uint32_t lba, uint32_t size, const std::
             spdlog::warn("ISO9660 directory at LBA {}: the record named {:?} is shown as {}", lba, e.name, name);
         const std::string path = prefix.empty() ? name : prefix + "/" + name;
         if (e.is_directory) {
-            if (e.lba != lba) walk_directory(image, e.lba, e.size, path, depth + 1, files);
+            walk_directory(image, e.lba, e.size, path, depth + 1, files, walked);
         } else {
             files.push_back({path, e.lba, e.size});
         }
@@ -237,7 +245,8 @@ DiscScan scan_disc(const Image& image) {
     if (image.size() / kSectorSize <= volume->root_lba)
         throw NotAGameDisc(fmt::format("the image ends at sector {}; its root directory needs sector {}",
                                        image.size() / kSectorSize, volume->root_lba));
-    walk_directory(image, volume->root_lba, volume->root_size, "", 0, disc.files);
+    std::set<uint32_t> walked;
+    walk_directory(image, volume->root_lba, volume->root_size, "", 0, disc.files, walked);
 
     const Bytes toc_bytes = image.read_clamped(static_cast<uint64_t>(kTocLba) * kSectorSize, kTocMaxSize);
     auto toc = parse_toc(toc_bytes);

@@ -67,3 +67,21 @@ TEST_CASE("two records with one name in a folder both show, the second with a su
     const auto& second = node_at(*disc, "disc/LEVELS/LEVEL00.WAD~2");
     CHECK(first.provenance->image_offset != second.provenance->image_offset);
 }
+
+TEST_CASE("directory records that point back at a walked directory cannot multiply the walk") {
+    // disc/LEVELS's record made to point at the root directory (LBA 259): a loop.
+    std::ifstream in(small_disc().path, std::ios::binary);
+    std::string bytes(std::istreambuf_iterator<char>(in), {});
+    const size_t record = bytes.find("LEVELS", 259 * 2048) - 33;  // the name sits at +33 of its record
+    REQUIRE(record < 260 * 2048);
+    for (int i = 0; i < 4; ++i) {
+        bytes[record + 2 + i] = static_cast<char>((259u >> (8 * i)) & 0xff);      // LBA, little-endian
+        bytes[record + 9 - i] = static_cast<char>((259u >> (8 * i)) & 0xff);      // and big-endian
+    }
+    const std::string image = small_disc().path + ".loop.iso";
+    std::ofstream(image, std::ios::binary) << bytes;
+    const auto disc = tree::open_disc(image, 16 << 20);
+    CHECK(disc->tree.resolve("disc/SYSTEM.CNF"));
+    CHECK(!disc->tree.resolve("disc/LEVELS/SYSTEM.CNF"));  // the root is not walked a second time
+    CHECK(disc->scan.files.size() < 40);
+}
