@@ -8,12 +8,17 @@ DEMO_DIR   ?= /tmp/gcfs-demo
 FUZZ_SECONDS ?= 20
 FUZZ_TARGETS := wad_lz iso9660 toc level_headers level_core vif tfrag geometry gameplay
 
-.PHONY: deps build demo test test-release test-asan test-meson test-fuzz test-package fuzz bench clean
+.PHONY: deps deps-build build demo test test-release test-asan test-meson test-fuzz test-package fuzz bench clean
+
+# deps-build: what building and running gcfs needs (make demo); deps: that
+# and every tool the tests drive (make test).
+deps-build:
+	@bash scripts/install-deps.sh build
 
 deps:
-	@bash scripts/install-deps.sh
+	@bash scripts/install-deps.sh test
 
-build: deps
+build: deps-build
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	cmake --build $(BUILD)
 
@@ -27,13 +32,16 @@ demo: build
 	ls -l $(DEMO_DIR)/mnt/LEVEL00/tfrag | head -8
 	ls -l $(DEMO_DIR)/mnt/LEVEL00/textures $(DEMO_DIR)/mnt/LEVEL00/classes
 	head -8 $(DEMO_DIR)/mnt/LEVEL00/tfrag/terrain.obj
+	ls -l $(DEMO_DIR)/mnt/LEVEL00/gameplay
+	cut -d, -f1,6,12,18-20 $(DEMO_DIR)/mnt/LEVEL00/gameplay/mobies.csv | head -5
+	cat $(DEMO_DIR)/mnt/LEVEL00/gameplay/help/us_english.txt
 	getfattr --absolute-names -d $(DEMO_DIR)/mnt/LEVEL00/collision.obj
 	@echo; cat $(DEMO_DIR)/mnt/README.txt
 	@echo; $(BUILD)/gcfs verify $(DEMO_DIR)/demo.iso
 
 test: test-release test-asan test-meson test-fuzz test-package
 
-test-release: build
+test-release: deps build
 	cd $(BUILD) && ctest --output-on-failure
 
 # Unit tests under AddressSanitizer + UndefinedBehaviorSanitizer.
@@ -50,12 +58,12 @@ test-meson: deps
 
 # The .deb installed and used on a clean Debian 12 root (debootstrap, kept as
 # a pristine tarball in $(BUILD)), with only its declared dependencies.
-test-package: build test-meson
+test-package: deps build test-meson
 	bash packaging/test-deb.sh $(BUILD) build-meson
 
 # Every parser under libFuzzer (clang, ASan+UBSan), FUZZ_SECONDS each: bounded
 # in `make test`; `make fuzz` runs 10 minutes per target for hand runs.
-test-fuzz: build
+test-fuzz: deps build
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGCFS_FUZZ=ON >/dev/null
 	cmake --build $(FUZZ_BUILD) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
 	bash tests/fuzz/run.sh $(BUILD)/gcfs $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -64,7 +72,7 @@ fuzz:
 	$(MAKE) test-fuzz FUZZ_SECONDS=600
 
 # The benchmark of bench/run.py on a full-scale disc (built once under bench/work).
-bench: build
+bench: deps build
 	python3 bench/run.py --gcfs $(BUILD)/gcfs
 
 clean:

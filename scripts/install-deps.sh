@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian packages gcfs builds, tests and runs with. Idempotent:
-# does nothing when every package is already present.
+# Installs the Debian packages gcfs needs. Idempotent: does nothing when
+# every package is already present.
+#   install-deps.sh build   what building and running gcfs needs (make demo)
+#   install-deps.sh test    that, and every tool the tests drive (make test)
 set -eu
-packages=(build-essential cmake ninja-build meson pkg-config
-          libfuse3-dev fuse3 libfmt-dev libspdlog-dev doctest-dev libcli11-dev
-          zlib1g-dev nlohmann-json3-dev genisoimage python3 assimp-utils pngcheck blender clang libclang-rt-14-dev
-          debootstrap attr)
+build=(build-essential cmake ninja-build pkg-config
+       libfuse3-dev fuse3 libfmt-dev libspdlog-dev doctest-dev libcli11-dev
+       zlib1g-dev nlohmann-json3-dev attr)
+test_tools=(meson genisoimage python3 assimp-utils pngcheck blender clang libclang-rt-14-dev debootstrap)
+packages=("${build[@]}")
+[ "${1:-test}" = test ] && packages+=("${test_tools[@]}")
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
