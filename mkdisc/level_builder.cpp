@@ -4,10 +4,11 @@
 
 #include <cstring>
 
-#include "formats/disc/data_lump.h"
 #include "formats/core/level_core.h"
-#include "formats/tfrag/tfrag.h"
+#include "formats/disc/data_lump.h"
 #include "formats/disc/toc.h"
+#include "formats/export/texture_png.h"
+#include "formats/tfrag/tfrag.h"
 #include "formats/wad_lz/wad_lz.h"
 #include "mkdisc/collision.h"
 #include "mkdisc/gameplay.h"
@@ -206,10 +207,12 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
         idx.s32(t * 0x400);  // byte offset of the palette in the gs_ram lump
     }
 
-    // gs_ram lump: one 256-colour RGBA32 palette per texture; alpha 0x80 = opaque.
+    // gs_ram lump: one 256-colour RGBA32 palette per texture; alpha 0x80 =
+    // opaque; stored swizzled, so colour c sits in slot ps2_palette_slot(c).
     ByteWriter gs;
     for (int t = 0; t < sizes.textures; ++t)
-        for (int c = 0; c < 256; ++c) {
+        for (int slot = 0; slot < 256; ++slot) {
+            const int c = ps2_palette_slot(static_cast<uint8_t>(slot));
             gs.u8(static_cast<uint8_t>(c));
             gs.u8(static_cast<uint8_t>((c * (t + 2)) & 0xff));
             gs.u8(static_cast<uint8_t>(255 - c));

@@ -12,20 +12,24 @@ uint64_t texture_png_size(const TextureEntry& t) {
                              static_cast<uint32_t>(std::max<int16_t>(t.height, 0)));
 }
 
+Bytes indexed_texture_png(uint32_t width, uint32_t height, ByteSpan texels, ByteSpan stored) {
+    std::array<png::Rgba, 256> palette{};
+    for (size_t i = 0; i < palette.size(); ++i) {
+        const uint64_t at = 4ull * ps2_palette_slot(static_cast<uint8_t>(i));
+        palette[i] = {stored[at], stored[at + 1], stored[at + 2], ps2_alpha_to_png(stored[at + 3])};
+    }
+    return png::write_indexed(width, height, palette, texels);
+}
+
 Result<Bytes> texture_png(const TextureEntry& t, ByteSpan core, int32_t textures_base, ByteSpan gs_ram) {
     return capture([&] {
         if (const std::string problem = texture_problem(t, textures_base, core.size(), gs_ram.size()); !problem.empty())
             fail(Errc::out_of_range, static_cast<uint64_t>(std::max<int64_t>(0, int64_t{textures_base} + t.data_offset)),
                  "texture " + problem);
-        const uint64_t palette_at = static_cast<uint64_t>(t.palette) * kPaletteUnit;
-        std::array<png::Rgba, 256> palette{};
-        for (size_t i = 0; i < palette.size(); ++i) {
-            const uint64_t at = palette_at + 4 * i;
-            palette[i] = {gs_ram[at], gs_ram[at + 1], gs_ram[at + 2], ps2_alpha_to_png(gs_ram[at + 3])};
-        }
         const uint64_t pixels = static_cast<uint64_t>(t.width) * static_cast<uint64_t>(t.height);
-        return png::write_indexed(static_cast<uint32_t>(t.width), static_cast<uint32_t>(t.height), palette,
-                                  core.subspan(static_cast<uint64_t>(int64_t{textures_base} + t.data_offset), pixels));
+        return indexed_texture_png(static_cast<uint32_t>(t.width), static_cast<uint32_t>(t.height),
+                                   core.subspan(static_cast<uint64_t>(int64_t{textures_base} + t.data_offset), pixels),
+                                   gs_ram.subspan(static_cast<uint64_t>(t.palette) * kPaletteUnit, 1024));
     });
 }
 

@@ -71,7 +71,7 @@ TEST_CASE("a texture takes its palette at gs_ram + palette x 0x100 and maps PS2 
     Bytes core(0x200, 0);
     for (int i = 0; i < 16; ++i) core[0x100 + i] = static_cast<uint8_t>(i);  // a 4 x 4 texture at base 0x80 + 0x80
     Bytes gs_ram(0x800, 0);
-    for (int i = 0; i < 256; ++i) {  // palette 4 = byte 0x400: entry i is (i, 2i, 3i, 0x80)
+    for (int i = 0; i < 256; ++i) {  // palette 4 = byte 0x400: stored slot i is (i, 2i, 3i, 0x80)
         gs_ram[0x400 + 4 * i] = static_cast<uint8_t>(i);
         gs_ram[0x400 + 4 * i + 1] = static_cast<uint8_t>(2 * i);
         gs_ram[0x400 + 4 * i + 2] = static_cast<uint8_t>(3 * i);
@@ -86,6 +86,11 @@ TEST_CASE("a texture takes its palette at gs_ram + palette x 0x100 and maps PS2 
     CHECK((*file)[plte + 3 * 5] == 5);
     CHECK((*file)[plte + 3 * 5 + 1] == 10);
     CHECK((*file)[plte + 3 * 5 + 2] == 15);
+    // Stored swizzled (bits 3 and 4 of the index swapped): colour 8 is slot 16, colour 16 slot 8, 24 stays.
+    CHECK((*file)[plte + 3 * 8] == 16);
+    CHECK((*file)[plte + 3 * 16] == 8);
+    CHECK((*file)[plte + 3 * 24] == 24);
+    CHECK((*file)[plte + 3 * 40] == 48);
     const uint64_t trns = plte + 768 + 4 + 8;
     CHECK((*file)[trns + 5] == 255);
     uint32_t w = 0, h = 0;
