@@ -25,6 +25,7 @@ constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count},
                             {"truncated", Damage::truncated},
                             {"collision-size", Damage::collision_size},
                             {"sky-shells", Damage::sky_shells},
+                            {"sky-face-index", Damage::sky_face_index},
                             {"gameplay-moby-count", Damage::gameplay_moby_count},
                             {"gameplay-help-offset", Damage::gameplay_help_offset},
                             {"gameplay-path-count", Damage::gameplay_path_count}};
@@ -71,7 +72,15 @@ void damage_collision(formats::Bytes& block, Damage kind) {
 }
 
 void damage_sky(formats::Bytes& block, Damage kind) {
+    using namespace formats;
     if (kind == Damage::sky_shells) block.at(0x06) = 9;  // §8.2 s16 shell_count, at most 8
+    if (kind == Damage::sky_face_index) {
+        // formats-tie-sky.md B.3: shell 0's first cluster header sits at shell + 0x10; its
+        // first face's first index becomes vertex_count, one past the cluster's vertices.
+        const uint64_t cluster = u32_at(block, 0x20) + 0x10;
+        const uint64_t face = u32_at(block, cluster + 0x10) + u16_at(block, cluster + 0x1C);
+        block.at(face) = static_cast<uint8_t>(u16_at(block, cluster + 0x14));
+    }
 }
 
 void damage_tfrags(formats::Bytes& block, Damage kind) {

@@ -24,6 +24,7 @@ enum class Damage {
     truncated,           // the image ends halfway through the level's file
     collision_size,      // the first collision octant's x entry declares one qword more than its counts need (§8.3)
     sky_shells,          // the sky header declares 9 shells, one more than a sky may have (§8.2)
+    sky_face_index,      // a sky face names a vertex past its cluster (formats-tie-sky.md B.5)
     gameplay_moby_count,   // the moby block's count runs past the block (formats-gameplay.md §3.1, §6.2)
     gameplay_help_offset,  // a French help message's string offset lies outside its block (§3.4, §6.11)
     gameplay_path_count,   // the first path's point count overruns the path data (§3.6, §6.13)

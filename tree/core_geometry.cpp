@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "formats/export/texture_png.h"
 #include "tree/sources.h"
 
 namespace gcfs::tree {
@@ -10,7 +11,8 @@ LevelGeometry::LevelGeometry(const Image& image, cache::LruCache& cache, CoreStr
                              std::optional<formats::CoreRegion> occlusion, std::optional<formats::CoreRegion> sky,
                              std::optional<formats::CoreRegion> collision, formats::CollisionSourceInfo source)
     : image_(image), cache_(cache), stream_(stream), occlusion_(std::move(occlusion)), sky_(std::move(sky)),
-      collision_(std::move(collision)), source_(std::move(source)), head_key_(new_cache_key()), obj_key_(new_cache_key()) {}
+      collision_(std::move(collision)), source_(std::move(source)), head_key_(new_cache_key()), obj_key_(new_cache_key()),
+      sky_obj_key_(new_cache_key()) {}
 
 cache::Loaded LevelGeometry::head() const {
     // §6.2: tfrags, occlusion, sky, collision head DAT in that order, so the
@@ -45,9 +47,16 @@ const GeometryIndex& LevelGeometry::index() const {
             else index_.occlusion_error = where(*occlusion_, parsed.error());
         }
         if (sky_) {
-            auto parsed = formats::parse_sky(bytes_of(decoded, *sky_));
-            if (parsed.ok()) index_.sky = std::move(*parsed);
-            else index_.sky_error = where(*sky_, parsed.error());
+            // The sky is rejected whole when its header or any shell's mesh fails (B.5).
+            const auto block = bytes_of(decoded, *sky_);
+            auto parsed = formats::parse_sky(block);
+            auto meshes = parsed.ok() ? formats::sky_meshes(block, *parsed) : parsed.error();
+            if (meshes.ok()) {
+                index_.sky_obj_size = formats::sky_obj(*meshes, parsed->header).size();
+                index_.sky = std::move(*parsed);
+            } else {
+                index_.sky_error = where(*sky_, meshes.error());
+            }
         }
         if (collision_) {
             auto parsed = formats::parse_collision(bytes_of(decoded, *collision_));
@@ -73,6 +82,38 @@ cache::Loaded LevelGeometry::collision_obj() const {
                                          index.collision->obj_size)};
         return {cache::Blob::copy_of({reinterpret_cast<const uint8_t*>(text.data()), text.size()}), {}};
     });
+}
+
+cache::Loaded LevelGeometry::sky_obj() const {
+    return cache_.get(sky_obj_key_, [this]() -> cache::Loaded {
+        const GeometryIndex& index = this->index();
+        if (!index.sky) return {nullptr, index.sky_error};
+        const cache::Loaded decoded = head();
+        if (!decoded.bytes) return decoded;
+        auto meshes = formats::sky_meshes(bytes_of(decoded, *sky_), *index.sky);
+        if (!meshes.ok()) return {nullptr, meshes.error().describe()};
+        const std::string text = formats::sky_obj(*meshes, index.sky->header);
+        if (text.size() != index.sky_obj_size)
+            return {nullptr, fmt::format("sky.obj rendered {} bytes, its index said {}", text.size(), index.sky_obj_size)};
+        return {cache::Blob::copy_of({reinterpret_cast<const uint8_t*>(text.data()), text.size()}), {}};
+    });
+}
+
+cache::Loaded LevelGeometry::sky_png(size_t def) const {
+    const GeometryIndex& index = this->index();
+    if (!index.sky) return {nullptr, index.sky_error};
+    if (def >= index.sky->textures.size()) return {nullptr, fmt::format("no sky texture {}", def)};
+    const cache::Loaded decoded = head();
+    if (!decoded.bytes) return decoded;
+    // parse_sky checked the texels and the 256-entry palette lie in the block (B.5).
+    const auto block = bytes_of(decoded, *sky_);
+    const formats::SkyTextureDef& t = index.sky->textures[def];
+    const uint64_t base = static_cast<uint64_t>(index.sky->header.texture_data);
+    const auto w = static_cast<uint32_t>(t.width), h = static_cast<uint32_t>(t.height);
+    const formats::Bytes png = formats::indexed_texture_png(
+        w, h, block.subspan(base + static_cast<uint64_t>(t.texture_offset), uint64_t{w} * h),
+        block.subspan(base + static_cast<uint64_t>(t.palette_offset), 1024));
+    return {cache::Blob::copy_of(png), {}};
 }
 
 uint64_t CollisionObjFile::size() const {

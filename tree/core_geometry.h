@@ -13,6 +13,7 @@
 #include "formats/core/level_core.h"
 #include "formats/occlusion/occlusion.h"
 #include "formats/sky/sky.h"
+#include "formats/sky/sky_mesh.h"
 #include "tree/image.h"
 #include "tree/node.h"
 #include "tree/sources.h"
@@ -23,7 +24,8 @@ namespace gcfs::tree {
 // no such region). A stream head that does not decode is every region's error.
 struct GeometryIndex {
     std::optional<formats::OcclusionSummary> occlusion;
-    std::optional<formats::Sky> sky;
+    std::optional<formats::Sky> sky;  // parsed, and its shells decode as meshes (else sky_error)
+    uint64_t sky_obj_size = 0;
     std::optional<formats::CollisionSummary> collision;
     std::string occlusion_error, sky_error, collision_error;
 };
@@ -38,6 +40,9 @@ public:
     const GeometryIndex& index() const;  // parsed once, on the first stat that needs it
     // collision.obj's text, rendered into the cache.
     cache::Loaded collision_obj() const;
+    // sky/sky.obj's text, and sky texture `def` as PNG (formats-tie-sky.md B.2, B.4).
+    cache::Loaded sky_obj() const;
+    cache::Loaded sky_png(size_t def) const;
     // The decoded core from byte 0 through the last region, kept in the cache.
     cache::Loaded head() const;
 
@@ -49,7 +54,7 @@ private:
     CoreStream stream_;
     std::optional<formats::CoreRegion> occlusion_, sky_, collision_;
     formats::CollisionSourceInfo source_;
-    uint64_t head_key_, obj_key_;
+    uint64_t head_key_, obj_key_, sky_obj_key_;
     mutable std::once_flag indexed_;
     mutable GeometryIndex index_;
 };

@@ -90,6 +90,14 @@ void geometry_checks(LevelVerdict& v, const LevelDecoders& d) {
                            g.collision->octants, g.collision->vertices, g.collision->quads, g.collision->triangles,
                            g.collision->hero_groups);
     });
+    if (g.sky) {
+        const cache::Loaded obj = geometry.sky_obj();
+        v.checks.push_back({"sky.obj renders its listed size", obj.bytes != nullptr,
+                            obj.bytes ? fmt::format("{} bytes; {} shells as meshes, every face texture a def or none as "
+                                                    "its shell's flag says (formats-tie-sky.md B.4, B.5)",
+                                                    obj.bytes->size(), g.sky->shells.size())
+                                      : obj.error});
+    }
     if (g.collision) {
         const cache::Loaded obj = geometry.collision_obj();
         v.checks.push_back({"collision.obj renders its listed size", obj.bytes != nullptr,

@@ -162,7 +162,7 @@ Bytes write_sky(const SkyContent& sky) {
         shells[s] = static_cast<uint32_t>(out.size());
         const auto& clusters = sky.shells[s];
         out.s32(static_cast<int32_t>(clusters.size()));
-        out.s32(0);  // flags: bit 0 clear = textured
+        out.s32(s < sky.shell_flags.size() ? sky.shell_flags[s] : 0);  // bit 0 set = untextured (B.3)
         out.pad_to(0x10);
         const uint64_t headers = out.size();
         out.zeros(kSkyClusterHeaderSize * clusters.size());

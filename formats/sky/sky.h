@@ -75,6 +75,7 @@ struct SkyContent {
     std::vector<uint8_t> fx;
     std::vector<SkyTextureContent> textures;
     std::vector<std::vector<SkyClusterContent>> shells;  // at most 8
+    std::vector<int32_t> shell_flags;                    // per shell, bit 0 = untextured (B.3); missing = 0
 };
 
 // The GC layout as Wrench writes it: header, fx list, texture defs, palettes

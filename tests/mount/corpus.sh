@@ -31,7 +31,7 @@ PY
 }
 
 # kind | files that must answer EIO (relative to the mount) | text naming the failure | intact levels
-#      | files of the damaged level that still read exactly as on the clean disc (optional)
+#      | files and folders of the damaged level that still read exactly as on the clean disc (optional)
 cases=(
     "tfrag-count|LEVEL01/tfrag/patch_0001.obj LEVEL01/tfrag/lod2/patch_0001.obj|vert_count|LEVEL00 LEVEL02 LEVEL03"
     "vif-desync|LEVEL01/tfrag/patch_0002.obj|VIF desync|LEVEL00 LEVEL02 LEVEL03"
@@ -44,9 +44,10 @@ cases=(
     "truncated|disc/LEVELS/LEVEL02.WAD disc/SCENES/SCENE03.WAD|container inside image|LEVEL00"
     "collision-size|LEVEL01/collision.obj|size mismatch|LEVEL00 LEVEL02 LEVEL03"
     "sky-shells|LEVEL01/..|9 shells|LEVEL00 LEVEL02 LEVEL03"
-    "gameplay-moby-count|LEVEL01/gameplay/mobies.csv|moby needs|LEVEL00 LEVEL02 LEVEL03|ties.csv shrubs.csv cameras.csv paths.obj volumes.obj help/us_english.txt help/french.txt"
-    "gameplay-help-offset|LEVEL01/gameplay/help/french.txt|string offset|LEVEL00 LEVEL02 LEVEL03|mobies.csv ties.csv help/us_english.txt help/german.txt settings.json pvars"
-    "gameplay-path-count|LEVEL01/gameplay/paths.obj LEVEL01/gameplay/paths.csv|declares|LEVEL00 LEVEL02 LEVEL03|grind_paths.obj mobies.csv settings.json volumes.obj help"
+    "sky-face-index|LEVEL01/sky/sky.obj|names vertex|LEVEL00 LEVEL02 LEVEL03|collision.obj tfrag gameplay textures"
+    "gameplay-moby-count|LEVEL01/gameplay/mobies.csv|moby needs|LEVEL00 LEVEL02 LEVEL03|gameplay/ties.csv gameplay/shrubs.csv gameplay/cameras.csv gameplay/paths.obj gameplay/volumes.obj gameplay/help/us_english.txt gameplay/help/french.txt sky"
+    "gameplay-help-offset|LEVEL01/gameplay/help/french.txt|string offset|LEVEL00 LEVEL02 LEVEL03|gameplay/mobies.csv gameplay/ties.csv gameplay/help/us_english.txt gameplay/help/german.txt gameplay/settings.json gameplay/pvars"
+    "gameplay-path-count|LEVEL01/gameplay/paths.obj LEVEL01/gameplay/paths.csv|declares|LEVEL00 LEVEL02 LEVEL03|gameplay/grind_paths.obj gameplay/mobies.csv gameplay/settings.json gameplay/volumes.obj gameplay/help"
 )
 for case in "${cases[@]}"; do
     IFS='|' read -r kind eio_files names intact unharmed <<<"$case"
@@ -63,8 +64,7 @@ for case in "${cases[@]}"; do
     done
     for level in $intact; do check "[$kind] $level reads exactly like the clean disc" same_as_clean "$level"; done
     for f in $unharmed; do
-        check "[$kind] LEVEL01/gameplay/$f reads exactly like the clean disc" \
-            diff -r "$WORK/clean/LEVEL01/gameplay/$f" "$WORK/mnt/LEVEL01/gameplay/$f"
+        check "[$kind] LEVEL01/$f reads exactly like the clean disc" diff -r "$WORK/clean/LEVEL01/$f" "$WORK/mnt/LEVEL01/$f"
     done
     check "[$kind] global/ reads exactly like the clean disc" diff -r "$WORK/clean/global" "$WORK/mnt/global"
     check "[$kind] LEVEL01/info.json names the failure" info_names "$names"

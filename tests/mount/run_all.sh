@@ -153,6 +153,27 @@ sys.exit(0 if field(vol, "objects") == volumes and field(vol, "vertices") == sum
 PY
 }
 check "Blender imports volumes.obj and paths.obj: an object per volume and per path, every face and edge" blender_reads_gameplay_objs
+# sky/: assimp and Blender load sky.obj with info.json's sky totals, every
+# material resolved to a PNG beside it that pngcheck accepts.
+sky_obj_loads() {
+    local s=$MNT/LEVEL00/sky
+    pngcheck -q "$s"/sky_*.png >/dev/null || return 1
+    local blender
+    blender=$(blender -b --python "$(dirname "$0")/blender_import.py" -- "$s/sky.obj" 2>&1 | grep '^BLENDER ')
+    python3 - "$MNT/LEVEL00/info.json" "$s" "$blender" "$(assimp info "$s/sky.obj" 2>&1)" <<'PY'
+import json, os, re, sys
+sky = json.load(open(sys.argv[1]))["sky"]
+mtl = open(os.path.join(sys.argv[2], "sky.mtl")).read()
+maps = re.findall(r"map_Kd (\S+)", mtl)
+blender = dict(kv.split("=") for kv in sys.argv[3].split()[1:])
+faces = int(re.search(r"Faces:\s+(\d+)", sys.argv[4]).group(1))
+print("info.json:", sky["vertices"], sky["triangles"], "| blender:", sys.argv[3], "| assimp faces:", faces, "| maps:", len(maps))
+sys.exit(0 if sky["ok"] and int(blender["vertices"]) == sky["vertices"] and int(blender["faces"]) == sky["triangles"]
+         and faces == sky["triangles"] and maps and all(os.path.exists(os.path.join(sys.argv[2], m)) for m in maps)
+         and int(blender["images"]) > 0 else 1)
+PY
+}
+check "sky.obj: assimp and Blender load info.json's sky totals, every texture map a PNG pngcheck accepts" sky_obj_loads
 check "assimp reads paths.obj and volumes.obj" bash -c "assimp info '$MNT/LEVEL00/gameplay/volumes.obj' >/dev/null && assimp info '$MNT/LEVEL00/gameplay/paths.obj' >/dev/null"
 check "cp -r copies a level out" cp -r "$MNT/LEVEL01" "$WORK/copy"
 check "the copy equals the mount" diff -r "$MNT/LEVEL01" "$WORK/copy"

@@ -12,9 +12,10 @@ void textures(LevelFolder& folder);   // textures/: texture tables as PNG (6.3)
 void regions(LevelFolder& folder);    // core/: the core's regions, raw (6.2)
 void geometry(LevelFolder& folder);   // collision.obj; occlusion and sky for info.json (8)
 void tfrag(LevelFolder& folder);      // tfrag/ and preview.png (7)
+void sky(LevelFolder& folder);        // sky/ (formats-tie-sky.md Part B)
 void gameplay(LevelFolder& folder);   // gameplay/ (formats-gameplay.md)
 
 using Part = void (*)(LevelFolder&);
-inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, tfrag, gameplay};
+inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, sky, tfrag, gameplay};
 
 }  // namespace gcfs::tree::parts
