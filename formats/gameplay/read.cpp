@@ -29,10 +29,12 @@ public:
 private:
     int32_t slot(Block b) const { return g_.slots[static_cast<size_t>(b)]; }
 
-    // The offset of the next present block in write order, or the file's end.
+    // The offset of the next present block in write order, or the file's end
+    // (also when that block's slot points past the end: its own read fails).
     uint64_t next_block(size_t k) const {
         for (size_t j = k + 1; j < kBlockCount; ++j)
-            if (slot(kWriteOrder[j].block) != 0) return static_cast<uint32_t>(slot(kWriteOrder[j].block));
+            if (slot(kWriteOrder[j].block) != 0)
+                return std::min<uint64_t>(static_cast<uint32_t>(slot(kWriteOrder[j].block)), file_.size());
         return file_.size();
     }
 

@@ -60,6 +60,13 @@ for i in range(min(count, 4)):
     open("%s/tfrag/first_%d_patches" % (seeds, i + 1), "wb").write(bytes(cut))
 PY
 
+# Inputs that once crashed a target (tests/fuzz/regressions/TARGET-*.bin) run first, as seeds.
+for f in "$(dirname "$0")"/regressions/*.bin; do
+    [ -e "$f" ] || continue
+    t=$(basename "$f"); t=${t%%-*}
+    mkdir -p "$WORK/seeds/$t" && cp "$f" "$WORK/seeds/$t/"
+done
+
 passed=0; failed=0
 for target in "$@"; do
     exe=$BUILD/fuzz_$target

@@ -116,6 +116,14 @@ TEST_CASE("gameplay damage fails the block it is in, and only that block") {
         CHECK(!d.areas.ok());
         CHECK(d.mobies.ok());
     }
+    SUBCASE("a slot past the file does not widen the block before it (found by fuzz_gameplay)") {
+        Bytes b = clean;
+        patch_s32(b, slot_offset(Block::point_lights), static_cast<int32_t>(clean.size() + 0x100000));
+        const Gameplay d = read_gameplay(b);
+        CHECK(!d.point_lights.ok());
+        CHECK(d.cam_coll_grid.ok());  // read up to the file's end, not up to the bad slot
+        CHECK(d.grind_paths.ok());
+    }
     SUBCASE("a file shorter than the block table") {
         CHECK(!read_gameplay(ByteSpan(clean).first(0x40)).file_error.empty());
     }
