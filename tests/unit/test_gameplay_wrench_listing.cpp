@@ -241,9 +241,10 @@ TEST_CASE("gameplay vectors decode to the records Wrench's reader listed") {
 
         const auto slots = listing_slots(listing);
         CHECK(slots.size() == kBlockCount);
-        for (const auto& [slot, offset] : slots) {
+        for (const auto& entry : slots) {
+            const uint32_t slot = entry.first;
             CAPTURE(slot);
-            CHECK(static_cast<uint32_t>(gp.slots.at(slot / 4)) == offset);
+            CHECK(static_cast<uint32_t>(gp.slots.at(slot / 4)) == entry.second);
         }
 
         const auto sections = listing_records(listing);

@@ -82,7 +82,7 @@ TEST_CASE("the builder's sky has textured and gradient shells that decode") {
     int textured = 0, gradient = 0;
     for (const auto& m : *meshes) {
         (m.textured ? textured : gradient) += 1;
-        for (int t : m.face_texture) CHECK(m.textured ? t >= sky->header.fx_count : t == -1);
+        for (int t : m.face_texture) CHECK((m.textured ? t >= sky->header.fx_count : t == -1));
     }
     CHECK(textured == 2);
     CHECK(gradient == 1);
