@@ -112,6 +112,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  core/            regions of core_data.bin (tfrag, occlusion, sky, collision, textures)\n"
         "  preview.png      the level's terrain seen from above, height-shaded\n"
         "  collision.obj    the collision mesh (copies merged, a material per surface type), collision.mtl\n"
+        "  sky/             the sky's shells as sky.obj (textured and gradient), sky.mtl, its textures as PNG\n"
         "  tfrag/           terrain patches as Wavefront OBJ (LOD 0; lod1/ lod2/), terrain.obj, patches.csv\n"
         "  gameplay/        the level's layout decoded: instances, cameras, lights, volumes, paths (CSV, OBJ),\n"
         "                   settings.json, help/<language>.txt, pvars/moby_<uid>.bin\n"
