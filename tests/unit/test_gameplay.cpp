@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <functional>
+
 #include "formats/gameplay/export.h"
 #include "formats/gameplay/gameplay.h"
 #include "mkdisc/gameplay.h"
@@ -132,4 +134,84 @@ TEST_CASE("gameplay damage fails the block it is in, and only that block") {
 TEST_CASE("help text maps bytes to UTF-8 reversibly") {
     const Bytes b = {'A', '\\', 0xe9, '\t', 0x7e};
     CHECK(help_text(b) == "A\\\\\\xe9\\x09~");
+}
+
+// formats-gameplay.md §6, one violation each: the block named fails, with
+// an error naming a byte inside it, and a block it does not involve still decodes.
+TEST_CASE("each gameplay invariant of §6, violated once") {
+    const Bytes clean = built(1);  // odd level: chunk planes and a ship path
+    const Gameplay g = read_gameplay(clean);
+    REQUIRE(g.file_error.empty());
+    const uint64_t moby0 = g.mobies.offset + 0x10;
+    struct Case {
+        const char* what;
+        std::function<void(Bytes&)> damage;
+        std::function<const std::string&(const Gameplay&)> error_of;
+        const char* says;
+    };
+    auto err = [](auto member) { return [member](const Gameplay& d) -> const std::string& { return (d.*member).error; }; };
+    const Case cases[] = {
+        {"1: a block offset not 16-aligned", [&](Bytes& b) { patch_s32(b, slot_offset(Block::ties), static_cast<int32_t>(g.ties.offset + 4)); },
+         err(&Gameplay::ties), "aligned"},
+        {"2: blocks out of write order", [&](Bytes& b) { patch_s32(b, slot_offset(Block::areas), static_cast<int32_t>(g.paths.offset)); },
+         err(&Gameplay::grind_paths), "write order"},
+        {"3: a moby record size other than 0x88", [&](Bytes& b) { patch_s32(b, moby0, 0x78); }, err(&Gameplay::mobies), "0x88"},
+        {"4: a moby group field that disagrees with the groups", [&](Bytes& b) { patch_s32(b, moby0 + 0x88 + 0x58, 0); },
+         err(&Gameplay::mobies), "group field"},
+        {"5: a pvar index below -1", [&](Bytes& b) { patch_s32(b, g.cameras.offset + 0x10 + 0x1c, -2); }, err(&Gameplay::cameras),
+         "pvar index"},
+        {"7: a fixup past its pvar", [&](Bytes& b) { patch_s32(b, g.moby_link_fixups.offset + 4, 0x1000); },
+         err(&Gameplay::moby_link_fixups), "outside"},
+        {"8: a moby class the list does not name", [&](Bytes& b) { patch_s32(b, moby0 + 0x28, 999); }, err(&Gameplay::mobies),
+         "class 999"},
+        {"10: an odd group member offset", [&](Bytes& b) { patch_s32(b, g.moby_groups.offset + 0x10, 1); },
+         err(&Gameplay::moby_groups), "even offset"},
+        {"11: a help block size smaller than its table", [&](Bytes& b) { patch_s32(b, g.help[0].offset + 4, 8); },
+         [](const Gameplay& d) -> const std::string& { return d.help[0].error; }, "smaller than"},
+        {"12: a chunk plane count that differs between planes", [&](Bytes& b) { patch_s32(b, g.level_settings.offset + 0x5c + 0x20 + 0xc, 3); },
+         err(&Gameplay::level_settings), "planes"},
+        {"12: a ship path that is no path", [&](Bytes& b) { patch_s32(b, g.level_settings.offset + 0x4c, 50); },
+         err(&Gameplay::level_settings), "ship path"},
+        {"14: an area link past its target block", [&](Bytes& b) {
+             const uint64_t links = g.areas.offset + 4 + static_cast<uint64_t>(g.areas.value->part_offsets[1]);
+             patch_s32(b, links, 77); },
+         err(&Gameplay::areas), "links cuboids 77"},
+        {"15: a camera-collision primitive of no volume type", [&](Bytes& b) {
+             const auto& cell = g.cam_coll_grid.value->cells.front();
+             patch_s32(b, g.cam_coll_grid.offset + 0x10 + static_cast<uint64_t>(cell.offset) + 0x10 + 0x10, 4); },
+         err(&Gameplay::cam_coll_grid), "type 4"},
+        {"15: a camera-collision primitive naming no volume", [&](Bytes& b) {
+             const auto& cell = g.cam_coll_grid.value->cells.front();
+             patch_s32(b, g.cam_coll_grid.offset + 0x10 + static_cast<uint64_t>(cell.offset) + 0x10 + 0x14, 40); },
+         err(&Gameplay::cam_coll_grid), "volume 40"},
+        {"16: 128 point lights", [&](Bytes& b) { patch_s32(b, g.point_lights.offset, 128); }, err(&Gameplay::point_lights), "127"},
+        {"16: a light mask bit past the count", [&](Bytes& b) { b[g.point_lights.offset + 0x10 + 15] = 0x80; },
+         err(&Gameplay::point_lights), "mask"},
+        {"17: tie ambient entries out of tie order", [&](Bytes& b) {
+             const uint64_t second = g.tie_ambient.offset + 4 + g.tie_ambient.value->front().data.size();
+             b[second] = 0; b[second + 1] = 0; },
+         err(&Gameplay::tie_ambient), "follows tie"},
+        {"18: an occlusion mapping naming no moby", [&](Bytes& b) {
+             const uint64_t last = g.occlusion.offset + g.occlusion.length - 4;
+             patch_s32(b, last, 424242); },
+         err(&Gameplay::occlusion), "424242"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.what);
+        if (std::string(c.what).starts_with("18") && !g.occlusion.present()) continue;  // odd levels carry no occlusion
+        Bytes b = clean;
+        c.damage(b);
+        const Gameplay d = read_gameplay(b);
+        const std::string& error = c.error_of(d);
+        CHECK(error.find(c.says) != std::string::npos);
+        CHECK(error.find("at byte 0x") != std::string::npos);
+        CHECK(d.shrubs.ok());
+    }
+    // §6.18 on an even level, which carries the occlusion block.
+    const Bytes even = built(0);
+    const Gameplay e = read_gameplay(even);
+    REQUIRE(e.occlusion.ok());
+    Bytes b = even;
+    patch_s32(b, e.occlusion.offset + e.occlusion.length - 4, 424242);
+    CHECK(read_gameplay(b).occlusion.error.find("424242") != std::string::npos);
 }
