@@ -67,35 +67,37 @@ const GeometryIndex& LevelGeometry::index() const {
     return index_;
 }
 
-cache::Loaded LevelGeometry::collision_obj() const {
-    return cache_.get(obj_key_, [this]() -> cache::Loaded {
-        const GeometryIndex& index = this->index();
-        if (!index.collision) return {nullptr, index.collision_error};
+cache::Loaded LevelGeometry::checked_text(uint64_t key, const char* name, uint64_t listed,
+                                          const std::function<formats::Result<std::string>(const cache::Loaded&)>& render) const {
+    return cache_.get(key, [&]() -> cache::Loaded {
         const cache::Loaded decoded = head();
         if (!decoded.bytes) return decoded;
-        auto parsed = formats::parse_collision(bytes_of(decoded, *collision_));
-        if (!parsed.ok()) return {nullptr, parsed.error().describe()};
-        const std::string text = formats::render_collision_obj(*parsed, source_);
+        auto text = render(decoded);
+        if (!text.ok()) return {nullptr, text.error().describe()};
         // The size a stat reported must be the size a read returns.
-        if (text.size() != index.collision->obj_size)
-            return {nullptr, fmt::format("collision.obj rendered {} bytes, its index said {}", text.size(),
-                                         index.collision->obj_size)};
-        return {cache::Blob::copy_of({reinterpret_cast<const uint8_t*>(text.data()), text.size()}), {}};
+        if (text->size() != listed)
+            return {nullptr, fmt::format("{} rendered {} bytes, its index said {}", name, text->size(), listed)};
+        return {cache::Blob::copy_of({reinterpret_cast<const uint8_t*>(text->data()), text->size()}), {}};
+    });
+}
+
+cache::Loaded LevelGeometry::collision_obj() const {
+    const GeometryIndex& index = this->index();
+    if (!index.collision) return {nullptr, index.collision_error};
+    return checked_text(obj_key_, "collision.obj", index.collision->obj_size, [&](const cache::Loaded& decoded) {
+        auto parsed = formats::parse_collision(bytes_of(decoded, *collision_));
+        return parsed.ok() ? formats::Result<std::string>(formats::render_collision_obj(*parsed, source_))
+                           : formats::Result<std::string>(parsed.error());
     });
 }
 
 cache::Loaded LevelGeometry::sky_obj() const {
-    return cache_.get(sky_obj_key_, [this]() -> cache::Loaded {
-        const GeometryIndex& index = this->index();
-        if (!index.sky) return {nullptr, index.sky_error};
-        const cache::Loaded decoded = head();
-        if (!decoded.bytes) return decoded;
+    const GeometryIndex& index = this->index();
+    if (!index.sky) return {nullptr, index.sky_error};
+    return checked_text(sky_obj_key_, "sky.obj", index.sky_obj_size, [&](const cache::Loaded& decoded) {
         auto meshes = formats::sky_meshes(bytes_of(decoded, *sky_), *index.sky);
-        if (!meshes.ok()) return {nullptr, meshes.error().describe()};
-        const std::string text = formats::sky_obj(*meshes, index.sky->header);
-        if (text.size() != index.sky_obj_size)
-            return {nullptr, fmt::format("sky.obj rendered {} bytes, its index said {}", text.size(), index.sky_obj_size)};
-        return {cache::Blob::copy_of({reinterpret_cast<const uint8_t*>(text.data()), text.size()}), {}};
+        return meshes.ok() ? formats::Result<std::string>(formats::sky_obj(*meshes, index.sky->header))
+                           : formats::Result<std::string>(meshes.error());
     });
 }
 

@@ -53,8 +53,7 @@ for case in "${cases[@]}"; do
     IFS='|' read -r kind eio_files names intact unharmed <<<"$case"
     image=$WORK/$kind.iso
     check "[$kind] the builder plants it" "$GCFS" mkdisc "$image" --levels 4 --seed 7 --damage "$kind"
-    "$GCFS" mount -f "$image" "$WORK/mnt" 2>"$WORK/$kind.log" &
-    pid=$!
+    serve "$image" "$kind"
     check "[$kind] the mount succeeds" wait_mounted "$WORK/mnt"
     for f in $eio_files; do
         [[ $f == */.. ]] && continue  # no file answers EIO: no container, or the damage shows in info.json only
@@ -79,6 +78,9 @@ for case in "${cases[@]}"; do
     kill -TERM $pid; wait $pid
 done
 
+# serve IMAGE NAME: mounts IMAGE in the foreground on $WORK/mnt, log in $WORK/NAME.log, pid in $pid.
+serve() { "$GCFS" mount -f "$1" "$WORK/mnt" 2>"$WORK/$2.log" & pid=$!; }
+
 # ---- crafted images: names from the image never climb out of their folder
 craft() {  # craft OUT FROM TO: the clean image with a directory record's name bytes replaced (same length)
     python3 - "$WORK/clean.iso" "$1" "$2" "$3" <<'PY'
@@ -93,8 +95,7 @@ open(out, "wb").write(data)
 PY
 }
 craft "$WORK/pwned.iso" 'SYSTEM.CNF;1' '../../PWNED1'
-"$GCFS" mount -f "$WORK/pwned.iso" "$WORK/mnt" 2>"$WORK/pwned.log" &
-pid=$!
+serve "$WORK/pwned.iso" pwned
 check "[crafted ../../PWNED1] the mount succeeds" wait_mounted "$WORK/mnt"
 check "[crafted ../../PWNED1] nothing named PWNED1 at the root or directly in disc/" \
     bash -c "! ls '$WORK/mnt' '$WORK/mnt/disc' | grep -qx PWNED1"
@@ -115,8 +116,7 @@ check "[extract] a symlink already in DEST is refused, never written through" \
     bash -c "! '$GCFS' extract '$WORK/clean.iso' LEVEL00 '$WORK/dest' 2>'$WORK/dest.err' && grep -q 'not followed' '$WORK/dest.err' && test -z \"\$(ls -A '$WORK/outside')\""
 
 craft "$WORK/twice.iso" 'LEVEL01.WAD;1' 'LEVEL00.WAD;1'
-"$GCFS" mount -f "$WORK/twice.iso" "$WORK/mnt" 2>"$WORK/twice.log" &
-pid=$!
+serve "$WORK/twice.iso" twice
 check "[crafted duplicate name] the mount succeeds" wait_mounted "$WORK/mnt"
 check "[crafted duplicate name] both records show, the second as LEVEL00.WAD~2" \
     bash -c "cmp '$WORK/mnt/disc/LEVELS/LEVEL00.WAD' '$WORK/clean/disc/LEVELS/LEVEL00.WAD' && cmp '$WORK/mnt/disc/LEVELS/LEVEL00.WAD~2' '$WORK/clean/disc/LEVELS/LEVEL01.WAD'"
@@ -165,8 +165,7 @@ for lba in list(used):
         patch(at)
 open(out, "wb").write(d)
 PY
-"$GCFS" mount -f "$WORK/trimmed.iso" "$WORK/mnt" 2>"$WORK/trimmed.log" &
-pid=$!
+serve "$WORK/trimmed.iso" trimmed
 check "[directories sized in bytes] the mount succeeds" wait_mounted "$WORK/mnt"
 check "[directories sized in bytes] disc/ reads exactly like the clean disc" diff -r "$WORK/clean/disc" "$WORK/mnt/disc"
 check "[directories sized in bytes] every level reads exactly like the clean disc" \
