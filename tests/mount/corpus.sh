@@ -16,6 +16,9 @@ mkdir -p "$WORK/clean" "$WORK/mnt"
 "$GCFS" mkdisc "$WORK/clean.iso" --levels 4 --seed 7 >/dev/null || { echo "mkdisc failed"; exit 1; }
 "$GCFS" mount "$WORK/clean.iso" "$WORK/clean" && wait_mounted "$WORK/clean" || { echo "clean mount failed"; exit 1; }
 
+# serve IMAGE NAME: mounts IMAGE in the foreground on $WORK/mnt, log in $WORK/NAME.log, pid in $pid.
+serve() { "$GCFS" mount -f "$1" "$WORK/mnt" 2>"$WORK/$2.log" & pid=$!; }
+
 same_as_clean() {  # every file of a level folder, except the live info.json
     diff -r --exclude=info.json "$WORK/clean/$1" "$WORK/mnt/$1"
 }
@@ -77,9 +80,6 @@ for case in "${cases[@]}"; do
     check "[$kind] no crash: the daemon is still serving" test -f "$WORK/mnt/README.txt"
     kill -TERM $pid; wait $pid
 done
-
-# serve IMAGE NAME: mounts IMAGE in the foreground on $WORK/mnt, log in $WORK/NAME.log, pid in $pid.
-serve() { "$GCFS" mount -f "$1" "$WORK/mnt" 2>"$WORK/$2.log" & pid=$!; }
 
 # ---- crafted images: names from the image never climb out of their folder
 craft() {  # craft OUT FROM TO: the clean image with a directory record's name bytes replaced (same length)
