@@ -123,10 +123,11 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         ".gcfs/stats  cache size, hits, misses, bytes decoded, and every read error so far\n"
         "\n"
         "Extents have the sizes their headers declare; OBJ and CSV sizes come from small per-level\n"
-        "indexes: tfrag/ is indexed when first listed, info.json and collision.obj when the level folder\n"
-        "is (the head of the core and the gameplay stream are decoded once for them). Everything else is decoded lazily, on first\n"
-        "read, through a byte-budgeted cache. A damaged file reads as EIO and is listed in .gcfs/stats;\n"
-        "getfattr -d FILE shows where any file comes from (user.gcfs.* attributes).\n"
+        "indexes: tfrag/ is indexed when first listed; info.json, collision.obj, sky/ and gameplay/ when\n"
+        "the level folder is (the head of the core and the gameplay stream are decoded once for them).\n"
+        "Everything else is decoded lazily, on first read, through a byte-budgeted cache. A damaged\n"
+        "file reads as EIO and is listed in .gcfs/stats; getfattr -d FILE shows where any file comes\n"
+        "from (user.gcfs.* attributes).\n"
         "Where the numbers come from: docs/formats.md of the gcfs sources.\n"
         "\n",
         image_path, disc.volume.volume_id, disc.volume.system_id, utc(disc.volume.creation), disc.levels.size());
