@@ -1,0 +1,38 @@
+// A class model (tie LOD, shrub, later moby) as one textured triangle mesh in
+// class space, and its OBJ text. Sizes are arithmetic on the counts, so a
+// per-level class index can answer stat without keeping meshes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gcfs::formats {
+
+struct ClassMesh {
+    struct Triangle {
+        std::array<uint32_t, 3> v;
+        int material = -1;  // class texture slot; -1 untextured
+    };
+    std::vector<std::array<double, 3>> positions;
+    std::vector<std::array<double, 2>> uvs;  // one per position, (u, v) with v downward as the game stores it
+    std::vector<Triangle> triangles;
+};
+
+// The name a material slot gets in the class's MTL ("tie_007", say).
+using MaterialName = std::function<std::string(int slot)>;
+
+// What the OBJ's size depends on, taken from a mesh once.
+struct ClassObjCounts {
+    uint64_t vertices = 0, triangles = 0, material_bytes = 0;
+};
+ClassObjCounts class_obj_counts(const ClassMesh& mesh, const MaterialName& material);
+uint64_t class_obj_size(uint64_t preamble_bytes, const ClassObjCounts& counts);
+
+// `preamble` (comments, mtllib, "o"), then a v (white) and vt (u, 1 − v) per
+// vertex and the faces, with "usemtl" where the material changes.
+std::string class_obj(const ClassMesh& mesh, const std::string& preamble, const MaterialName& material);
+
+}  // namespace gcfs::formats
