@@ -26,6 +26,8 @@ constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count},
                             {"collision-size", Damage::collision_size},
                             {"sky-shells", Damage::sky_shells},
                             {"sky-face-index", Damage::sky_face_index},
+                            {"tie-strip-slot", Damage::tie_strip_slot},
+                            {"shrub-packet-size", Damage::shrub_packet_size},
                             {"gameplay-moby-count", Damage::gameplay_moby_count},
                             {"gameplay-help-offset", Damage::gameplay_help_offset},
                             {"gameplay-path-count", Damage::gameplay_path_count}};
@@ -69,6 +71,22 @@ void damage_collision(formats::Bytes& block, Damage kind) {
     const uint64_t z_node = mesh + 4ull * u16_at(block, first_nonzero(mesh + 4, u16_at(block, mesh + 2), 2));
     const uint64_t y_node = mesh + u32_at(block, first_nonzero(z_node + 4, u16_at(block, z_node + 2), 4));
     block.at(first_nonzero(y_node + 4, u16_at(block, y_node + 2), 4)) += 1;  // the entry's low byte: qwords
+}
+
+void damage_tie_class(formats::Bytes& tie, Damage kind) {
+    using namespace formats;
+    if (kind != Damage::tie_strip_slot) return;
+    // A.2 packets[0] -> A.3 packet header 0 -> its data; strip 0's gif_tag_offset is byte 2 of +0x2c.
+    const uint64_t table = u32_at(tie, 0);
+    tie.at(table + u32_at(tie, table) + 0x2c + 2) = 0xff;
+}
+
+void damage_shrub_class(formats::Bytes& shrub, Damage kind) {
+    using namespace formats;
+    if (kind != Damage::shrub_packet_size) return;
+    // §1.3: packet 0's {offset, size} at 0x40; the size now runs 1 MiB past the class.
+    const uint32_t size = static_cast<uint32_t>(shrub.size()) + (1u << 20);
+    for (int b = 0; b < 4; ++b) shrub.at(0x44 + b) = static_cast<uint8_t>(size >> (8 * b));
 }
 
 void damage_sky(formats::Bytes& block, Damage kind) {

@@ -25,6 +25,8 @@ enum class Damage {
     collision_size,      // the first collision octant's x entry declares one qword more than its counts need (§8.3)
     sky_shells,          // the sky header declares 9 shells, one more than a sky may have (§8.2)
     sky_face_index,      // a sky face names a vertex past its cluster (formats-tie-sky.md B.5)
+    tie_strip_slot,      // tie class 500's first strip tag sits at GS slot 255, where the walk never arrives (A.5, A.8)
+    shrub_packet_size,   // shrub class 700's first packet declares a size that overruns the class (formats-shrub.md §2 item 6)
     gameplay_moby_count,   // the moby block's count runs past the block (formats-gameplay.md §3.1, §6.2)
     gameplay_help_offset,  // a French help message's string offset lies outside its block (§3.4, §6.11)
     gameplay_path_count,   // the first path's point count overruns the path data (§3.6, §6.13)
@@ -43,6 +45,8 @@ std::vector<std::string> damage_names();
 void damage_tfrags(formats::Bytes& block, Damage kind);
 void damage_collision(formats::Bytes& block, Damage kind);
 void damage_sky(formats::Bytes& block, Damage kind);
+void damage_tie_class(formats::Bytes& tie, Damage kind);
+void damage_shrub_class(formats::Bytes& shrub, Damage kind);
 void damage_core_stream(formats::Bytes& stream, Damage kind);
 void damage_gameplay(formats::Bytes& gameplay, Damage kind);  // the decompressed file
 void damage_gameplay_stream(formats::Bytes& stream, Damage kind);

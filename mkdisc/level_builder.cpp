@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "formats/core/core_tables.h"
 #include "formats/core/level_core.h"
 #include "formats/disc/data_lump.h"
 #include "formats/disc/toc.h"
@@ -13,8 +14,10 @@
 #include "mkdisc/collision.h"
 #include "mkdisc/gameplay.h"
 #include "mkdisc/random.h"
+#include "mkdisc/shrubs.h"
 #include "mkdisc/sky.h"
 #include "mkdisc/terrain.h"
+#include "mkdisc/ties.h"
 
 namespace gcfs::mkdisc {
 namespace {
@@ -28,14 +31,15 @@ struct ScaleSizes {
     uint64_t texture_pool;  // total bytes of the shared texture pool (§6.2 item 5)
     int moby_classes;
     uint64_t class_bytes;
+    int class_texture_edge;  // tie, shrub and moby textures, and shrub billboards
     // World units per collision cell: 2 puts 2×2 cells in an octant's ground
     // square; 4 keeps a full-scale collision block near the seed's 0.9 MB.
     double collision_cell;
 };
 
 ScaleSizes sizes_for(Scale scale) {
-    if (scale == Scale::full) return {800, 24, 128, 24u << 20, 40, 96u << 10, 4.0};
-    return {18, 4, 32, 48u << 10, 5, 2u << 10, 2.0};
+    if (scale == Scale::full) return {800, 24, 128, 24u << 20, 40, 96u << 10, 64, 4.0};
+    return {18, 4, 32, 48u << 10, 5, 2u << 10, 16, 2.0};
 }
 
 // Texel-like bytes: smooth gradients with noise, compressible like real art.
@@ -94,6 +98,12 @@ struct Core {
     std::vector<int32_t> moby_classes, tie_classes, shrub_classes;  // o_class ids of the class tables
 };
 
+struct ClassTexture {
+    std::string table;    // "moby", "tie", "shrub"
+    int32_t data_offset;  // from textures_base_offset
+};
+constexpr int kMobyTextureCount = 4;  // for the moby classes to come; listed as textures/moby_NNN.png
+
 Core build_core(const ScaleSizes& sizes, Random& random, const std::string& marker, const std::vector<Damage>& damage,
                 int& patch_count) {
     LevelCoreHeader h;
@@ -130,6 +140,15 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
         texture_offsets.push_back(static_cast<int32_t>(dat.size() - h.textures_base_offset));
         texels(dat, texture_bytes, random);
     }
+    // Class textures after tfrag's (A.6 step 3, shrub §1.10): each table's rows,
+    // texels in the pool, a palette of its own in GS RAM.
+    const uint64_t class_texture_bytes = static_cast<uint64_t>(sizes.class_texture_edge) * sizes.class_texture_edge;
+    std::vector<ClassTexture> class_textures;
+    for (auto [table, count] : {std::pair{"moby", kMobyTextureCount}, std::pair{"tie", kTieTextureCount}, std::pair{"shrub", kShrubTextureCount}})
+        for (int t = 0; t < count; ++t) {
+            class_textures.push_back({table, static_cast<int32_t>(dat.size() - h.textures_base_offset)});
+            texels(dat, class_texture_bytes, random);
+        }
     // The rest of the pool: other classes' textures in a real level.
     const uint64_t pool_end = h.textures_base_offset + sizes.texture_pool;
     if (dat.size() < pool_end) texels(dat, pool_end - dat.size(), random);
@@ -154,12 +173,22 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
         if (m <= 1) dat.append(ByteSpan(reinterpret_cast<const uint8_t*>(planted.data()), planted.size()));
         blob(dat, sizes.class_bytes, random);
     }
-    dat.pad_to(0x40);
-    const int32_t tie_offset = static_cast<int32_t>(dat.size());
-    blob(dat, sizes.class_bytes, random);
-    dat.pad_to(0x40);
-    const int32_t shrub_offset = static_cast<int32_t>(dat.size());
-    blob(dat, sizes.class_bytes / 2, random);
+    // A.1 / shrub §1.13: tie classes, then shrub classes, each 0x40-aligned.
+    std::vector<ClassBlob> ties = make_ties(random);
+    std::vector<ShrubBlob> shrubs = make_shrubs(random, sizes.class_texture_edge);
+    for (Damage kind : damage) damage_tie_class(ties.front().bytes, kind);
+    for (Damage kind : damage) damage_shrub_class(shrubs.front().blob.bytes, kind);
+    std::vector<int32_t> tie_offsets, shrub_offsets;
+    for (const ClassBlob& tie : ties) {
+        dat.pad_to(0x40);
+        tie_offsets.push_back(static_cast<int32_t>(dat.size()));
+        dat.append(tie.bytes);
+    }
+    for (const ShrubBlob& shrub : shrubs) {
+        dat.pad_to(0x40);
+        shrub_offsets.push_back(static_cast<int32_t>(dat.size()));
+        dat.append(shrub.blob.bytes);
+    }
     dat.pad_to(0x10);
 
     // IDX (§6.2 "IDX order for GC"): header, pad 0x40, class tables, texture
@@ -174,17 +203,32 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
         idx.zeros(8);
         for (int t = 0; t < 16; ++t) idx.u8(0xff);
     }
-    h.tie_classes = {1, static_cast<int32_t>(idx.size())};
-    idx.s32(tie_offset);
-    idx.s32(500);
-    idx.zeros(8);
-    for (int t = 0; t < 16; ++t) idx.u8(0xff);
-    h.shrub_classes = {1, static_cast<int32_t>(idx.size())};
-    idx.s32(shrub_offset);
-    idx.s32(700);
-    idx.zeros(8);
-    for (int t = 0; t < 16; ++t) idx.u8(0xff);
-    idx.zeros(16);  // billboard record
+    h.tie_classes = {static_cast<int32_t>(ties.size()), static_cast<int32_t>(idx.size())};
+    for (size_t t = 0; t < ties.size(); ++t) {
+        idx.s32(tie_offsets[t]);
+        idx.s32(ties[t].o_class);
+        idx.zeros(8);  // unknown_8, unknown_c: 0 (A.1)
+        for (uint8_t row : ties[t].textures) idx.u8(row);
+    }
+    // gs_ram after the palettes: each shrub's billboard palette and texels,
+    // 0x100-aligned (shrub §4 item 14; Wrench never writes them).
+    const int palettes = sizes.textures + static_cast<int>(class_textures.size());
+    uint64_t gs_end = static_cast<uint64_t>(palettes) * kPaletteBytes;
+    h.shrub_classes = {static_cast<int32_t>(shrubs.size()), static_cast<int32_t>(idx.size())};
+    std::vector<std::array<uint64_t, 2>> billboards;  // palette and texel offsets in gs_ram
+    for (size_t t = 0; t < shrubs.size(); ++t) {
+        idx.s32(shrub_offsets[t]);
+        idx.s32(shrubs[t].blob.o_class);
+        idx.zeros(8);  // pad_8, pad_c (§1.1)
+        for (uint8_t row : shrubs[t].blob.textures) idx.u8(row);
+        const uint64_t edge = static_cast<uint64_t>(shrubs[t].billboard_edge);
+        billboards.push_back({gs_end, gs_end + kPaletteBytes});
+        // §1.11 (b): width, height, max mip, palette, texels (0x100 units), mips 1-3 unused.
+        for (uint64_t v : {edge, edge, uint64_t{0}, gs_end / kPaletteUnit, (gs_end + kPaletteBytes) / kPaletteUnit, uint64_t{0},
+                           uint64_t{0}, uint64_t{0}})
+            idx.s16(static_cast<int16_t>(v));
+        gs_end = align_up(gs_end + kPaletteBytes + edge * edge, kPaletteUnit);
+    }
     h.tfrag_textures = {sizes.textures, static_cast<int32_t>(idx.size())};
     for (int t = 0; t < sizes.textures; ++t) {
         idx.s32(texture_offsets[t]);
@@ -195,11 +239,25 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
         idx.s16(-1);
         idx.s16(-1);
     }
-    for (ArrayRange* empty : {&h.moby_textures, &h.tie_textures, &h.shrub_textures, &h.part_textures, &h.fx_textures})
-        *empty = {0, static_cast<int32_t>(idx.size())};
+    // §6.2 IDX order: tfrag, moby, tie, shrub, part, fx texture tables.
+    for (auto [table, range] : {std::pair{"moby", &h.moby_textures}, std::pair{"tie", &h.tie_textures}, std::pair{"shrub", &h.shrub_textures}}) {
+        *range = {0, static_cast<int32_t>(idx.size())};
+        for (size_t c = 0; c < class_textures.size(); ++c) {
+            if (class_textures[c].table != std::string(table)) continue;
+            ++range->count;
+            idx.s32(class_textures[c].data_offset);
+            idx.s16(static_cast<int16_t>(sizes.class_texture_edge));
+            idx.s16(static_cast<int16_t>(sizes.class_texture_edge));
+            idx.s16(3);  // A.6 step 5, shrub §1.10: type 3, not stashed
+            idx.s16(static_cast<int16_t>(4 * (sizes.textures + static_cast<int>(c))));
+            idx.s16(-1);  // no mip (the references' mip rows point at GS RAM copies we do not write)
+            idx.s16(-1);
+        }
+    }
+    for (ArrayRange* empty : {&h.part_textures, &h.fx_textures}) *empty = {0, static_cast<int32_t>(idx.size())};
     idx.pad_to(0x10);
-    h.gs_ram = {sizes.textures, static_cast<int32_t>(idx.size())};
-    for (int t = 0; t < sizes.textures; ++t) {
+    h.gs_ram = {palettes, static_cast<int32_t>(idx.size())};
+    for (int t = 0; t < palettes; ++t) {
         idx.s32(0);  // psm 0: RGBA32 palette
         idx.s16(16);
         idx.s16(16);
@@ -210,7 +268,7 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     // gs_ram lump: one 256-colour RGBA32 palette per texture; alpha 0x80 =
     // opaque; stored swizzled, so colour c sits in slot ps2_palette_slot(c).
     ByteWriter gs;
-    for (int t = 0; t < sizes.textures; ++t)
+    auto palette = [&](int t) {
         for (int slot = 0; slot < 256; ++slot) {
             const int c = ps2_palette_slot(static_cast<uint8_t>(slot));
             gs.u8(static_cast<uint8_t>(c));
@@ -218,6 +276,14 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
             gs.u8(static_cast<uint8_t>(255 - c));
             gs.u8(0x80);
         }
+    };
+    for (int t = 0; t < palettes; ++t) palette(t);
+    for (size_t b = 0; b < billboards.size(); ++b) {
+        gs.pad_to(kPaletteUnit);
+        palette(palettes + static_cast<int>(b));
+        texels(gs, static_cast<uint64_t>(shrubs[b].billboard_edge) * shrubs[b].billboard_edge, random);
+    }
+    gs.pad_to(kPaletteUnit);
 
     h.glass_map_texture = 0x4000;  // §6.1: what Wrench writes
     h.glass_map_palette = 0x400;
@@ -225,7 +291,10 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     h.assets_decompressed_size = static_cast<int32_t>(dat.size());
     std::vector<int32_t> moby_ids;
     for (size_t m = 0; m < moby_offsets.size(); ++m) moby_ids.push_back(static_cast<int32_t>(100 + m));
-    return {h, std::move(dat.bytes()), std::move(idx.bytes()), std::move(gs.bytes()), terrain, moby_ids, {500}, {700}};
+    std::vector<int32_t> tie_ids, shrub_ids;
+    for (const ClassBlob& tie : ties) tie_ids.push_back(tie.o_class);
+    for (const ShrubBlob& shrub : shrubs) shrub_ids.push_back(shrub.blob.o_class);
+    return {h, std::move(dat.bytes()), std::move(idx.bytes()), std::move(gs.bytes()), terrain, moby_ids, tie_ids, shrub_ids};
 }
 
 // 989snd bank stand-in: the seed saw "SBlk" at +0x18 and "DAW" at +0x24.

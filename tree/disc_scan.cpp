@@ -158,7 +158,8 @@ void scan_core(const Image& image, LevelScan& level) {
     level.checks.push_back({"class tables", tables_ok, table_detail});
     scan_class_and_texture_offsets(level, *core);
 
-    auto regions = core_regions(*core, class_offsets);
+    level.boundaries = block_boundaries(*core, class_offsets, level.core_index);
+    auto regions = core_regions(*core, level.boundaries);
     if (!regions.ok()) {
         level.checks.push_back({"core regions ordered", false, regions.error().describe()});
         return;

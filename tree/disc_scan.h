@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <stdexcept>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,7 @@ struct LevelScan {
     formats::Bytes core_index;      // kept: later decoders read its tables
     std::optional<formats::LevelCoreHeader> core;
     std::vector<formats::CoreRegion> regions;
+    std::set<uint64_t> boundaries;  // where DAT blocks and classes end (§6.2, formats-tie-sky.md A.1)
     std::array<std::vector<formats::ClassEntry>, 3> classes;      // moby, tie, shrub (§6.3)
     std::vector<formats::NamedTextureTable> textures;             // tfrag, moby, tie, shrub
     // §7.1: the tfrags block header, the only bytes of core_data decoded at

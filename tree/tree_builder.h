@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cache/lru_cache.h"
+#include "tree/class_models.h"
 #include "tree/core_geometry.h"
 #include "tree/disc_scan.h"
 #include "tree/gameplay.h"
@@ -25,6 +26,7 @@ struct LevelDecoders {
     std::shared_ptr<const LevelTerrain> terrain;
     std::shared_ptr<const LevelGeometry> geometry;  // occlusion, sky, collision
     std::shared_ptr<const LevelGameplay> gameplay_index;  // gameplay/
+    std::shared_ptr<const LevelClassModels> ties, shrubs;  // ties/, shrubs/
 };
 
 struct Disc {

@@ -106,7 +106,22 @@ Result<std::vector<TextureEntry>> parse_texture_table(ByteSpan idx, ArrayRange r
     });
 }
 
-Result<std::vector<CoreRegion>> core_regions(const LevelCoreHeader& h, const std::vector<int32_t>& class_offsets) {
+std::set<uint64_t> block_boundaries(const LevelCoreHeader& h, const std::vector<int32_t>& class_offsets, ByteSpan core_index) {
+    const uint64_t dat_size = static_cast<uint64_t>(std::max(h.assets_decompressed_size, 0));
+    std::set<uint64_t> boundaries = {dat_size};
+    auto add = [&](int32_t offset) {
+        if (offset > 0 && static_cast<uint64_t>(offset) <= dat_size) boundaries.insert(static_cast<uint64_t>(offset));
+    };
+    boundaries.insert(static_cast<uint64_t>(std::max(h.tfrags, 0)));
+    for (int32_t offset : {h.occlusion, h.sky, h.collision, h.textures_base_offset, h.moby_sound_remap_offset}) add(offset);
+    for (int32_t c : class_offsets) add(c);
+    constexpr uint64_t kRatchetSeqs = 256;  // §6.1 0x78: 256 × s32 into DAT
+    if (h.ratchet_seqs > 0 && static_cast<uint64_t>(h.ratchet_seqs) + 4 * kRatchetSeqs <= core_index.size())
+        for (uint64_t i = 0; i < kRatchetSeqs; ++i) add(s32_at(core_index, static_cast<uint64_t>(h.ratchet_seqs) + 4 * i));
+    return boundaries;
+}
+
+Result<std::vector<CoreRegion>> core_regions(const LevelCoreHeader& h, const std::set<uint64_t>& boundaries) {
     return capture([&] {
         const uint64_t dat_size = static_cast<uint64_t>(h.assets_decompressed_size);
         struct Named { const char* name; int32_t offset; uint64_t field; };
@@ -126,22 +141,21 @@ Result<std::vector<CoreRegion>> core_regions(const LevelCoreHeader& h, const std
                                  present.back().name, present.back().offset));
             present.push_back(n);
         }
-        // §6.2: the boundary set that ends each block.
-        std::set<uint64_t> boundaries = {dat_size};
-        for (const auto& n : present) boundaries.insert(static_cast<uint64_t>(n.offset));
-        for (int32_t c : class_offsets)
-            if (c > 0 && static_cast<uint64_t>(c) <= dat_size) boundaries.insert(static_cast<uint64_t>(c));
-        if (h.moby_sound_remap_offset > 0 && static_cast<uint64_t>(h.moby_sound_remap_offset) <= dat_size)
-            boundaries.insert(static_cast<uint64_t>(h.moby_sound_remap_offset));
-
         std::vector<CoreRegion> regions;
         for (const auto& n : present) {
             const uint64_t start = static_cast<uint64_t>(n.offset);
-            const uint64_t end = *boundaries.upper_bound(start);
-            regions.push_back({n.name, start, end - start});
+            const auto next = boundaries.upper_bound(start);
+            regions.push_back({n.name, start, (next == boundaries.end() ? start : *next) - start});
         }
         return regions;
     });
+}
+
+CoreRegion class_extent(const std::set<uint64_t>& boundaries, int32_t offset, uint64_t dat_size, std::string name) {
+    if (offset <= 0 || static_cast<uint64_t>(offset) >= dat_size) return {std::move(name), 0, 0};
+    const auto next = boundaries.upper_bound(static_cast<uint64_t>(offset));
+    if (next == boundaries.end()) return {std::move(name), static_cast<uint64_t>(offset), 0};
+    return {std::move(name), static_cast<uint64_t>(offset), *next - static_cast<uint64_t>(offset)};
 }
 
 }  // namespace gcfs::formats

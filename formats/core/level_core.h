@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,9 +63,18 @@ struct CoreRegion {
     uint64_t size;
 };
 
+// §6.2 (formats-tie-sky.md A.1, formats-shrub.md §1.1): every offset a block
+// or class can end at: the region offsets, the decompressed size, each class's
+// offset_in_asset_wad, moby_sound_remap_offset if set, and each positive entry
+// of the 256-entry ratchet-seq table in IDX (skipped when it does not fit).
+std::set<uint64_t> block_boundaries(const LevelCoreHeader& header, const std::vector<int32_t>& class_offsets, ByteSpan core_index);
+
 // §6.1/§6.2: the header offsets must strictly increase in DAT order and lie
 // inside the decompressed size; a region ends at the next block boundary.
-// `class_offsets` are the non-zero offset_in_asset_wad values (boundaries too).
-Result<std::vector<CoreRegion>> core_regions(const LevelCoreHeader& header, const std::vector<int32_t>& class_offsets);
+Result<std::vector<CoreRegion>> core_regions(const LevelCoreHeader& header, const std::set<uint64_t>& boundaries);
+
+// A.1 item 2-3: a class at `offset` runs to the smallest boundary above it;
+// empty when the offset is 0 (no model), outside DAT, or nothing follows.
+CoreRegion class_extent(const std::set<uint64_t>& boundaries, int32_t offset, uint64_t dat_size, std::string name);
 
 }  // namespace gcfs::formats

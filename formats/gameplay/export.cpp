@@ -1,4 +1,5 @@
 #include "formats/gameplay/export.h"
+#include "formats/export/csv.h"
 
 #include <fmt/format.h>
 
@@ -17,21 +18,8 @@ const std::vector<std::string> kFixedFiles = {
 
 namespace {
 
-// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
-void csv_row(std::string& out, const std::vector<std::string>& cells) {
-    for (size_t i = 0; i < cells.size(); ++i) {
-        if (i) out += ',';
-        out += csv_field(cells[i]);
-    }
-    out += '\n';
-}
+using csv::row;
+using csv::field;
 
 std::vector<std::string> schema_header(const RecordSchema& schema) {
     std::vector<std::string> names;
@@ -81,9 +69,9 @@ std::string hex_bytes(ByteSpan bytes) {
 
 std::string table_csv(const Decoded<RecordTable>& d, const RecordSchema& schema) {
     std::string out;
-    csv_row(out, concat({"index"}, schema_header(schema)));
+    row(out, concat({"index"}, schema_header(schema)));
     if (d.ok())
-        for (size_t i = 0; i < d.value->count(); ++i) csv_row(out, concat({std::to_string(i)}, record_cells(*d.value, i)));
+        for (size_t i = 0; i < d.value->count(); ++i) row(out, concat({std::to_string(i)}, record_cells(*d.value, i)));
     return out;
 }
 
@@ -94,7 +82,7 @@ std::string instances_csv(const Decoded<RecordTable>& d, const RecordSchema& sch
     std::string out;
     std::vector<std::string> header = concat({"index"}, schema_header(schema), std::vector<std::string>{"pos_x", "pos_y", "pos_z", "group"});
     if (ambient) header.push_back("ambient_rgba");
-    csv_row(out, header);
+    row(out, header);
     if (!d.ok()) return out;
     const RecordTable& t = *d.value;
     const auto group = group_of(groups, t.count());
@@ -106,7 +94,7 @@ std::string instances_csv(const Decoded<RecordTable>& d, const RecordSchema& sch
         for (uint16_t off : {0x40, 0x44, 0x48}) cells.push_back(shortest(t.f32(i, off)));
         cells.push_back(std::to_string(group[i]));
         if (ambient) cells.push_back(colours.count(i) ? colours[i] : "");
-        csv_row(out, cells);
+        row(out, cells);
     }
     return out;
 }
@@ -120,10 +108,10 @@ std::string lights_csv(const Gameplay& g) {
     std::vector<std::string> raw_point;
     for (const auto& name : point) raw_point.push_back("raw_" + name);
     const auto dir = schema_header(kDirLightSchema);
-    csv_row(out, concat({"kind", "index"}, dir, std::vector<std::string>{"pos_x", "pos_y", "pos_z", "radius", "colour_r", "colour_g", "colour_b"}, raw_point));
+    row(out, concat({"kind", "index"}, dir, std::vector<std::string>{"pos_x", "pos_y", "pos_z", "radius", "colour_r", "colour_g", "colour_b"}, raw_point));
     if (g.dir_lights.ok())
         for (size_t i = 0; i < g.dir_lights.value->count(); ++i)
-            csv_row(out, concat({"directional", std::to_string(i)}, record_cells(*g.dir_lights.value, i),
+            row(out, concat({"directional", std::to_string(i)}, record_cells(*g.dir_lights.value, i),
                                 std::vector<std::string>(7 + point.size())));
     if (g.point_lights.ok()) {
         const RecordTable& t = g.point_lights.value->lights;
@@ -132,7 +120,7 @@ std::string lights_csv(const Gameplay& g) {
             std::vector<std::string> world;
             for (int k = 0; k < 4; ++k) world.push_back(shortest(static_cast<float>(u16_at(r, 2 * k) / 64.0)));
             for (int k = 0; k < 3; ++k) world.push_back(shortest(static_cast<float>(u16_at(r, 8 + 2 * k) / 65535.0)));
-            csv_row(out, concat({"point", std::to_string(i)}, std::vector<std::string>(dir.size()), world, record_cells(t, i)));
+            row(out, concat({"point", std::to_string(i)}, std::vector<std::string>(dir.size()), world, record_cells(t, i)));
         }
     }
     return out;
@@ -140,12 +128,12 @@ std::string lights_csv(const Gameplay& g) {
 
 std::string volumes_csv(const Gameplay& g) {
     std::string out;
-    csv_row(out, concat({"kind", "index"}, schema_header(kVolumeSchema)));
+    row(out, concat({"kind", "index"}, schema_header(kVolumeSchema)));
     for (int kind = 0; kind < 4; ++kind) {
         const auto& d = g.volumes(kind);
         if (!d.ok()) continue;
         for (size_t i = 0; i < d.value->count(); ++i)
-            csv_row(out, concat({kVolumeKindNames[kind], std::to_string(i)}, record_cells(*d.value, i)));
+            row(out, concat({kVolumeKindNames[kind], std::to_string(i)}, record_cells(*d.value, i)));
     }
     return out;
 }
@@ -158,14 +146,14 @@ std::string members_text(const std::vector<uint16_t>& members) {
 
 std::string groups_csv(const Gameplay& g) {
     std::string out;
-    csv_row(out, {"kind", "group", "count", "members"});
+    row(out, {"kind", "group", "count", "members"});
     const std::pair<const char*, const Decoded<Groups>*> kinds[] = {
         {"moby", &g.moby_groups}, {"tie", &g.tie_groups}, {"shrub", &g.shrub_groups}};
     for (const auto& [kind, d] : kinds) {
         if (!d->ok()) continue;
         for (size_t i = 0; i < d->value->groups.size(); ++i) {
             const auto& members = d->value->groups[i].members;
-            csv_row(out, {kind, std::to_string(i), std::to_string(members.size()), members_text(members)});
+            row(out, {kind, std::to_string(i), std::to_string(members.size()), members_text(members)});
         }
     }
     return out;
@@ -175,7 +163,7 @@ std::string areas_csv(const Decoded<Areas>& d) {
     std::string out;
     std::vector<std::string> links;
     for (const char* part : kAreaPartNames) links.push_back(std::string(part) + "_links");
-    csv_row(out, concat({"index"}, schema_header(kAreaSchema), links));
+    row(out, concat({"index"}, schema_header(kAreaSchema), links));
     if (!d.ok()) return out;
     for (size_t i = 0; i < d.value->records.count(); ++i) {
         auto cells = concat({std::to_string(i)}, record_cells(d.value->records, i));
@@ -184,21 +172,21 @@ std::string areas_csv(const Decoded<Areas>& d) {
             for (int32_t link : list) text += (text.empty() ? "" : " ") + std::to_string(link);
             cells.push_back(text);
         }
-        csv_row(out, cells);
+        row(out, cells);
     }
     return out;
 }
 
 std::string paths_csv(const Gameplay& g) {
     std::string out;
-    csv_row(out, {"kind", "path", "point", "x", "y", "z", "w"});
+    row(out, {"kind", "path", "point", "x", "y", "z", "w"});
     const std::pair<const char*, const Decoded<Paths>*> kinds[] = {{"path", &g.paths}, {"grind", &g.grind_paths}};
     for (const auto& [kind, d] : kinds) {
         if (!d->ok()) continue;
         for (size_t p = 0; p < d->value->splines.size(); ++p)
             for (size_t i = 0; i < d->value->splines[p].vertices.size(); ++i) {
                 const Vec4& v = d->value->splines[p].vertices[i];
-                csv_row(out, {kind, std::to_string(p), std::to_string(i), shortest(v.x), shortest(v.y), shortest(v.z), shortest(v.w)});
+                row(out, {kind, std::to_string(p), std::to_string(i), shortest(v.x), shortest(v.y), shortest(v.z), shortest(v.w)});
             }
     }
     return out;
@@ -206,10 +194,10 @@ std::string paths_csv(const Gameplay& g) {
 
 std::string env_transitions_csv(const Decoded<EnvTransitions>& d) {
     std::string out;
-    csv_row(out, concat({"index"}, schema_header(kSphereSchema), schema_header(kEnvTransitionSchema)));
+    row(out, concat({"index"}, schema_header(kSphereSchema), schema_header(kEnvTransitionSchema)));
     if (!d.ok()) return out;
     for (size_t i = 0; i < d.value->transitions.count(); ++i)
-        csv_row(out, concat({std::to_string(i)}, record_cells(d.value->spheres, i), record_cells(d.value->transitions, i)));
+        row(out, concat({std::to_string(i)}, record_cells(d.value->spheres, i), record_cells(d.value->transitions, i)));
     return out;
 }
 

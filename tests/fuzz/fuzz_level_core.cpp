@@ -15,6 +15,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (table.ok())
             for (const auto& e : *table) offsets.push_back(e.offset_in_asset_wad);
     }
-    (void)core_regions(*header, offsets);
+    (void)core_regions(*header, block_boundaries(*header, offsets, ByteSpan(data, size)));
     return 0;
 }

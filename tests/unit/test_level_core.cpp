@@ -53,7 +53,7 @@ TEST_CASE("class tables are (count, offset) into core_index, not the seed's (off
 }
 
 TEST_CASE("core regions: offsets strictly increase, end at the next boundary") {
-    auto regions = core_regions(sample(), {4000000});
+    auto regions = core_regions(sample(), block_boundaries(sample(), {4000000}, {}));
     REQUIRE(regions.ok());
     REQUIRE(regions->size() == 5);
     CHECK((*regions)[0].name == "tfrag");
@@ -64,10 +64,10 @@ TEST_CASE("core regions: offsets strictly increase, end at the next boundary") {
 
     LevelCoreHeader disordered = sample();
     disordered.sky = 100;
-    CHECK(core_regions(disordered, {}).error().code == Errc::bad_value);
+    CHECK(core_regions(disordered, block_boundaries(disordered, {}, {})).error().code == Errc::bad_value);
     LevelCoreHeader outside = sample();
     outside.textures_base_offset = 17000000;
-    CHECK(core_regions(outside, {}).error().code == Errc::out_of_range);
+    CHECK(core_regions(outside, block_boundaries(outside, {}, {})).error().code == Errc::out_of_range);
 }
 
 TEST_CASE("core header and class tables reject damage") {

@@ -1,0 +1,109 @@
+// A level's tie or shrub classes as models (formats-tie-sky.md Part A,
+// formats-shrub.md): a per-level index built on the first stat inside ties/
+// or shrubs/ (decode the core up to the last class, read each class once,
+// keep counts, OBJ sizes and CSV text), and each OBJ rendered on first read
+// through the cache. A class that fails is rejected whole; the rest decode.
+#pragma once
+
+#include <array>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cache/lru_cache.h"
+#include "formats/core/level_core.h"
+#include "formats/export/class_mesh.h"
+#include "formats/shrub/shrub.h"
+#include "tree/image.h"
+#include "tree/node.h"
+#include "tree/sources.h"
+
+namespace gcfs::tree {
+
+enum class ClassKind { tie, shrub };
+
+struct ClassModel {
+    int32_t o_class = 0;
+    formats::CoreRegion extent;  // in core_data.bin
+    std::string error;           // "" when the class decoded and its textures bind
+    std::vector<std::string> notes;
+    int lods = 1;                                 // 3 for ties
+    std::array<uint64_t, 3> obj_size{};           // per LOD
+    std::array<formats::ClassObjCounts, 3> counts{};
+    std::array<int, 3> packets{}, strips{};
+    std::array<uint64_t, 3> degenerate{};         // ties: triangles with two equal positions (kept, A.5)
+    uint64_t raw_triangles = 0;                   // shrubs: before the merge (§1.8)
+    std::vector<std::string> materials;           // MTL names the class uses
+    std::array<double, 6> bbox{};                 // LOD 0, class space
+    float scale = 0;
+    std::optional<formats::shrub::Billboard> billboard;
+    uint32_t billboard_width = 0, billboard_height = 0;  // the GS-RAM image (§1.11 (b)); 0: none
+    std::string billboard_error;
+};
+
+struct ClassModelIndex {
+    std::vector<ClassModel> classes;  // the table's classes that have a model (offset != 0)
+    std::string csv;
+};
+
+class LevelClassModels {
+public:
+    struct Source {
+        std::string level;                        // "LEVEL03", for the OBJ comments
+        CoreStream stream;
+        std::vector<formats::ClassEntry> entries; // the kind's class table
+        std::set<uint64_t> boundaries;            // §6.2
+        uint64_t dat_size = 0;
+        uint64_t texture_rows = 0;                // rows of the kind's texture table
+        std::shared_ptr<const tree::Source> gs_ram;  // billboard images (shrubs)
+    };
+    LevelClassModels(const Image& image, cache::LruCache& cache, ClassKind kind, Source source);
+
+    ClassKind kind() const { return kind_; }
+    const char* prefix() const { return kind_ == ClassKind::tie ? "tie" : "shrub"; }
+    // Entries of the class table that have a model, known without decoding.
+    const std::vector<int32_t>& listed() const { return listed_; }
+    const ClassModelIndex& index() const;
+    cache::Loaded obj(size_t cls, int lod) const;
+    cache::Loaded billboard_png(size_t cls) const;
+    std::string mtl() const;  // a material per row of the kind's texture table, mapped to ../textures/
+
+private:
+    cache::Loaded window() const;
+    std::string preamble(const ClassModel& model, int lod) const;
+    void index_class(ClassModel& model, std::span<const uint8_t> bytes, const formats::ClassEntry& entry) const;
+    void index_billboard(ClassModel& model, const formats::ClassEntry& entry) const;
+
+    const Image& image_;
+    cache::LruCache& cache_;
+    ClassKind kind_;
+    Source source_;
+    std::vector<int32_t> listed_;
+    std::vector<size_t> entry_of_;  // listed class -> table entry
+    uint64_t window_from_ = 0, window_to_ = 0;
+    uint64_t window_key_;
+    std::vector<uint64_t> keys_;  // per class: 3 OBJ keys and a billboard key
+    mutable std::once_flag indexed_;
+    mutable ClassModelIndex index_;
+};
+
+// A class's OBJ (`lod`), its billboard PNG, or the kind's MTL / CSV.
+class ClassModelFile final : public tree::Source {
+public:
+    enum class Kind { obj, billboard, mtl, csv };
+    ClassModelFile(std::shared_ptr<const LevelClassModels> models, Kind kind, size_t cls = 0, int lod = 0)
+        : models_(std::move(models)), kind_(kind), cls_(cls), lod_(lod) {}
+    uint64_t size() const override;
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+    std::string open_error() const override;
+
+private:
+    std::shared_ptr<const LevelClassModels> models_;
+    Kind kind_;
+    size_t cls_;
+    int lod_;
+};
+
+}  // namespace gcfs::tree
