@@ -192,6 +192,7 @@ const ClassModelIndex& LevelClassModels::index() const {
             }
             formats::csv::row(out, cells);
         }
+        indexed_flag_ = true;
     });
     return index_;
 }

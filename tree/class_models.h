@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -66,6 +67,9 @@ public:
     // Entries of the class table that have a model, known without decoding.
     const std::vector<int32_t>& listed() const { return listed_; }
     const ClassModelIndex& index() const;
+    // Whether index() has been built (info.json reports classes only then,
+    // so a stat of info.json never decodes the core up to its classes).
+    bool indexed() const { return indexed_flag_.load(); }
     cache::Loaded obj(size_t cls, int lod) const;
     cache::Loaded billboard_png(size_t cls) const;
     std::string mtl() const;  // a material per row of the kind's texture table, mapped to ../textures/
@@ -86,6 +90,7 @@ private:
     uint64_t window_key_;
     std::vector<uint64_t> keys_;  // per class: 3 OBJ keys and a billboard key
     mutable std::once_flag indexed_;
+    mutable std::atomic<bool> indexed_flag_{false};
     mutable ClassModelIndex index_;
 };
 

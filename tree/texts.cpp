@@ -88,6 +88,23 @@ Json gameplay_json(const GameplayIndex& g, bool& ok) {
     return {{"ok", all_ok}, {"blocks", blocks}};
 }
 
+// ties/ or shrubs/ once indexed: each class's extent, status and totals.
+Json class_models_json(const LevelClassModels& models, bool& ok) {
+    if (!models.indexed()) return {{"indexed", false}};
+    Json classes = Json::array();
+    bool all_ok = true;
+    for (const ClassModel& m : models.index().classes) {
+        all_ok = all_ok && m.error.empty();
+        Json lods = Json::array();
+        for (int lod = 0; lod < m.lods; ++lod) lods.push_back({{"vertices", m.counts[lod].vertices}, {"triangles", m.counts[lod].triangles}});
+        Json entry = section({{"class", m.o_class}, {"offset", m.extent.offset}, {"extent", m.extent.size}}, m.error);
+        if (m.error.empty()) entry["lods"] = lods, entry["materials"] = m.materials, entry["notes"] = m.notes;
+        classes.push_back(entry);
+    }
+    ok = ok && all_ok;
+    return {{"indexed", true}, {"ok", all_ok}, {"classes", classes}};
+}
+
 }  // namespace
 
 std::string readme_text(const DiscScan& disc, const std::string& image_path) {
@@ -117,13 +134,15 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  gameplay/        the level's layout decoded: instances, cameras, lights, volumes, paths (CSV, OBJ),\n"
         "                   settings.json, help/<language>.txt, pvars/moby_<uid>.bin\n"
         "  classes/         moby, tie, shrub class tables and the texture tables, as CSV\n"
-        "  textures/        the tfrag textures as PNG (8-bit indexed, palette from gs_ram.bin)\n"
+        "  ties/            tie classes as OBJ in class space (LOD 0; lod1/ lod2/), ties.mtl, ties.csv\n"
+        "  shrubs/          shrub classes as OBJ in class space, billboards as PNG, shrubs.mtl, shrubs.csv\n"
+        "  textures/        every texture table (tfrag, moby, tie, shrub) as PNG (8-bit indexed, palette from gs_ram.bin)\n"
         "  audio.wad scene.wad   the level's AUDIO and SCENE WADs, raw\n"
         "by-id/NN     symlinks from the level id each header reports to its folder\n"
         ".gcfs/stats  cache size, hits, misses, bytes decoded, and every read error so far\n"
         "\n"
         "Extents have the sizes their headers declare; OBJ and CSV sizes come from small per-level\n"
-        "indexes: tfrag/ is indexed when first listed; info.json, collision.obj, sky/ and gameplay/ when\n"
+        "indexes: tfrag/, ties/ and shrubs/ are indexed when first listed; info.json, collision.obj, sky/ and gameplay/ when\n"
         "the level folder is (the head of the core and the gameplay stream are decoded once for them).\n"
         "Everything else is decoded lazily, on first read, through a byte-budgeted cache. A damaged\n"
         "file reads as EIO and is listed in .gcfs/stats; getfattr -d FILE shows where any file comes\n"
@@ -139,6 +158,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
 }
 
 std::string level_info_json(const LevelScan& level, const GeometryIndex* geometry, const GameplayIndex* gameplay,
+                            const std::array<const LevelClassModels*, 2>& class_models,
                             const std::map<std::string, std::string>& read_errors) {
     Json out = {{"folder", level.folder}, {"table_index", level.index}};
     out["container"] = {{"lba", level.part.file_lba}, {"size_sectors", level.part.size_sectors},
@@ -165,6 +185,8 @@ std::string level_info_json(const LevelScan& level, const GeometryIndex* geometr
     bool decoded_ok = true;
     if (geometry) geometry_json(out, *geometry, decoded_ok);
     if (gameplay) out["gameplay"] = gameplay_json(*gameplay, decoded_ok);
+    for (const LevelClassModels* models : class_models)
+        if (models) out[fmt::format("{}s", models->prefix())] = class_models_json(*models, decoded_ok);
     Json checks = Json::array();
     for (const auto& c : level.checks) checks.push_back({{"name", c.name}, {"ok", c.ok}, {"detail", c.detail}});
     out["checks"] = checks;

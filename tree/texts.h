@@ -1,9 +1,11 @@
 // The generated text files: README.txt at the root and info.json per level.
 #pragma once
 
+#include <array>
 #include <map>
 #include <string>
 
+#include "tree/class_models.h"
 #include "tree/core_geometry.h"
 #include "tree/disc_scan.h"
 #include "tree/gameplay.h"
@@ -14,8 +16,10 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path);
 // `read_errors`: the level's files that failed to open or read so far (path -> why).
 // `geometry`: the parsed occlusion, sky and collision regions, or null when
 // the level has no core regions; `gameplay`: the gameplay blocks, or null
-// when the level has no gameplay extent.
+// when the level has no gameplay extent; `class_models`: ties and shrubs (null
+// when absent), reported once ties/ or shrubs/ has been indexed.
 std::string level_info_json(const LevelScan& level, const GeometryIndex* geometry, const GameplayIndex* gameplay,
+                            const std::array<const LevelClassModels*, 2>& class_models,
                             const std::map<std::string, std::string>& read_errors);
 
 }  // namespace gcfs::tree

@@ -137,6 +137,32 @@ void gameplay_checks(LevelVerdict& v, const LevelGameplay& gameplay) {
                                   : all.error});
 }
 
+// formats-tie-sky.md A, formats-shrub.md: a line per class (its totals, or
+// why it was rejected), each OBJ and billboard rendered at its listed size.
+void class_model_checks(LevelVerdict& v, const LevelClassModels& models) {
+    const ClassModelIndex& index = models.index();
+    for (size_t c = 0; c < index.classes.size(); ++c) {
+        const ClassModel& m = index.classes[c];
+        if (!m.error.empty()) {
+            v.checks.push_back({m.extent.name, false, m.error});
+            continue;
+        }
+        std::vector<std::string> lods, failures;
+        for (int lod = 0; lod < m.lods; ++lod) {
+            lods.push_back(fmt::format("{} vertices {} triangles", m.counts[lod].vertices, m.counts[lod].triangles));
+            const cache::Loaded obj = models.obj(c, lod);
+            if (!obj.bytes) failures.push_back(obj.error);
+        }
+        if (m.billboard_width && !models.billboard_png(c).bytes) failures.push_back("billboard image does not render");
+        v.checks.push_back({m.extent.name, failures.empty(),
+                            failures.empty() ? fmt::format("{} at core_data.bin 0x{:x}: {}; materials {}; {}{}", models.prefix(), m.extent.offset,
+                                                           fmt::join(lods, ", then "), fmt::join(m.materials, " "),
+                                                           m.notes.empty() ? "every declared count agrees" : fmt::format("{}", fmt::join(m.notes, "; ")),
+                                                           m.billboard_width ? fmt::format("; billboard {}x{}", m.billboard_width, m.billboard_height) : "")
+                                             : failures.front()});
+    }
+}
+
 }  // namespace
 
 bool LevelVerdict::ok() const {
@@ -162,6 +188,8 @@ DiscVerdict verify_disc(const Disc& disc) {
             if (d.terrain) terrain_checks(v, d, level);
             if (d.geometry) geometry_checks(v, d);
             if (d.gameplay_index) gameplay_checks(v, *d.gameplay_index);
+            for (const auto& models : {d.ties, d.shrubs})
+                if (models) class_model_checks(v, *models);
         }
         verdict.levels.push_back(std::move(v));
     }

@@ -226,7 +226,9 @@ Result<ShrubClass> read_shrub_class(ByteSpan range) {
             const int32_t offset = s32_at(range, entry), size = s32_at(range, entry + 4);
             if (offset < 0 || static_cast<uint64_t>(offset) < table_end || size <= 0)  // §2 item 5
                 fail(Errc::out_of_range, entry, fmt::format("packet {} at 0x{:x}, {} bytes: overlaps the table or is empty", i, offset, size));
-            require(range, static_cast<uint64_t>(offset), static_cast<uint64_t>(size), "shrub packet", 0);
+            if (static_cast<uint64_t>(offset) + static_cast<uint64_t>(size) > range.size())  // §2 item 6
+                fail(Errc::out_of_range, entry + 4,
+                     fmt::format("packet {} of {} bytes at 0x{:x} runs past the class's {} bytes", i, size, offset, range.size()));
             PacketReader(range, static_cast<uint64_t>(offset), static_cast<uint64_t>(size)).read(cls, texture);
             packets_end = std::max(packets_end, static_cast<uint64_t>(offset) + static_cast<uint64_t>(size));
         }

@@ -1,19 +1,20 @@
-# Run by Blender (blender -b --python blender_import.py -- FILE.obj): imports an
-# OBJ with Blender's own importer and prints what it made of it, one line.
+# Run by Blender (blender -b --python blender_import.py -- FILE.obj [FILE.obj ...]):
+# imports each OBJ into an empty scene with Blender's own importer and prints
+# what it made of it, two lines per file, in the order given.
 import sys
 
 import bpy
 
-path = sys.argv[sys.argv.index("--") + 1]
-bpy.ops.wm.read_factory_settings(use_empty=True)
-if hasattr(bpy.ops.wm, "obj_import"):  # Blender 3.3 and later
-    bpy.ops.wm.obj_import(filepath=path)
-else:
-    bpy.ops.import_scene.obj(filepath=path)
-meshes = [o for o in bpy.context.scene.objects if o.type == "MESH"]
-materials = {m.name for o in meshes for m in o.data.materials if m}
-images = [i for i in bpy.data.images if i.size[0] > 0]
-print("BLENDER vertices=%d faces=%d materials=%d images=%d uv=%d colours=%d" % (
-    sum(len(o.data.vertices) for o in meshes), sum(len(o.data.polygons) for o in meshes), len(materials), len(images),
-    all(len(o.data.uv_layers) > 0 for o in meshes), all(len(o.data.color_attributes) > 0 for o in meshes)))
-print("BLENDER_OBJECTS objects=%d edges=%d" % (len(meshes), sum(len(o.data.edges) for o in meshes)))
+for path in sys.argv[sys.argv.index("--") + 1:]:
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    if hasattr(bpy.ops.wm, "obj_import"):  # Blender 3.3 and later
+        bpy.ops.wm.obj_import(filepath=path)
+    else:
+        bpy.ops.import_scene.obj(filepath=path)
+    meshes = [o for o in bpy.context.scene.objects if o.type == "MESH"]
+    materials = {m.name for o in meshes for m in o.data.materials if m}
+    images = [i for i in bpy.data.images if i.size[0] > 0]
+    print("BLENDER vertices=%d faces=%d materials=%d images=%d uv=%d colours=%d" % (
+        sum(len(o.data.vertices) for o in meshes), sum(len(o.data.polygons) for o in meshes), len(materials), len(images),
+        all(len(o.data.uv_layers) > 0 for o in meshes), all(len(o.data.color_attributes) > 0 for o in meshes)))
+    print("BLENDER_OBJECTS objects=%d edges=%d" % (len(meshes), sum(len(o.data.edges) for o in meshes)))
