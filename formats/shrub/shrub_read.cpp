@@ -66,7 +66,7 @@ public:
         require(head, 0, 16, "shrub packet header", at_);
         const int32_t t = s32_at(head, 0), g = s32_at(head, 4), v = s32_at(head, 8), vo = s32_at(head, 12);
         const uint64_t head_at = at_ + unpacks[0].offset + 4;
-        if (t < 0 || g < 0 || v < 1 || v > 256 || vo != 1 + g + 4 * t)  // §2 items 8-9
+        if (t < 0 || g < 0 || v < 1 || v > 256 || int64_t{vo} != 1 + int64_t{g} + 4 * int64_t{t})  // §2 items 8-9 (64-bit: counts are untrusted)
             fail(Errc::bad_value, head_at,
                  fmt::format("packet header textures {} gif tags {} vertices {} vertex_offset {}: needs vertex_offset = 1 + G + 4T, "
                              "1 <= V <= 256", t, g, v, vo));
@@ -241,6 +241,7 @@ Result<ShrubClass> read_shrub_class(ByteSpan range) {
             if (h.billboard_offset < 0 || b % 16 || b < packets_end || b + kBillboardSize > static_cast<uint64_t>(h.normals_offset))
                 fail(Errc::out_of_range, 0x1c, fmt::format("billboard_offset 0x{:x} is not 16-aligned between the packets and the normals",
                                                            h.billboard_offset));
+            require(range, b, kBillboardSize, "billboard");
             Billboard bb{f32_at(range, b), f32_at(range, b + 4), f32_at(range, b + 8), f32_at(range, b + 12), {}};
             std::copy_n(range.begin() + static_cast<int64_t>(b + 16), bb.ad.size(), bb.ad.begin());
             cls.billboard = bb;
