@@ -33,26 +33,43 @@ bool power_of_two(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 }  // namespace
 
+ClassWindow class_window(const std::array<std::vector<formats::ClassEntry>, 3>& tables, const std::set<uint64_t>& boundaries,
+                         uint64_t dat_size) {
+    ClassWindow w{dat_size, 0, new_cache_key()};
+    for (const auto& table : tables)
+        for (const formats::ClassEntry& entry : table) {
+            const formats::CoreRegion extent = formats::class_extent(boundaries, entry.offset_in_asset_wad, dat_size, "");
+            if (extent.size == 0) continue;
+            w.from = std::min(w.from, extent.offset);
+            w.to = std::max(w.to, extent.offset + extent.size);
+        }
+    return w;
+}
+
 LevelClassModels::LevelClassModels(const Image& image, cache::LruCache& cache, ClassKind kind, Source source)
-    : image_(image), cache_(cache), kind_(kind), source_(std::move(source)), window_key_(new_cache_key()) {
-    // A.1 / shrub §1.1: offset 0 means "no model"; the decoded window runs
-    // from the first class to the end of the last one's extent.
-    window_from_ = source_.dat_size;
+    : image_(image), cache_(cache), kind_(kind), source_(std::move(source)) {
+    // A.1 / shrub §1.1: offset 0 means "no model".
     for (size_t e = 0; e < source_.entries.size(); ++e) {
-        const formats::ClassEntry& entry = source_.entries[e];
-        if (entry.offset_in_asset_wad == 0) continue;
-        listed_.push_back(entry.o_class);
+        if (source_.entries[e].offset_in_asset_wad == 0) continue;
+        listed_.push_back(source_.entries[e].o_class);
         entry_of_.push_back(e);
-        const formats::CoreRegion extent = formats::class_extent(source_.boundaries, entry.offset_in_asset_wad, source_.dat_size, "");
-        if (extent.size == 0) continue;
-        window_from_ = std::min(window_from_, extent.offset);
-        window_to_ = std::max(window_to_, extent.offset + extent.size);
     }
     for (size_t i = 0; i < 4 * listed_.size(); ++i) keys_.push_back(new_cache_key());
 }
 
+std::vector<formats::CoreRegion> LevelClassModels::extents() const {
+    std::vector<formats::CoreRegion> out;
+    for (size_t e : entry_of_) {
+        const formats::ClassEntry& entry = source_.entries[e];
+        out.push_back(formats::class_extent(source_.boundaries, entry.offset_in_asset_wad, source_.dat_size,
+                                            fmt::format("{} class {}", prefix(), entry.o_class)));
+    }
+    return out;
+}
+
 cache::Loaded LevelClassModels::window() const {
-    return cached_core_window(cache_, window_key_, image_, source_.stream, window_from_, window_to_);
+    const ClassWindow& w = *source_.window;
+    return cached_core_window(cache_, w.key, image_, source_.stream, w.from, w.to);
 }
 
 std::string LevelClassModels::mtl() const {
@@ -144,20 +161,21 @@ void LevelClassModels::index_billboard(ClassModel& m, const formats::ClassEntry&
 
 const ClassModelIndex& LevelClassModels::index() const {
     std::call_once(indexed_, [this] {
-        const cache::Loaded decoded = window_to_ > window_from_ ? window() : cache::Loaded{};
+        const ClassWindow& w = *source_.window;
+        const cache::Loaded decoded = w.to > w.from ? window() : cache::Loaded{};
+        const std::vector<formats::CoreRegion> extents = this->extents();
         for (size_t i = 0; i < listed_.size(); ++i) {
             const formats::ClassEntry& entry = source_.entries[entry_of_[i]];
             ClassModel m;
             m.o_class = entry.o_class;
-            m.extent = formats::class_extent(source_.boundaries, entry.offset_in_asset_wad, source_.dat_size,
-                                             fmt::format("{} class {}", prefix(), entry.o_class));
+            m.extent = extents[i];
             if (m.extent.size == 0)
                 m.error = fmt::format("{}: offset 0x{:x} has no extent in the {}-byte core (no block boundary above it, A.1)", m.extent.name,
                                       static_cast<uint32_t>(entry.offset_in_asset_wad), source_.dat_size);
             else if (!decoded.bytes)
                 m.error = decoded.error;
             else
-                index_class(m, decoded.bytes->bytes().subspan(m.extent.offset - window_from_, m.extent.size), entry);
+                index_class(m, decoded.bytes->bytes().subspan(m.extent.offset - w.from, m.extent.size), entry);
             if (kind_ == ClassKind::shrub) index_billboard(m, entry);
             index_.classes.push_back(std::move(m));
         }
@@ -192,7 +210,6 @@ const ClassModelIndex& LevelClassModels::index() const {
             }
             formats::csv::row(out, cells);
         }
-        indexed_flag_ = true;
     });
     return index_;
 }
@@ -203,7 +220,7 @@ cache::Loaded LevelClassModels::obj(size_t cls, int lod) const {
     return cache_.get(keys_[4 * cls + static_cast<size_t>(lod)], [&]() -> cache::Loaded {
         const cache::Loaded decoded = window();
         if (!decoded.bytes) return decoded;
-        const auto bytes = decoded.bytes->bytes().subspan(m.extent.offset - window_from_, m.extent.size);
+        const auto bytes = decoded.bytes->bytes().subspan(m.extent.offset - source_.window->from, m.extent.size);
         const formats::ClassEntry& entry = source_.entries[entry_of_[cls]];
         ClassMesh mesh;
         if (kind_ == ClassKind::tie) {

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <array>
-#include <atomic>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -24,6 +23,16 @@
 namespace gcfs::tree {
 
 enum class ClassKind { tie, shrub };
+
+// The decoded core from the first class of any table to the end of the last
+// (A.1 extents): one prefix decode per level serves ties/ and shrubs/ alike.
+struct ClassWindow {
+    uint64_t from = 0, to = 0;
+    uint64_t key = 0;  // its cache key
+};
+// Built from every class table of the level (moby, tie, shrub).
+ClassWindow class_window(const std::array<std::vector<formats::ClassEntry>, 3>& tables, const std::set<uint64_t>& boundaries,
+                         uint64_t dat_size);
 
 struct ClassModel {
     int32_t o_class = 0;
@@ -59,6 +68,7 @@ public:
         uint64_t dat_size = 0;
         uint64_t texture_rows = 0;                // rows of the kind's texture table
         std::shared_ptr<const tree::Source> gs_ram;  // billboard images (shrubs)
+        std::shared_ptr<const ClassWindow> window;
     };
     LevelClassModels(const Image& image, cache::LruCache& cache, ClassKind kind, Source source);
 
@@ -67,9 +77,8 @@ public:
     // Entries of the class table that have a model, known without decoding.
     const std::vector<int32_t>& listed() const { return listed_; }
     const ClassModelIndex& index() const;
-    // Whether index() has been built (info.json reports classes only then,
-    // so a stat of info.json never decodes the core up to its classes).
-    bool indexed() const { return indexed_flag_.load(); }
+    // Each class's extent in core_data.bin, known from the table alone.
+    std::vector<formats::CoreRegion> extents() const;
     cache::Loaded obj(size_t cls, int lod) const;
     cache::Loaded billboard_png(size_t cls) const;
     std::string mtl() const;  // a material per row of the kind's texture table, mapped to ../textures/
@@ -86,11 +95,8 @@ private:
     Source source_;
     std::vector<int32_t> listed_;
     std::vector<size_t> entry_of_;  // listed class -> table entry
-    uint64_t window_from_ = 0, window_to_ = 0;
-    uint64_t window_key_;
     std::vector<uint64_t> keys_;  // per class: 3 OBJ keys and a billboard key
     mutable std::once_flag indexed_;
-    mutable std::atomic<bool> indexed_flag_{false};
     mutable ClassModelIndex index_;
 };
 

@@ -88,21 +88,14 @@ Json gameplay_json(const GameplayIndex& g, bool& ok) {
     return {{"ok", all_ok}, {"blocks", blocks}};
 }
 
-// ties/ or shrubs/ once indexed: each class's extent, status and totals.
-Json class_models_json(const LevelClassModels& models, bool& ok) {
-    if (!models.indexed()) return {{"indexed", false}};
+// ties/ or shrubs/: each class's extent, from the class table alone; the
+// status of each is in ties.csv / shrubs.csv and verify, which decode the
+// classes (info.json is read by ls -l and must not decode the core for them).
+Json class_models_json(const LevelClassModels& models) {
     Json classes = Json::array();
-    bool all_ok = true;
-    for (const ClassModel& m : models.index().classes) {
-        all_ok = all_ok && m.error.empty();
-        Json lods = Json::array();
-        for (int lod = 0; lod < m.lods; ++lod) lods.push_back({{"vertices", m.counts[lod].vertices}, {"triangles", m.counts[lod].triangles}});
-        Json entry = section({{"class", m.o_class}, {"offset", m.extent.offset}, {"extent", m.extent.size}}, m.error);
-        if (m.error.empty()) entry["lods"] = lods, entry["materials"] = m.materials, entry["notes"] = m.notes;
-        classes.push_back(entry);
-    }
-    ok = ok && all_ok;
-    return {{"indexed", true}, {"ok", all_ok}, {"classes", classes}};
+    for (const auto& extent : models.extents())
+        classes.push_back({{"name", extent.name}, {"offset", extent.offset}, {"extent", extent.size}});
+    return {{"classes", classes}, {"status", fmt::format("{}s/{}s.csv", models.prefix(), models.prefix())}};
 }
 
 }  // namespace
@@ -186,7 +179,7 @@ std::string level_info_json(const LevelScan& level, const GeometryIndex* geometr
     if (geometry) geometry_json(out, *geometry, decoded_ok);
     if (gameplay) out["gameplay"] = gameplay_json(*gameplay, decoded_ok);
     for (const LevelClassModels* models : class_models)
-        if (models) out[fmt::format("{}s", models->prefix())] = class_models_json(*models, decoded_ok);
+        if (models) out[fmt::format("{}s", models->prefix())] = class_models_json(*models);
     Json checks = Json::array();
     for (const auto& c : level.checks) checks.push_back({{"name", c.name}, {"ok", c.ok}, {"detail", c.detail}});
     out["checks"] = checks;

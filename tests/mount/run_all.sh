@@ -50,12 +50,13 @@ check "tree has LEVEL00/info.json and LEVEL00/collision.obj" test -s "$MNT/LEVEL
 check "find lists the whole tree" test "$(find "$MNT" | wc -l)" -gt 100
 # OBJ sizes need the patch data: listing a tfrag/ folder (find above, with
 # READDIRPLUS) or ls -lR decodes that level's tfrag region, listing the
-# level its core's head (through collision), and listing gameplay/ its
-# gameplay stream, each once, and nothing else.
+# level its core's head (through collision), listing gameplay/ its gameplay
+# stream, and listing ties/ or shrubs/ the core up to its last class (one
+# window for both: WAD LZ decodes from the start), each once, nothing else.
 ls_lR_decodes_only_core_heads() {
     ls -lR "$MNT" >/dev/null || return 1
     python3 - "$MNT" <<'PY'
-import json, os, sys
+import csv, json, os, sys
 mnt = sys.argv[1]
 levels = sorted(d for d in os.listdir(mnt) if d.startswith("LEVEL"))
 regions = [json.load(open(os.path.join(mnt, l, "info.json")))["core"]["regions"] for l in levels]
@@ -63,13 +64,20 @@ tfrag = sum(r["tfrag"]["size_bytes"] for r in regions)
 heads = sum(r["collision"]["offset_bytes"] + r["collision"]["size_bytes"] for r in regions)
 core = sum(os.stat(os.path.join(mnt, l, "core_data.bin")).st_size for l in levels)
 gameplay = sum(os.stat(os.path.join(mnt, l, "gameplay.bin")).st_size for l in levels)
+def class_window(level):  # the first class of any table (classes/) to the end of the last tie or shrub extent
+    rows = [r for k in ("ties", "shrubs") for r in csv.DictReader(open(os.path.join(mnt, level, k, k + ".csv")))]
+    offsets = [int(r["offset_in_core_data"], 16) for k in ("mobies", "ties", "shrubs")
+               for r in csv.DictReader(open(os.path.join(mnt, level, "classes", k + ".csv")))]
+    return max(int(r["core_offset"], 16) + int(r["extent"]) for r in rows) - min(o for o in offsets if o > 0)
+classes = sum(class_window(l) for l in levels)  # the cache counts the bytes each decode keeps
 stats = dict(line.split(" ", 1) for line in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in line)
 misses, decoded = int(stats["cache_misses"]), int(stats["bytes_decoded"])
-print("misses", misses, "decoded", decoded, "tfrag regions", tfrag, "core heads", heads, "gameplay", gameplay, "cores", core)
-sys.exit(0 if misses == 3 * len(levels) and decoded == tfrag + heads + gameplay and heads < core else 1)
+print("misses", misses, "decoded", decoded, "tfrag regions", tfrag, "core heads", heads, "gameplay", gameplay, "class windows", classes,
+      "cores", core)
+sys.exit(0 if misses == 4 * len(levels) and decoded == tfrag + heads + gameplay + classes and heads < core else 1)
 PY
 }
-check "ls -lR decodes only each level's tfrag region, core head and gameplay, once each" ls_lR_decodes_only_core_heads
+check "ls -lR decodes only each level's tfrag region, core head, gameplay and class window, once each" ls_lR_decodes_only_core_heads
 check "a second ls -lR decodes nothing more" bash -c "before=\$(grep cache_misses '$MNT/.gcfs/stats'); ls -lR '$MNT' >/dev/null; test \"\$before\" = \"\$(grep cache_misses '$MNT/.gcfs/stats')\""
 
 # ---- raw extents equal the image bytes at the header's sector offsets
@@ -304,8 +312,8 @@ check "each level has a 256x256 preview.png" \
     bash -c "for l in '$MNT'/LEVEL0?; do pngcheck \"\$l/preview.png\" | grep -q '(256x256, 8-bit palette+trns' || exit 1; done"
 check "classes/ holds the class and texture tables" \
     bash -c "ls '$MNT/LEVEL02/classes' | tr '\n' ' ' | grep -qx 'mobies.csv shrubs.csv textures.csv ties.csv '"
-check "textures.csv lists every tfrag PNG" \
-    test "$(grep -c '^tfrag,' "$MNT/LEVEL02/classes/textures.csv")" = "$(ls "$MNT/LEVEL02/textures" | wc -l)"
+check "textures.csv lists every PNG of textures/ (tfrag, moby, tie, shrub)" \
+    test "$(grep -cE '^(tfrag|moby|tie|shrub),' "$MNT/LEVEL02/classes/textures.csv")" = "$(ls "$MNT/LEVEL02/textures" | wc -l)"
 check "assimp opens a single LOD-1 patch" assimp info "$MNT/LEVEL02/tfrag/lod1/patch_0003.obj"
 check "grep -r finds a patch by its comment header" \
     bash -c "grep -rl 'tfrag patch 5 of LEVEL01' '$MNT/LEVEL01/tfrag' | grep -qx '$MNT/LEVEL01/tfrag/patch_0005.obj'"

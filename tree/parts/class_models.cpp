@@ -14,10 +14,13 @@ void class_models(LevelFolder& f, ClassKind kind) {
     const int table = kind == ClassKind::tie ? 1 : 2;  // LevelScan::classes: moby, tie, shrub
     if (!f.core || !level.core || level.classes[table].empty()) return;
     const char* prefix = kind == ClassKind::tie ? "tie" : "shrub";
+    const auto dat_size = static_cast<uint64_t>(level.core->assets_decompressed_size);
+    auto& window = f.decoders().class_window;
+    if (!window) window = std::make_shared<const ClassWindow>(class_window(level.classes, level.boundaries, dat_size));
     auto models = std::make_shared<LevelClassModels>(
         f.image(), f.cache(), kind,
-        LevelClassModels::Source{level.folder, f.core_stream, level.classes[table], level.boundaries,
-                                 static_cast<uint64_t>(level.core->assets_decompressed_size), level.texture_table(prefix).size(), f.gs_ram});
+        LevelClassModels::Source{level.folder, f.core_stream, level.classes[table], level.boundaries, dat_size,
+                                 level.texture_table(prefix).size(), f.gs_ram, window});
     (kind == ClassKind::tie ? f.decoders().ties : f.decoders().shrubs) = models;
     if (models->listed().empty()) return;
     const uint64_t dir = f.directory(f.dir, fmt::format("{}s", prefix));

@@ -1,0 +1,121 @@
+// ties/, shrubs/ and the class texture tables through the tree, without a
+// mount: every file reads at the size stat gave, the class index is built on
+// the first stat inside (never by mounting or by info.json), and a damaged
+// class is rejected alone, naming its byte in core_data.bin.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "disc_fixture.h"
+#include "tree/sources.h"
+#include "tree/tree_builder.h"
+
+using namespace gcfs;
+
+namespace {
+
+// Reads a file whole; its size must be the size stat reports.
+tree::ReadOutcome read_whole(const tree::Disc& disc, const std::string& path, formats::Bytes& out) {
+    const tree::Node& n = node_at(disc, path);
+    out.assign(n.source->size(), 0);
+    return n.source->read(0, out);
+}
+
+std::vector<std::string> children(const tree::Disc& disc, const std::string& dir) {
+    std::vector<std::string> names;
+    disc.tree.for_each_child(node_at(disc, dir).ino, 0, [&](const std::string& name, uint64_t, tree::NodeType) {
+        names.push_back(name);
+        return true;
+    });
+    return names;
+}
+
+nlohmann::json info(const tree::Disc& disc, const std::string& level) {
+    formats::Bytes bytes;
+    REQUIRE(read_whole(disc, level + "/info.json", bytes).ok());
+    return nlohmann::json::parse(bytes.begin(), bytes.end());
+}
+
+struct DamagedDisc {
+    std::string path = "/tmp/gcfs-unit-classes-" + std::to_string(::getpid()) + ".iso";
+    DamagedDisc() {
+        mkdisc::DiscSpec spec{4, 7, mkdisc::Scale::small, {}};
+        spec.damage = {{mkdisc::Damage::tie_strip_slot, 1}, {mkdisc::Damage::shrub_packet_size, 1}};
+        mkdisc::build_disc(spec, path);
+    }
+    ~DamagedDisc() { ::unlink(path.c_str()); }
+};
+
+}  // namespace
+
+TEST_CASE("ties/ and shrubs/ list every class, index on first stat, and read at their listed sizes") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    CHECK(children(*disc, "LEVEL02/ties") ==
+          std::vector<std::string>{"lod1", "lod2", "tie_500.obj", "tie_501.obj", "tie_502.obj", "ties.csv", "ties.mtl"});
+    CHECK(children(*disc, "LEVEL02/shrubs") == std::vector<std::string>{"shrub_700.obj", "shrub_700_billboard.png", "shrub_701.obj",
+                                                                        "shrub_701_billboard.png", "shrubs.csv", "shrubs.mtl"});
+    CHECK(disc->cache->stats().misses == 0);  // listing names decodes nothing
+    const nlohmann::json ties = info(*disc, "LEVEL02")["ties"];  // extents from the table alone
+    REQUIRE(ties["classes"].size() == 3);
+    CHECK(ties["classes"][0]["name"] == "tie class 500");
+    CHECK(ties["status"] == "ties/ties.csv");
+
+    const uint64_t misses_before = disc->cache->stats().misses;  // info.json decoded the core head and gameplay
+    for (const std::string folder : {"LEVEL02/ties", "LEVEL02/ties/lod1", "LEVEL02/ties/lod2", "LEVEL02/shrubs"})
+        for (const std::string& file : children(*disc, folder)) {
+            if (file.starts_with("lod")) continue;
+            const std::string path = folder + "/" + file;
+            formats::Bytes bytes;
+            const auto outcome = read_whole(*disc, path, bytes);
+            CHECK_MESSAGE(outcome.ok(), (path + ": " + outcome.error));
+            CHECK_MESSAGE(outcome.bytes == bytes.size(), path);
+        }
+    // One prefix decode of the core serves both folders' classes.
+    CHECK(disc->cache->stats().misses - misses_before == 1 + 3 * 3 + 2 + 2);  // the class window, 9 tie OBJs, 2 shrub OBJs, 2 billboards
+}
+
+TEST_CASE("textures/ holds every texture table of the core at its listed sizes") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    size_t tie = 0, shrub = 0, moby = 0;
+    for (const std::string& name : children(*disc, "LEVEL00/textures")) {
+        tie += name.starts_with("tie_"), shrub += name.starts_with("shrub_"), moby += name.starts_with("moby_");
+        formats::Bytes bytes;
+        const std::string path = "LEVEL00/textures/" + name;
+        const auto outcome = read_whole(*disc, path, bytes);
+        CHECK_MESSAGE(outcome.ok(), (path + ": " + outcome.error));
+        CHECK(bytes.size() > 8);
+        CHECK(std::string(bytes.begin() + 1, bytes.begin() + 4) == "PNG");
+    }
+    CHECK(tie == 6);
+    CHECK(shrub == 3);
+    CHECK(moby == 4);
+}
+
+TEST_CASE("a damaged tie class and a damaged shrub class are rejected alone, naming their bytes") {
+    const DamagedDisc damaged;
+    auto disc = tree::open_disc(damaged.path, 64 << 20);
+    formats::Bytes bytes;
+    const auto tie = read_whole(*disc, "LEVEL01/ties/tie_500.obj", bytes);
+    CHECK_FALSE(tie.ok());
+    CHECK_MESSAGE(tie.error.find("tie class 500 at core_data.bin 0x") == 0, tie.error);
+    CHECK_MESSAGE(tie.error.find("nothing is placed at slot 6") != std::string::npos, tie.error);
+    CHECK_FALSE(read_whole(*disc, "LEVEL01/ties/lod2/tie_500.obj", bytes).ok());  // rejected whole, every LOD
+    const auto shrub = read_whole(*disc, "LEVEL01/shrubs/shrub_700.obj", bytes);
+    CHECK_MESSAGE(shrub.error.find("runs past the class") != std::string::npos, shrub.error);
+    for (const char* fine : {"LEVEL01/ties/tie_501.obj", "LEVEL01/ties/lod1/tie_502.obj", "LEVEL01/shrubs/shrub_701.obj",
+                             "LEVEL01/shrubs/shrub_700_billboard.png", "LEVEL01/ties/ties.csv", "LEVEL00/ties/tie_500.obj"}) {
+        const auto outcome = read_whole(*disc, fine, bytes);
+        CHECK_MESSAGE(outcome.ok(), (std::string(fine) + ": " + outcome.error));
+    }
+    REQUIRE(read_whole(*disc, "LEVEL01/ties/ties.csv", bytes).ok());
+    const std::string csv(bytes.begin(), bytes.end());
+    CHECK(csv.find("\n500,") != std::string::npos);
+    CHECK(csv.find(",rejected,") != std::string::npos);
+    // info.json names the class's extent; the mount adds the failed read to its
+    // read_errors (tests/mount/corpus.sh), as for any damaged file.
+    CHECK(info(*disc, "LEVEL01")["ties"]["classes"][0]["name"] == "tie class 500");
+}
