@@ -1,0 +1,82 @@
+// Moby classes (formats-moby.md): the game's actors. A class is a 0x48-byte
+// header, a packet table of high-LOD, low-LOD and metal packets, and per
+// packet a VIF list (texture coordinates, strip indices, ad-gif blocks) and a
+// vertex table in the GC (R&C2) layout or the older R&C1 one (§1.4). Offsets
+// inside are relative to the class start. Positions are the bind pose (§11).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "formats/common/bytes.h"
+#include "formats/export/class_mesh.h"
+
+namespace gcfs::formats::moby {
+
+constexpr uint64_t kHeaderSize = 0x48;        // §2
+constexpr uint64_t kPacketEntrySize = 0x10;   // §5
+constexpr uint64_t kRecordSize = 0x10;        // §8.2
+constexpr uint64_t kAdGifSize = 0x40;         // §10.1
+constexpr uint32_t kCacheSlots = 512;         // §8.4: 9-bit cache IDs
+constexpr uint8_t kMaxJoints = 0x6f;          // §14
+constexpr uint8_t kDiscardSlot = 0xf4;        // §8.2: VU0 "don't keep"
+
+struct Header {
+    int32_t packet_table = 0;
+    uint8_t high_count = 0, low_count = 0, metal_count = 0, metal_begin = 0, joint_count = 0;
+    uint8_t rac1_layout_byte = 0;  // 0x0b: non-zero selects the R&C1 vertex tables (§1.4)
+    uint8_t sequence_count = 0;
+    int32_t skeleton = 0, common_trans = 0, joints = 0, gif_usage = 0;
+    float scale = 0;
+    std::array<float, 4> bounding_sphere{};
+};
+
+// One VU1 vertex as the index bytes address it: a table vertex, or a
+// duplicate copied from the cache with its own texture coordinates (§8.5).
+struct Vertex {
+    int16_t x = 0, y = 0, z = 0;
+    uint8_t azimuth = 0, elevation = 0;  // the normal (§8.5)
+    int16_t s = 0, t = 0;                // 4.12 (§6.3)
+};
+
+struct Triangle {
+    std::array<uint32_t, 3> v{};  // into Lod::vertices
+    int texture = 0;              // class texture slot (§10.1); -1: none
+};
+
+struct Lod {
+    int packets = 0;
+    int two_way = 0, three_way = 0, main = 0, duplicates = 0, matrix_transfers = 0;
+    std::vector<Vertex> vertices;  // every packet's VU1 vertices, in order
+    std::vector<Triangle> triangles;
+    int strips = 0;  // runs opened by two no-kick indices (§7.4)
+};
+
+struct Joint {
+    int parent = -1;                 // common_trans parent_offset / 0x40; joint 0 is the root (§11)
+    std::array<float, 3> translation{};
+    std::array<float, 16> matrix{};  // the skeleton's Mat4 as stored (§11: its convention is unconfirmed)
+};
+
+struct MobyClass {
+    Header header;
+    bool rac1_layout = false;
+    Lod high, low;
+    int metal_packets = 0, metal_vertices = 0;
+    std::vector<Joint> joints;       // joint_count of them when skeleton and common_trans are set
+    std::vector<int> textures;       // class texture slots the two LODs use, ascending
+    int gif_usage_entries = 0;
+};
+
+// Decodes the high and low LODs, counts the metal packets, reads the
+// skeleton, and checks every row of §14 (plus the VU0 slot rules of §8.7).
+// Error offsets are relative to the class start.
+Result<MobyClass> read_moby_class(ByteSpan range);
+
+// A LOD as a mesh in class space: s16 × scale / 1024, (s, t) / 4096, each
+// triangle turned to face the sum of its vertex normals (§7.6).
+ClassMesh lod_mesh(const MobyClass& cls, const Lod& lod);
+
+}  // namespace gcfs::formats::moby

@@ -1,0 +1,131 @@
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+
+#include "formats/moby/moby.h"
+#include "formats/moby/moby_packet.h"
+
+namespace gcfs::formats::moby {
+namespace {
+
+constexpr float kMaxScale = 65536.0f;  // keeps positions inside the OBJ columns (formats/export/obj.h); ours
+
+Header read_header(ByteSpan c) {
+    require(c, 0, kHeaderSize, "moby class header");
+    Header h;
+    h.packet_table = s32_at(c, 0);
+    h.high_count = u8_at(c, 4), h.low_count = u8_at(c, 5), h.metal_count = u8_at(c, 6), h.metal_begin = u8_at(c, 7);
+    h.joint_count = u8_at(c, 8);
+    h.rac1_layout_byte = u8_at(c, 0x0b);
+    h.sequence_count = u8_at(c, 0x0c);
+    h.skeleton = s32_at(c, 0x14), h.common_trans = s32_at(c, 0x18), h.joints = s32_at(c, 0x1c), h.gif_usage = s32_at(c, 0x20);
+    h.scale = f32_at(c, 0x24);
+    for (int i = 0; i < 4; ++i) h.bounding_sphere[i] = f32_at(c, 0x30 + 4 * i);
+    if (!(std::isfinite(h.scale) && h.scale > 0 && h.scale <= kMaxScale))
+        fail(Errc::bad_value, 0x24, fmt::format("scale {} is not in (0, {}]", h.scale, kMaxScale));
+    if (h.joint_count > kMaxJoints) fail(Errc::bad_value, 8, fmt::format("{} joints, more than 0x6f", h.joint_count));
+    return h;
+}
+
+// §4.6: s32 count, s32 offsets, each entry s16 n1, s16 n2, n1 + n2 bytes, 0xff.
+void check_joint_list(ByteSpan c, int32_t at) {
+    if (at <= 0) fail(Errc::out_of_range, 0x1c, "no joint list (Wrench always reads it, §2)");
+    const int32_t count = s32_at(c, static_cast<uint64_t>(at));
+    if (count < 0 || static_cast<uint64_t>(count) > (c.size() - static_cast<uint64_t>(at)) / 4)
+        fail(Errc::size_mismatch, static_cast<uint64_t>(at), fmt::format("joint list count {} overruns the class", count));
+    for (int32_t i = 0; i < count; ++i) {
+        const int32_t entry = s32_at(c, static_cast<uint64_t>(at) + 4 + 4ull * i);
+        if (entry < 0) fail(Errc::out_of_range, static_cast<uint64_t>(at) + 4 + 4ull * i, "negative joint list entry");
+        const auto e = static_cast<uint64_t>(entry);
+        const uint64_t end = e + 4 + static_cast<uint64_t>(std::max<int16_t>(0, s16_at(c, e))) + static_cast<uint64_t>(std::max<int16_t>(0, s16_at(c, e + 2)));
+        if (s16_at(c, e) < 0 || s16_at(c, e + 2) < 0 || u8_at(c, end) != 0xff)
+            fail(Errc::bad_value, e, fmt::format("joint list entry {} does not end with 0xff", i));
+    }
+}
+
+std::vector<Joint> read_joints(ByteSpan c, const Header& h) {
+    std::vector<Joint> joints;
+    if (h.skeleton == 0 || h.common_trans == 0 || h.joint_count == 0) return joints;
+    require(c, static_cast<uint64_t>(h.skeleton), 64ull * h.joint_count, "skeleton");
+    require(c, static_cast<uint64_t>(h.common_trans), 16ull * h.joint_count, "common_trans");
+    for (uint64_t j = 0; j < h.joint_count; ++j) {
+        Joint joint;
+        for (int k = 0; k < 16; ++k) joint.matrix[k] = f32_at(c, static_cast<uint64_t>(h.skeleton) + 64 * j + 4 * k);
+        const uint64_t t = static_cast<uint64_t>(h.common_trans) + 16 * j;
+        joint.translation = {f32_at(c, t), f32_at(c, t + 4), f32_at(c, t + 8)};
+        const uint16_t parent_offset = u16_at(c, t + 12);
+        joint.parent = j == 0 ? -1 : parent_offset / 0x40;  // §11
+        if (j > 0 && (parent_offset % 0x40 || static_cast<uint64_t>(joint.parent) >= j))
+            fail(Errc::bad_value, t + 12, fmt::format("joint {}'s parent offset 0x{:x} is not an earlier joint", j, parent_offset));
+        joints.push_back(joint);
+    }
+    return joints;
+}
+
+// §10.3 / §14: one entry per regular packet with ad-gifs, in order, its
+// slots then 0xff, the offset 0x10 before that packet's ad-gif payload,
+// bit 31 on the last.
+void check_gif_usage(ByteSpan c, const Header& h, const std::vector<PacketResult>& packets) {
+    std::vector<const PacketResult*> textured;
+    for (const PacketResult& p : packets)
+        if (p.ad_gifs) textured.push_back(&p);
+    if (textured.empty()) {
+        if (h.gif_usage != 0) fail(Errc::bad_value, 0x20, "a GIF usage table with no textured packet");
+        return;
+    }
+    if (h.gif_usage <= 0) fail(Errc::out_of_range, 0x20, "no GIF usage table for the textured packets");
+    for (size_t i = 0; i < textured.size(); ++i) {
+        const uint64_t at = static_cast<uint64_t>(h.gif_usage) + 16 * i;
+        const uint32_t word = u32_at(c, at + 12);
+        bool ok = (word & 0x7fffffffu) == textured[i]->ad_gif_payload - 0x10 && ((word >> 31) != 0) == (i + 1 == textured.size());
+        for (size_t k = 0; k < 12; ++k) {
+            const int want = k < textured[i]->ad_gif_textures.size() ? textured[i]->ad_gif_textures[k] & 0xff : 0xff;
+            ok = ok && u8_at(c, at + k) == want;
+        }
+        if (!ok) fail(Errc::bad_value, at, fmt::format("GIF usage entry {} does not describe textured packet {}", i, i));
+    }
+}
+
+}  // namespace
+
+Result<MobyClass> read_moby_class(ByteSpan range) {
+    return capture([&] {
+        MobyClass cls;
+        cls.header = read_header(range);
+        const Header& h = cls.header;
+        cls.rac1_layout = h.rac1_layout_byte != 0;
+        check_joint_list(range, h.joints);
+        cls.joints = read_joints(range, h);
+        if (h.packet_table == 0) return cls;  // §2: no mesh
+        if (h.packet_table < 0) fail(Errc::out_of_range, 0, "negative packet table offset");
+        const uint32_t regular = uint32_t{h.high_count} + h.low_count;
+        if (h.metal_count && h.metal_begin < regular)  // §14: metal packets follow the LODs (Wrench: exactly there)
+            fail(Errc::bad_value, 7, fmt::format("metal packets begin at entry {}, inside the {} LOD packets", h.metal_begin, regular));
+        const uint64_t entries = std::max<uint64_t>(regular, h.metal_count ? uint64_t{h.metal_begin} + h.metal_count : 0);
+        require(range, static_cast<uint64_t>(h.packet_table), kPacketEntrySize * entries, "packet table");
+        std::vector<PacketResult> results;
+        for (int list = 0; list < 2; ++list) {
+            ListState state;  // §7.5: reset per list
+            Lod& lod = list == 0 ? cls.high : cls.low;
+            const uint32_t first = list == 0 ? 0 : h.high_count, count = list == 0 ? h.high_count : h.low_count;
+            for (uint32_t i = first; i < first + count; ++i)
+                results.push_back(read_regular_packet(range, read_packet_entry(range, static_cast<uint64_t>(h.packet_table) + kPacketEntrySize * i),
+                                                      cls.rac1_layout, state, lod));
+        }
+        for (uint32_t i = 0; i < h.metal_count; ++i) {
+            PacketResult metal;
+            cls.metal_vertices += read_metal_packet(range, read_packet_entry(range, static_cast<uint64_t>(h.packet_table) + kPacketEntrySize * (h.metal_begin + i)), metal);
+            ++cls.metal_packets;
+        }
+        check_gif_usage(range, h, results);
+        for (const PacketResult& r : results) cls.gif_usage_entries += r.ad_gifs > 0;
+        std::set<int> textures;
+        for (const Lod* lod : {&cls.high, &cls.low})
+            for (const Triangle& t : lod->triangles) textures.insert(t.texture);
+        cls.textures.assign(textures.begin(), textures.end());
+        return cls;
+    });
+}
+
+}  // namespace gcfs::formats::moby
