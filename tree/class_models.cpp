@@ -8,7 +8,6 @@
 #include "formats/export/csv.h"
 #include "formats/export/png.h"
 #include "formats/export/texture_png.h"
-#include "formats/tie/tie.h"
 
 namespace gcfs::tree {
 namespace {
@@ -80,66 +79,49 @@ std::string LevelClassModels::mtl() const {
 }
 
 std::string LevelClassModels::preamble(const ClassModel& m, int lod) const {
-    const bool tie = kind_ == ClassKind::tie;
+    static constexpr const char* kReference[] = {"formats-tie-sky.md A", "formats-shrub.md", "formats-moby.md"};
+    static constexpr const char* kMobyLods[] = {"high LOD", "low LOD"};
+    const std::string lod_name = kind_ == ClassKind::tie ? fmt::format(", LOD {}", lod) : kind_ == ClassKind::moby ? fmt::format(", {}", kMobyLods[lod]) : "";
     return fmt::format(
         "# gcfs: {} class {} of {}{}, from core_data.bin [0x{:x}, +0x{:x}) ({})\n"
-        "# class space: s16 x scale {} / 1024, on the game's axes, in the terrain OBJ's units; vt = (s, 1 - t)\n"
+        "# class space{}: s16 x scale {} / 1024, on the game's axes, in the terrain OBJ's units; vt = (s, 1 - t)\n"
         "# {} vertices, {} triangles\nmtllib {}{}s.mtl\no {}_{}\n",
-        prefix(), m.o_class, source_.level, tie ? fmt::format(", LOD {}", lod) : "", m.extent.offset, m.extent.size,
-        tie ? "formats-tie-sky.md A" : "formats-shrub.md", m.scale, m.counts[lod].vertices, m.counts[lod].triangles, lod > 0 ? "../" : "",
+        prefix(), m.o_class, source_.level, lod_name, m.extent.offset, m.extent.size, kReference[static_cast<int>(kind_)],
+        kind_ == ClassKind::moby ? " (bind pose)" : "", m.scale, m.counts[lod].vertices, m.counts[lod].triangles, lod > 0 ? "../" : "",
         prefix(), prefix(), m.o_class);
 }
 
+std::string LevelClassModels::material(const formats::ClassEntry& entry, int slot, std::string* error) const {
+    const uint8_t row = slot >= 0 && slot < 16 ? entry.textures[static_cast<size_t>(slot)] : 0xff;
+    if (slot >= 0 && row != 0xff && row < source_.texture_rows) return fmt::format("{}_{:03d}", prefix(), row);
+    // Moby slots past the class's textures do occur (formats-moby.md 10.1: Wrench draws them grey),
+    // as does -1 (no texture); a tie or shrub slot must name a row (A.6, shrub 1.10).
+    if (slot >= 0 && kind_ != ClassKind::moby && error)
+        *error = fmt::format("texture slot {} of its class-table entry is 0x{:02x}, not a row of the {}-row {} texture table", slot, row,
+                             source_.texture_rows, prefix());
+    return "untextured";
+}
+
 void LevelClassModels::index_class(ClassModel& m, std::span<const uint8_t> bytes, const formats::ClassEntry& entry) const {
-    // A.6 / shrub §1.10: a class slot names a row of the kind's texture table.
-    std::string binding_error;
-    auto material = [&](int slot) -> std::string {
-        if (slot < 0) return "untextured";
-        const uint8_t row = entry.textures[static_cast<size_t>(slot)];
-        if (row == 0xff || row >= source_.texture_rows)
-            binding_error = fmt::format("texture slot {} of its class-table entry is 0x{:02x}, not a row of the {}-row {} texture table", slot,
-                                        row, source_.texture_rows, prefix());
-        return fmt::format("{}_{:03d}", prefix(), row);
-    };
-    std::array<ClassMesh, 3> meshes;
-    int16_t o_class = 0;
-    uint64_t o_class_at = 0;
-    if (kind_ == ClassKind::tie) {
-        auto cls = formats::tie::read_tie_class(bytes);
-        if (!cls.ok()) return void(m.error = where(m.extent, cls.error()));
-        m.lods = 3;
-        m.notes = cls->notes;
-        m.scale = cls->header.scale;
-        o_class = cls->header.o_class, o_class_at = 0x44;
-        for (int lod = 0; lod < 3; ++lod) {
-            meshes[lod] = formats::tie::lod_mesh(*cls, lod);
-            m.packets[lod] = cls->lods[lod].packets;
-            m.strips[lod] = static_cast<int>(cls->lods[lod].strips.size());
-            m.degenerate[lod] = formats::tie::degenerate_triangles(meshes[lod]);
-        }
-        for (int slot : cls->materials) m.materials.push_back(material(slot));
-    } else {
-        auto cls = formats::shrub::read_shrub_class(bytes);
-        if (!cls.ok()) return void(m.error = where(m.extent, cls.error()));
-        m.scale = cls->header.scale;
-        o_class = cls->header.o_class, o_class_at = 0x24;
-        meshes[0] = formats::shrub::shrub_mesh(*cls);
-        m.packets[0] = static_cast<int>(cls->packet_starts.size());
-        m.strips[0] = static_cast<int>(cls->primitives.size());
-        m.raw_triangles = formats::shrub::raw_triangles(*cls);
-        m.billboard = cls->billboard;
-        for (int slot : cls->textures) m.materials.push_back(material(slot));
-    }
+    auto decoded = decode_class(kind_, bytes);
+    if (!decoded.ok()) return void(m.error = where(m.extent, decoded.error()));
+    const DecodedClass& d = *decoded;
+    m.lods = d.lods, m.notes = d.notes, m.scale = d.scale, m.packets = d.packets, m.strips = d.strips, m.extra = d.extra;
+    m.billboard = d.billboard, m.metal_packets = d.metal_packets, m.joints = static_cast<int>(d.joints.size());
     // A.8 / shrub §2 item 3: the class header repeats the entry's o_class (low 16 bits).
-    if (o_class != static_cast<int16_t>(entry.o_class))
+    if (d.o_class && *d.o_class != static_cast<int16_t>(entry.o_class))
         return void(m.error = fmt::format("{} at core_data.bin 0x{:x}: bad_value at core_data.bin 0x{:x}: the header's o_class {} is not the "
-                                          "class table's {}", m.extent.name, m.extent.offset, m.extent.offset + o_class_at, o_class, entry.o_class));
+                                          "class table's {}", m.extent.name, m.extent.offset, m.extent.offset + d.o_class_at, *d.o_class, entry.o_class));
+    std::string binding_error;
+    for (int slot : d.slots) m.materials.push_back(material(entry, slot, &binding_error));
     if (!binding_error.empty()) return void(m.error = fmt::format("{} at core_data.bin 0x{:x}: {}", m.extent.name, m.extent.offset, binding_error));
+    const formats::MaterialName name = [&](int slot) { return material(entry, slot, nullptr); };
     for (int lod = 0; lod < m.lods; ++lod) {
-        m.counts[lod] = formats::class_obj_counts(meshes[lod], material);
+        m.counts[lod] = formats::class_obj_counts(d.meshes[lod], name);
         m.obj_size[lod] = formats::class_obj_size(preamble(m, lod).size(), m.counts[lod]);
     }
-    m.bbox = bounds(meshes[0]);
+    m.bbox = bounds(d.meshes[0]);
+    if (!d.joints.empty()) m.skeleton = skeleton_json(m.o_class, d.joints);
 }
 
 void LevelClassModels::index_billboard(ClassModel& m, const formats::ClassEntry& entry) const {
@@ -179,62 +161,65 @@ const ClassModelIndex& LevelClassModels::index() const {
             if (kind_ == ClassKind::shrub) index_billboard(m, entry);
             index_.classes.push_back(std::move(m));
         }
-        // ties.csv / shrubs.csv: a row per class, the figures verify prints.
-        std::string& out = index_.csv;
-        const bool tie = kind_ == ClassKind::tie;
-        std::vector<std::string> header = {"class", "core_offset", "extent", "status", "error", "notes", "scale"};
-        for (int lod = 0; lod < (tie ? 3 : 1); ++lod)
-            for (const char* what : {"packets", "strips", "vertices", "triangles", tie ? "degenerate" : "raw_triangles"})
-                header.push_back(tie ? fmt::format("lod{}_{}", lod, what) : std::string(what));
-        for (const char* b : {"materials", "min_x", "min_y", "min_z", "max_x", "max_y", "max_z"}) header.emplace_back(b);
-        if (!tie)
-            for (const char* b : {"billboard_fade", "billboard_width", "billboard_height", "billboard_z_ofs", "billboard_image"}) header.emplace_back(b);
-        formats::csv::row(out, header);
-        for (const ClassModel& m : index_.classes) {
-            const bool ok = m.error.empty();
-            std::vector<std::string> cells = {std::to_string(m.o_class), fmt::format("0x{:x}", m.extent.offset), std::to_string(m.extent.size),
-                                              ok ? "ok" : "rejected", m.error, fmt::format("{}", fmt::join(m.notes, "; ")),
-                                              ok ? fmt::format("{}", m.scale) : ""};
-            for (int lod = 0; lod < (tie ? 3 : 1); ++lod)
-                for (uint64_t v : {uint64_t(m.packets[lod]), uint64_t(m.strips[lod]), m.counts[lod].vertices, m.counts[lod].triangles,
-                                   tie ? m.degenerate[lod] : m.raw_triangles})
-                    cells.push_back(ok ? std::to_string(v) : "");
-            cells.push_back(fmt::format("{}", fmt::join(m.materials, " ")));
-            for (double b : m.bbox) cells.push_back(ok ? fmt::format("{}", b) : "");
-            if (!tie) {
-                const auto& bb = m.billboard;
-                for (float f : {bb ? bb->fade_distance : 0.f, bb ? bb->width : 0.f, bb ? bb->height : 0.f, bb ? bb->z_ofs : 0.f})
-                    cells.push_back(bb ? fmt::format("{}", f) : "");
-                cells.push_back(m.billboard_width ? fmt::format("{}x{}", m.billboard_width, m.billboard_height)
-                                                  : (m.billboard_error.empty() ? "none" : m.billboard_error));
-            }
-            formats::csv::row(out, cells);
-        }
+        index_.csv = csv();
     });
     return index_;
+}
+
+// ties.csv / shrubs.csv / mobies.csv: a row per class, the figures verify prints.
+std::string LevelClassModels::csv() const {
+    std::string out;
+    static constexpr std::array<const char*, 3> kLodNames[] = {{"lod0_", "lod1_", "lod2_"}, {"", "", ""}, {"high_", "low_", ""}};
+    static constexpr const char* kExtra[] = {"degenerate", "raw_triangles", "duplicates"};
+    const auto& lod_names = kLodNames[static_cast<int>(kind_)];
+    const int lods = kind_ == ClassKind::tie ? 3 : kind_ == ClassKind::moby ? 2 : 1;
+    std::vector<std::string> header = {"class", "core_offset", "extent", "status", "error", "notes", "scale"};
+    for (int lod = 0; lod < lods; ++lod)
+        for (const char* what : {"packets", "strips", "vertices", "triangles", kExtra[static_cast<int>(kind_)]})
+            header.push_back(std::string(lod_names[lod]) + what);
+    if (kind_ == ClassKind::moby) header.insert(header.end(), {"metal_packets", "joints"});
+    for (const char* b : {"materials", "min_x", "min_y", "min_z", "max_x", "max_y", "max_z"}) header.emplace_back(b);
+    if (kind_ == ClassKind::shrub)
+        for (const char* b : {"billboard_fade", "billboard_width", "billboard_height", "billboard_z_ofs", "billboard_image"}) header.emplace_back(b);
+    formats::csv::row(out, header);
+    for (const ClassModel& m : index_.classes) {
+        const bool ok = m.error.empty();
+        auto cell = [&](auto v) { return ok ? fmt::format("{}", v) : std::string(); };
+        std::vector<std::string> cells = {std::to_string(m.o_class), fmt::format("0x{:x}", m.extent.offset), std::to_string(m.extent.size),
+                                          ok ? "ok" : "rejected", m.error, fmt::format("{}", fmt::join(m.notes, "; ")), cell(m.scale)};
+        for (int lod = 0; lod < lods; ++lod)
+            for (uint64_t v : {uint64_t(m.packets[lod]), uint64_t(m.strips[lod]), m.counts[lod].vertices, m.counts[lod].triangles, m.extra[lod]})
+                cells.push_back(cell(v));
+        if (kind_ == ClassKind::moby) {
+            cells.push_back(cell(m.metal_packets));
+            cells.push_back(cell(m.joints));
+        }
+        cells.push_back(fmt::format("{}", fmt::join(m.materials, " ")));
+        for (double b : m.bbox) cells.push_back(cell(b));
+        if (kind_ == ClassKind::shrub) {
+            const auto& bb = m.billboard;
+            for (float f : {bb ? bb->fade_distance : 0.f, bb ? bb->width : 0.f, bb ? bb->height : 0.f, bb ? bb->z_ofs : 0.f})
+                cells.push_back(bb ? fmt::format("{}", f) : "");
+            cells.push_back(m.billboard_width ? fmt::format("{}x{}", m.billboard_width, m.billboard_height)
+                                              : (m.billboard_error.empty() ? "none" : m.billboard_error));
+        }
+        formats::csv::row(out, cells);
+    }
+    return out;
 }
 
 cache::Loaded LevelClassModels::obj(size_t cls, int lod) const {
     const ClassModel& m = index().classes.at(cls);
     if (!m.error.empty()) return {nullptr, m.error};
     return cache_.get(keys_[4 * cls + static_cast<size_t>(lod)], [&]() -> cache::Loaded {
-        const cache::Loaded decoded = window();
-        if (!decoded.bytes) return decoded;
-        const auto bytes = decoded.bytes->bytes().subspan(m.extent.offset - source_.window->from, m.extent.size);
+        const cache::Loaded core = window();
+        if (!core.bytes) return core;
+        const auto bytes = core.bytes->bytes().subspan(m.extent.offset - source_.window->from, m.extent.size);
         const formats::ClassEntry& entry = source_.entries[entry_of_[cls]];
-        ClassMesh mesh;
-        if (kind_ == ClassKind::tie) {
-            auto parsed = formats::tie::read_tie_class(bytes);
-            if (!parsed.ok()) return {nullptr, where(m.extent, parsed.error())};
-            mesh = formats::tie::lod_mesh(*parsed, lod);
-        } else {
-            auto parsed = formats::shrub::read_shrub_class(bytes);
-            if (!parsed.ok()) return {nullptr, where(m.extent, parsed.error())};
-            mesh = formats::shrub::shrub_mesh(*parsed);
-        }
-        const std::string text = formats::class_obj(mesh, preamble(m, lod), [&](int slot) {
-            return slot < 0 ? std::string("untextured") : fmt::format("{}_{:03d}", prefix(), entry.textures[static_cast<size_t>(slot)]);
-        });
+        auto decoded = decode_class(kind_, bytes);
+        if (!decoded.ok()) return {nullptr, where(m.extent, decoded.error())};
+        const std::string text = formats::class_obj(decoded->meshes[static_cast<size_t>(lod)], preamble(m, lod),
+                                                    [&](int slot) { return material(entry, slot, nullptr); });
         if (text.size() != m.obj_size[lod])  // the size stat reported must be the size a read returns
             return {nullptr, fmt::format("{} OBJ rendered {} bytes, its index said {}", m.extent.name, text.size(), m.obj_size[lod])};
         return {cache::Blob::copy_of({reinterpret_cast<const uint8_t*>(text.data()), text.size()}), {}};
@@ -261,6 +246,7 @@ uint64_t ClassModelFile::size() const {
         case Kind::mtl: return models_->mtl().size();
         case Kind::csv: return models_->index().csv.size();
         case Kind::obj: return models_->index().classes.at(cls_).obj_size[lod_];
+        case Kind::skeleton: return models_->index().classes.at(cls_).skeleton.size();
         case Kind::billboard: {
             const ClassModel& m = models_->index().classes.at(cls_);
             return m.billboard_width ? formats::png::indexed_size(m.billboard_width, m.billboard_height) : 0;
@@ -279,13 +265,41 @@ std::string ClassModelFile::open_error() const {
 }
 
 ReadOutcome ClassModelFile::read(uint64_t offset, std::span<uint8_t> out) const {
-    if (kind_ == Kind::mtl || kind_ == Kind::csv) {
-        const std::string text = kind_ == Kind::mtl ? models_->mtl() : models_->index().csv;
+    if (kind_ == Kind::mtl || kind_ == Kind::csv || kind_ == Kind::skeleton) {
+        const std::string text = kind_ == Kind::mtl ? models_->mtl() : kind_ == Kind::csv ? models_->index().csv : models_->index().classes.at(cls_).skeleton;
         return copy_window({reinterpret_cast<const uint8_t*>(text.data()), text.size()}, offset, out);
     }
     const cache::Loaded bytes = kind_ == Kind::obj ? models_->obj(cls_, lod_) : models_->billboard_png(cls_);
     if (!bytes.bytes) return {0, bytes.error};
     return copy_window(bytes.bytes->bytes(), offset, out);
+}
+
+}  // namespace gcfs::tree
+
+namespace gcfs::tree {
+
+std::vector<size_t> SkeletonRun::with_joints() const {
+    std::vector<size_t> out;
+    const auto& classes = models_->index().classes;
+    for (size_t c = 0; c < classes.size(); ++c)
+        if (!classes[c].skeleton.empty()) out.push_back(c);
+    return out;
+}
+
+std::string SkeletonRun::name(uint64_t position) const {
+    return fmt::format("moby_{}.skeleton.json", models_->index().classes.at(with_joints().at(position)).o_class);
+}
+
+std::optional<uint64_t> SkeletonRun::position(std::string_view name) const {
+    if (!name.starts_with("moby_") || !name.ends_with(".skeleton.json")) return std::nullopt;  // no decode for other names
+    const std::vector<size_t> classes = with_joints();
+    for (size_t p = 0; p < classes.size(); ++p)
+        if (this->name(p) == name) return p;
+    return std::nullopt;
+}
+
+std::shared_ptr<const tree::Source> SkeletonRun::source(uint64_t position) const {
+    return std::make_shared<ClassModelFile>(models_, ClassModelFile::Kind::skeleton, with_joints().at(position));
 }
 
 }  // namespace gcfs::tree

@@ -1,8 +1,9 @@
-// A level's tie or shrub classes as models (formats-tie-sky.md Part A,
-// formats-shrub.md): a per-level index built on the first stat inside ties/
-// or shrubs/ (decode the core up to the last class, read each class once,
-// keep counts, OBJ sizes and CSV text), and each OBJ rendered on first read
-// through the cache. A class that fails is rejected whole; the rest decode.
+// A level's tie, shrub or moby classes as models (formats-tie-sky.md Part A,
+// formats-shrub.md, formats-moby.md): a per-level index built on the first
+// stat inside ties/, shrubs/ or mobies/ (decode the core up to the last
+// class, read each class once, keep counts, OBJ sizes and CSV text), and each
+// OBJ rendered on first read through the cache. A class that fails is
+// rejected whole; the rest decode.
 #pragma once
 
 #include <array>
@@ -16,13 +17,12 @@
 #include "formats/core/level_core.h"
 #include "formats/export/class_mesh.h"
 #include "formats/shrub/shrub.h"
+#include "tree/class_decode.h"
 #include "tree/image.h"
 #include "tree/node.h"
 #include "tree/sources.h"
 
 namespace gcfs::tree {
-
-enum class ClassKind { tie, shrub };
 
 // The decoded core from the first class of any table to the end of the last
 // (A.1 extents): one prefix decode per level serves ties/ and shrubs/ alike.
@@ -39,13 +39,14 @@ struct ClassModel {
     formats::CoreRegion extent;  // in core_data.bin
     std::string error;           // "" when the class decoded and its textures bind
     std::vector<std::string> notes;
-    int lods = 1;                                 // 3 for ties
+    int lods = 1;                                 // 3 for ties, 2 for mobies
     std::array<uint64_t, 3> obj_size{};           // per LOD
     std::array<formats::ClassObjCounts, 3> counts{};
     std::array<int, 3> packets{}, strips{};
-    std::array<uint64_t, 3> degenerate{};         // ties: triangles with two equal positions (kept, A.5)
-    uint64_t raw_triangles = 0;                   // shrubs: before the merge (§1.8)
+    std::array<uint64_t, 3> extra{};              // DecodedClass::extra
     std::vector<std::string> materials;           // MTL names the class uses
+    int metal_packets = 0, joints = 0;            // mobies
+    std::string skeleton;                         // mobies with joints: skeleton.json
     std::array<double, 6> bbox{};                 // LOD 0, class space
     float scale = 0;
     std::optional<formats::shrub::Billboard> billboard;
@@ -73,7 +74,8 @@ public:
     LevelClassModels(const Image& image, cache::LruCache& cache, ClassKind kind, Source source);
 
     ClassKind kind() const { return kind_; }
-    const char* prefix() const { return kind_ == ClassKind::tie ? "tie" : "shrub"; }
+    const char* prefix() const { return kind_ == ClassKind::tie ? "tie" : kind_ == ClassKind::shrub ? "shrub" : "moby"; }
+    const char* folder() const { return kind_ == ClassKind::tie ? "ties" : kind_ == ClassKind::shrub ? "shrubs" : "mobies"; }
     // Entries of the class table that have a model, known without decoding.
     const std::vector<int32_t>& listed() const { return listed_; }
     const ClassModelIndex& index() const;
@@ -86,7 +88,10 @@ public:
 private:
     cache::Loaded window() const;
     std::string preamble(const ClassModel& model, int lod) const;
+    // The MTL name of a class slot; sets `error` for an unbound one where that is an error.
+    std::string material(const formats::ClassEntry& entry, int slot, std::string* error) const;
     void index_class(ClassModel& model, std::span<const uint8_t> bytes, const formats::ClassEntry& entry) const;
+    std::string csv() const;
     void index_billboard(ClassModel& model, const formats::ClassEntry& entry) const;
 
     const Image& image_;
@@ -100,10 +105,10 @@ private:
     mutable ClassModelIndex index_;
 };
 
-// A class's OBJ (`lod`), its billboard PNG, or the kind's MTL / CSV.
+// A class's OBJ (`lod`), its billboard PNG or skeleton, or the kind's MTL / CSV.
 class ClassModelFile final : public tree::Source {
 public:
-    enum class Kind { obj, billboard, mtl, csv };
+    enum class Kind { obj, billboard, skeleton, mtl, csv };
     ClassModelFile(std::shared_ptr<const LevelClassModels> models, Kind kind, size_t cls = 0, int lod = 0)
         : models_(std::move(models)), kind_(kind), cls_(cls), lod_(lod) {}
     uint64_t size() const override;
@@ -115,6 +120,25 @@ private:
     Kind kind_;
     size_t cls_;
     int lod_;
+};
+
+// mobies/moby_<class>.skeleton.json for the classes with joints: how many
+// is known once the class index is built, so inodes for every class are reserved.
+class SkeletonRun final : public FileRun {
+public:
+    SkeletonRun(std::shared_ptr<const LevelClassModels> models, std::shared_ptr<const Provenance> origin)
+        : models_(std::move(models)), origin_(std::move(origin)) {}
+    uint64_t count() const override { return with_joints().size(); }
+    uint64_t capacity() const override { return models_->listed().size(); }
+    std::string name(uint64_t position) const override;
+    std::optional<uint64_t> position(std::string_view name) const override;
+    std::shared_ptr<const tree::Source> source(uint64_t position) const override;
+    std::shared_ptr<const Provenance> provenance(uint64_t) const override { return origin_; }
+
+private:
+    std::vector<size_t> with_joints() const;  // listed classes that decoded with a skeleton
+    std::shared_ptr<const LevelClassModels> models_;
+    std::shared_ptr<const Provenance> origin_;
 };
 
 }  // namespace gcfs::tree

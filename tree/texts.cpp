@@ -95,7 +95,7 @@ Json class_models_json(const LevelClassModels& models) {
     Json classes = Json::array();
     for (const auto& extent : models.extents())
         classes.push_back({{"name", extent.name}, {"offset", extent.offset}, {"extent", extent.size}});
-    return {{"classes", classes}, {"status", fmt::format("{}s/{}s.csv", models.prefix(), models.prefix())}};
+    return {{"classes", classes}, {"status", fmt::format("{0}/{0}.csv", models.folder())}};
 }
 
 }  // namespace
@@ -151,7 +151,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
 }
 
 std::string level_info_json(const LevelScan& level, const GeometryIndex* geometry, const GameplayIndex* gameplay,
-                            const std::array<const LevelClassModels*, 2>& class_models,
+                            const std::array<const LevelClassModels*, 3>& class_models,
                             const std::map<std::string, std::string>& read_errors) {
     Json out = {{"folder", level.folder}, {"table_index", level.index}};
     out["container"] = {{"lba", level.part.file_lba}, {"size_sectors", level.part.size_sectors},
@@ -179,7 +179,7 @@ std::string level_info_json(const LevelScan& level, const GeometryIndex* geometr
     if (geometry) geometry_json(out, *geometry, decoded_ok);
     if (gameplay) out["gameplay"] = gameplay_json(*gameplay, decoded_ok);
     for (const LevelClassModels* models : class_models)
-        if (models) out[fmt::format("{}s", models->prefix())] = class_models_json(*models);
+        if (models) out[models->folder()] = class_models_json(*models);
     Json checks = Json::array();
     for (const auto& c : level.checks) checks.push_back({{"name", c.name}, {"ok", c.ok}, {"detail", c.detail}});
     out["checks"] = checks;

@@ -19,7 +19,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path);
 // when the level has no gameplay extent; `class_models`: ties and shrubs (null
 // when absent), reported once ties/ or shrubs/ has been indexed.
 std::string level_info_json(const LevelScan& level, const GeometryIndex* geometry, const GameplayIndex* gameplay,
-                            const std::array<const LevelClassModels*, 2>& class_models,
+                            const std::array<const LevelClassModels*, 3>& class_models,
                             const std::map<std::string, std::string>& read_errors);
 
 }  // namespace gcfs::tree

@@ -88,7 +88,7 @@ private:
         file(f.dir, "info.json", std::make_shared<LiveText>([&level, diagnostics, decoders] {
                  const GeometryIndex* geometry = decoders->geometry ? &decoders->geometry->index() : nullptr;
                  const GameplayIndex* gameplay = decoders->gameplay_index ? &decoders->gameplay_index->index() : nullptr;
-                 return level_info_json(level, geometry, gameplay, {decoders->ties.get(), decoders->shrubs.get()},
+                 return level_info_json(level, geometry, gameplay, {decoders->mobies.get(), decoders->ties.get(), decoders->shrubs.get()},
                                         diagnostics->errors_under(level.folder));
              }),
              f.decoded(level.file_offset, level.file_size, "JSON written by gcfs",

@@ -26,7 +26,7 @@ struct LevelDecoders {
     std::shared_ptr<const LevelTerrain> terrain;
     std::shared_ptr<const LevelGeometry> geometry;  // occlusion, sky, collision
     std::shared_ptr<const LevelGameplay> gameplay_index;  // gameplay/
-    std::shared_ptr<const LevelClassModels> ties, shrubs;  // ties/, shrubs/
+    std::shared_ptr<const LevelClassModels> mobies, ties, shrubs;  // mobies/, ties/, shrubs/
     std::shared_ptr<const ClassWindow> class_window;      // the core bytes both decode from
 };
 

@@ -188,7 +188,7 @@ DiscVerdict verify_disc(const Disc& disc) {
             if (d.terrain) terrain_checks(v, d, level);
             if (d.geometry) geometry_checks(v, d);
             if (d.gameplay_index) gameplay_checks(v, *d.gameplay_index);
-            for (const auto& models : {d.ties, d.shrubs})
+            for (const auto& models : {d.mobies, d.ties, d.shrubs})
                 if (models) class_model_checks(v, *models);
         }
         verdict.levels.push_back(std::move(v));

@@ -80,3 +80,56 @@ Result<MobyClass> read_moby_class(ByteSpan range);
 ClassMesh lod_mesh(const MobyClass& cls, const Lod& lod);
 
 }  // namespace gcfs::formats::moby
+
+namespace gcfs::formats::moby {
+
+// ---- writer (§15, §17) ----
+
+// One vertex record (§8.2): its kind, skin bytes and cache ID, and the VU1
+// vertex it becomes.
+struct RecordSpec {
+    enum class Kind { two_way, three_way, main } kind = Kind::main;
+    uint8_t joint_field = 0;              // bits 9..15
+    std::array<uint8_t, 6> skin{0x00, kDiscardSlot, 0, 0, 0, 0};  // bytes 2..7; the default is §15's static main record
+    uint16_t id = 0;                      // cache slot, < 256 (§8.4)
+    Vertex vertex;
+};
+
+struct StripSpec {
+    int texture = 0;               // class slot; a change emits an ad-gif block (§7.2)
+    std::vector<uint8_t> vertices; // VU1 vertex numbers, 0-based: records first, then duplicates
+};
+
+struct PacketSpec {
+    std::vector<std::pair<uint8_t, uint8_t>> transfers = {{0, 0x00}};  // {SPR joint, VU0 address} (§8.1)
+    std::vector<RecordSpec> records;  // two-way, then three-way, then main (§8.1 order)
+    struct Duplicate {
+        uint16_t slot;
+        int16_t s, t;
+    };
+    std::vector<Duplicate> duplicates;
+    std::vector<StripSpec> strips;
+};
+
+struct MetalPacketSpec {
+    std::vector<std::array<int16_t, 3>> vertices;
+    std::vector<uint8_t> strip;  // vertex numbers, 0-based
+    int texture = -2;            // -2 chrome, -3 glass (§9)
+};
+
+struct ClassSpec {
+    float scale = 0.25f;
+    bool rac1_layout = false;     // header byte 0x0b = 1 and the R&C1 vertex tables (§1.4)
+    bool dummy_sequence = false;  // Wrench's build_moby_class adds one (§16.4); static classes only
+    std::array<float, 4> bounding_sphere{0, 0, 0, 10};
+    std::vector<Joint> joints;    // skeleton, common_trans and a one-entry joint list when not empty
+    std::vector<PacketSpec> high, low;
+    std::vector<MetalPacketSpec> metal;
+};
+
+// The §3 order: header, sequences, packet table, skeleton, common_trans,
+// joint list, packets (high, low, metal), GIF usage table; every packet as
+// §17 lists it (index bytes padded to 4, ad-gif code at 0xc mod 16).
+Bytes write_moby_class(const ClassSpec& spec);
+
+}  // namespace gcfs::formats::moby

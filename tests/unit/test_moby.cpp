@@ -221,3 +221,20 @@ TEST_CASE("each moby check rejects example_fixed once, naming the byte") {
     set_u8(b, 0x27, 0x7f), set_u8(b, 0x26, 0xc0);  // scale NaN
     rejected_at(b, 0x24, "scale");
 }
+
+TEST_CASE("the writer reproduces example_fixed byte for byte from its mesh") {
+    moby::ClassSpec spec;
+    moby::PacketSpec packet;
+    const int16_t xy[5][2] = {{0, 0}, {4096, 0}, {0, 4096}, {4096, 4096}, {0, 8192}};
+    const int16_t st[5][2] = {{0, 0}, {4096, 0}, {0, 2048}, {4096, 2048}, {0, 4096}};
+    for (int i = 0; i < 5; ++i) {
+        moby::RecordSpec r;
+        r.vertex = {xy[i][0], xy[i][1], 0, 0x80, 0x40, st[i][0], st[i][1]};
+        packet.records.push_back(r);
+    }
+    packet.strips = {{0, {0, 1, 2, 3, 4}}};
+    spec.high = {packet};
+    CHECK(moby::write_moby_class(spec) == vector_bytes("example_fixed"));
+    spec.dummy_sequence = true;
+    CHECK(moby::write_moby_class(spec) == vector_bytes("example_fixed_seq"));
+}

@@ -7,13 +7,13 @@
 namespace gcfs::tree::parts {
 namespace {
 
-// ties/ or shrubs/: a model per class of the core's table, named at mount
-// from the table alone; the class index is built on the first stat inside.
+// ties/, shrubs/ or mobies/: a model per class of the core's table, named at
+// mount from the table alone; the class index is built on the first stat inside.
 void class_models(LevelFolder& f, ClassKind kind) {
     const LevelScan& level = f.level;
-    const int table = kind == ClassKind::tie ? 1 : 2;  // LevelScan::classes: moby, tie, shrub
+    const int table = kind == ClassKind::moby ? 0 : kind == ClassKind::tie ? 1 : 2;  // LevelScan::classes: moby, tie, shrub
     if (!f.core || !level.core || level.classes[table].empty()) return;
-    const char* prefix = kind == ClassKind::tie ? "tie" : "shrub";
+    const char* prefix = kind == ClassKind::moby ? "moby" : kind == ClassKind::tie ? "tie" : "shrub";
     const auto dat_size = static_cast<uint64_t>(level.core->assets_decompressed_size);
     auto& window = f.decoders().class_window;
     if (!window) window = std::make_shared<const ClassWindow>(class_window(level.classes, level.boundaries, dat_size));
@@ -21,23 +21,26 @@ void class_models(LevelFolder& f, ClassKind kind) {
         f.image(), f.cache(), kind,
         LevelClassModels::Source{level.folder, f.core_stream, level.classes[table], level.boundaries, dat_size,
                                  level.texture_table(prefix).size(), f.gs_ram, window});
-    (kind == ClassKind::tie ? f.decoders().ties : f.decoders().shrubs) = models;
+    (kind == ClassKind::moby ? f.decoders().mobies : kind == ClassKind::tie ? f.decoders().ties : f.decoders().shrubs) = models;
     if (models->listed().empty()) return;
-    const uint64_t dir = f.directory(f.dir, fmt::format("{}s", prefix));
-    const char* reference = kind == ClassKind::tie ? "formats-tie-sky.md A" : "formats-shrub.md";
+    const uint64_t dir = f.directory(f.dir, models->folder());
+    const char* reference = kind == ClassKind::moby ? "formats-moby.md" : kind == ClassKind::tie ? "formats-tie-sky.md A" : "formats-shrub.md";
     auto origin = [&](const std::string& output, const std::string& what) {
         return f.decoded(f.core_stream.offset, f.core_stream.available, LevelFolder::kWadLz + std::string(", then ") + output,
                          fmt::format("{} ({})", what, reference));
     };
     using Kind = ClassModelFile::Kind;
-    f.file(dir, fmt::format("{}s.csv", prefix), std::make_shared<ClassModelFile>(models, Kind::csv), origin("CSV", "every class's counts"));
-    f.file(dir, fmt::format("{}s.mtl", prefix), std::make_shared<ClassModelFile>(models, Kind::mtl),
+    f.file(dir, fmt::format("{}.csv", models->folder()), std::make_shared<ClassModelFile>(models, Kind::csv), origin("CSV", "every class's counts"));
+    f.file(dir, fmt::format("{}.mtl", models->folder()), std::make_shared<ClassModelFile>(models, Kind::mtl),
            Origins::generated(fmt::format("a material per {} texture, mapped to ../textures/ ({})", prefix, reference)));
-    const uint64_t lod_dirs[3] = {dir, kind == ClassKind::tie ? f.directory(dir, "lod1") : 0, kind == ClassKind::tie ? f.directory(dir, "lod2") : 0};
+    // Ties: LOD 0 here, lod1/ and lod2/; mobies: the high LOD here, the low one in low/.
+    const int lods = kind == ClassKind::tie ? 3 : kind == ClassKind::moby ? 2 : 1;
+    const uint64_t lod_dirs[3] = {dir, lods > 1 ? f.directory(dir, kind == ClassKind::moby ? "low" : "lod1") : 0, lods > 2 ? f.directory(dir, "lod2") : 0};
+    if (kind == ClassKind::moby) f.disc.tree.add_file_run(dir, std::make_shared<SkeletonRun>(models, origin("JSON", "the skeleton (11)")));
     FolderNames names[3];
     for (size_t c = 0; c < models->listed().size(); ++c) {
         const std::string name = safe_name(fmt::format("{}_{}", prefix, models->listed()[c]));
-        for (int lod = 0; lod < (kind == ClassKind::tie ? 3 : 1); ++lod)
+        for (int lod = 0; lod < lods; ++lod)
             f.file(lod_dirs[lod], names[lod].claim(name + ".obj"), std::make_shared<ClassModelFile>(models, Kind::obj, c, lod),
                    origin("OBJ", fmt::format("class {}, LOD {}", models->listed()[c], lod)));
     }
@@ -56,6 +59,7 @@ void class_models(LevelFolder& f, ClassKind kind) {
 
 }  // namespace
 
+void mobies(LevelFolder& f) { class_models(f, ClassKind::moby); }
 void ties(LevelFolder& f) { class_models(f, ClassKind::tie); }
 void shrubs(LevelFolder& f) { class_models(f, ClassKind::shrub); }
 

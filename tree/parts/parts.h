@@ -14,10 +14,11 @@ void geometry(LevelFolder& folder);   // collision.obj; occlusion and sky for in
 void tfrag(LevelFolder& folder);      // tfrag/ and preview.png (7)
 void sky(LevelFolder& folder);        // sky/ (formats-tie-sky.md Part B)
 void gameplay(LevelFolder& folder);   // gameplay/ (formats-gameplay.md)
+void mobies(LevelFolder& folder);     // mobies/ (formats-moby.md)
 void ties(LevelFolder& folder);       // ties/ (formats-tie-sky.md Part A)
 void shrubs(LevelFolder& folder);     // shrubs/ (formats-shrub.md)
 
 using Part = void (*)(LevelFolder&);
-inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, sky, tfrag, ties, shrubs, gameplay};
+inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, sky, tfrag, mobies, ties, shrubs, gameplay};
 
 }  // namespace gcfs::tree::parts
