@@ -28,6 +28,8 @@ constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count},
                             {"sky-face-index", Damage::sky_face_index},
                             {"tie-strip-slot", Damage::tie_strip_slot},
                             {"shrub-packet-size", Damage::shrub_packet_size},
+                            {"moby-cache-index", Damage::moby_cache_index},
+                            {"moby-packet-count", Damage::moby_packet_count},
                             {"gameplay-moby-count", Damage::gameplay_moby_count},
                             {"gameplay-help-offset", Damage::gameplay_help_offset},
                             {"gameplay-path-count", Damage::gameplay_path_count}};
@@ -87,6 +89,17 @@ void damage_shrub_class(formats::Bytes& shrub, Damage kind) {
     // §1.3: packet 0's {offset, size} at 0x40; the size now runs 1 MiB past the class.
     const uint32_t size = static_cast<uint32_t>(shrub.size()) + (1u << 20);
     for (int b = 0; b < 4; ++b) shrub.at(0x44 + b) = static_cast<uint8_t>(size >> (8 * b));
+}
+
+void damage_moby_class(formats::Bytes& moby, Damage kind) {
+    using namespace formats;
+    if (kind == Damage::moby_packet_count) moby.at(4) = 0xf0;  // §2 0x04: 240 high-LOD packets
+    if (kind != Damage::moby_cache_index) return;
+    // §5 packet 0's VIF list: the ST UNPACK (4 + 4T bytes), then the index UNPACK's code and
+    // 4-byte header; its second index byte becomes 0x7f | 0x80, vertex 126 of T.
+    const uint64_t list = u32_at(moby, u32_at(moby, 0));
+    const uint64_t st_bytes = 4ull * ((u32_at(moby, list) >> 16) & 0xff);
+    moby.at(list + 4 + st_bytes + 4 + 4 + 1) = 0xff;
 }
 
 void damage_sky(formats::Bytes& block, Damage kind) {

@@ -13,6 +13,7 @@
 #include "formats/wad_lz/wad_lz.h"
 #include "mkdisc/collision.h"
 #include "mkdisc/gameplay.h"
+#include "mkdisc/mobies.h"
 #include "mkdisc/random.h"
 #include "mkdisc/shrubs.h"
 #include "mkdisc/sky.h"
@@ -102,8 +103,6 @@ struct ClassTexture {
     std::string table;    // "moby", "tie", "shrub"
     int32_t data_offset;  // from textures_base_offset
 };
-constexpr int kMobyTextureCount = 4;  // for the moby classes to come; listed as textures/moby_NNN.png
-
 Core build_core(const ScaleSizes& sizes, Random& random, const std::string& marker, const std::vector<Damage>& damage,
                 int& patch_count) {
     LevelCoreHeader h;
@@ -153,25 +152,27 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     const uint64_t pool_end = h.textures_base_offset + sizes.texture_pool;
     if (dat.size() < pool_end) texels(dat, pool_end - dat.size(), random);
     dat.pad_to(0x40);
+    // The marker's prefix appears first in the particle bank, so the compressor
+    // encodes the full marker in the fx bank partly as a match: the whole
+    // string exists only in the decompressed core, never in the stream.
     h.part_bank_offset = static_cast<int32_t>(dat.size());
+    const std::string prefix = marker.substr(0, marker.size() - 4);
+    dat.append(ByteSpan(reinterpret_cast<const uint8_t*>(prefix.data()), prefix.size()));
     blob(dat, 0x400, random);
     h.fx_bank_offset = static_cast<int32_t>(dat.size());
+    dat.append(ByteSpan(reinterpret_cast<const uint8_t*>(marker.data()), marker.size()));
     blob(dat, 0x400, random);
 
+    // formats-moby.md §1.2: moby classes first, each 0x40-aligned; every fifth has no model (offset 0).
     std::vector<int32_t> moby_offsets;
+    std::vector<ClassBlob> mobies;
     for (int m = 0; m < sizes.moby_classes; ++m) {
         dat.pad_to(0x40);
-        if (m % 4 == 3) {  // §6.3: offset 0 means "no model data"
-            moby_offsets.push_back(0);
-            continue;
-        }
-        moby_offsets.push_back(static_cast<int32_t>(dat.size()));
-        // The marker's prefix appears first in class 0, so the compressor
-        // encodes the full marker in class 1 partly as a match: the whole
-        // string exists only in the decompressed core, never in the stream.
-        const std::string planted = m == 0 ? marker.substr(0, marker.size() - 4) : marker;
-        if (m <= 1) dat.append(ByteSpan(reinterpret_cast<const uint8_t*>(planted.data()), planted.size()));
-        blob(dat, sizes.class_bytes, random);
+        mobies.push_back(make_moby(100 + m, m, random));
+        if (m == 0)
+            for (Damage kind : damage) damage_moby_class(mobies.back().bytes, kind);
+        moby_offsets.push_back(m % 5 == 4 ? 0 : static_cast<int32_t>(dat.size()));
+        if (m % 5 != 4) dat.append(mobies.back().bytes);
     }
     // A.1 / shrub §1.13: tie classes, then shrub classes, each 0x40-aligned.
     std::vector<ClassBlob> ties = make_ties(random);
@@ -199,9 +200,9 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     h.moby_classes = {static_cast<int32_t>(moby_offsets.size()), static_cast<int32_t>(idx.size())};
     for (size_t m = 0; m < moby_offsets.size(); ++m) {
         idx.s32(moby_offsets[m]);
-        idx.s32(static_cast<int32_t>(100 + m));  // o_class
-        idx.zeros(8);
-        for (int t = 0; t < 16; ++t) idx.u8(0xff);
+        idx.s32(mobies[m].o_class);
+        idx.zeros(8);  // unknown_8, unknown_c (formats-moby.md §1.1)
+        for (uint8_t row : mobies[m].textures) idx.u8(row);
     }
     h.tie_classes = {static_cast<int32_t>(ties.size()), static_cast<int32_t>(idx.size())};
     for (size_t t = 0; t < ties.size(); ++t) {

@@ -85,10 +85,10 @@ std::string LevelClassModels::preamble(const ClassModel& m, int lod) const {
     return fmt::format(
         "# gcfs: {} class {} of {}{}, from core_data.bin [0x{:x}, +0x{:x}) ({})\n"
         "# class space{}: s16 x scale {} / 1024, on the game's axes, in the terrain OBJ's units; vt = (s, 1 - t)\n"
-        "# {} vertices, {} triangles\nmtllib {}{}s.mtl\no {}_{}\n",
+        "# {} vertices, {} triangles\nmtllib {}{}.mtl\no {}_{}\n",
         prefix(), m.o_class, source_.level, lod_name, m.extent.offset, m.extent.size, kReference[static_cast<int>(kind_)],
         kind_ == ClassKind::moby ? " (bind pose)" : "", m.scale, m.counts[lod].vertices, m.counts[lod].triangles, lod > 0 ? "../" : "",
-        prefix(), prefix(), m.o_class);
+        folder(), prefix(), m.o_class);
 }
 
 std::string LevelClassModels::material(const formats::ClassEntry& entry, int slot, std::string* error) const {

@@ -60,16 +60,16 @@ for i in range(min(count, 4)):
     open("%s/tfrag/first_%d_patches" % (seeds, i + 1), "wb").write(bytes(cut))
 PY
 
-# tie and shrub: each class of the disc cut at its extent (ties.csv, shrubs.csv),
+# tie, shrub, moby: each class of the disc cut at its extent (ties.csv, shrubs.csv, mobies.csv),
 # and the classes Wrench's code wrote or read (../shared/vectors, when present).
 python3 - "$disc" "$GCFS" "$WORK/seeds" "$(dirname "$0")/../../../shared/vectors" <<'PY'
 import csv, glob, io, os, shutil, subprocess, sys
 disc, gcfs, seeds, vectors = sys.argv[1:]
 cat = lambda path: subprocess.run([gcfs, "cat", disc, path], capture_output=True, check=True).stdout
 core = cat("LEVEL00/core_data.bin")
-for kind in ("tie", "shrub"):
+for kind, folder in (("tie", "ties"), ("shrub", "shrubs"), ("moby", "mobies")):
     os.makedirs("%s/%s" % (seeds, kind), exist_ok=True)
-    for row in csv.DictReader(io.StringIO(cat("LEVEL00/%ss/%ss.csv" % (kind, kind)).decode())):
+    for row in csv.DictReader(io.StringIO(cat("LEVEL00/%s/%s.csv" % (folder, folder)).decode())):
         start = int(row["core_offset"], 16)
         open("%s/%s/class_%s" % (seeds, kind, row["class"]), "wb").write(core[start:start + int(row["extent"])])
     for f in glob.glob("%s/%s/*.bin" % (vectors, kind)):

@@ -1,9 +1,10 @@
-# Every tie and shrub class OBJ of one level, as assimp and Blender read it
+# Every tie, shrub and moby class OBJ of one level, as assimp and Blender read it
 # through the mount, against the totals `gcfs verify --checks` printed:
 #   class_models.py MOUNT LEVEL CHECKS_TXT BLENDER_SCRIPT
 # Per file: assimp's faces and Blender's faces are verify's triangles,
 # Blender's vertices are verify's vertices (= the file's v lines), every
 # material loads with its image, and the billboards pass pngcheck.
+import json
 import os
 import re
 import subprocess
@@ -12,21 +13,26 @@ import sys
 mount, level, checks_path, blender_script = sys.argv[1:5]
 expected = {}  # path -> (vertices, triangles)
 for line in open(checks_path):
-    m = re.match(r"^%s +ok +(tie|shrub) class (-?\d+): \S+ at core_data.bin 0x[0-9a-f]+: (.*?); materials" % level, line)
+    m = re.match(r"^%s +ok +(tie|shrub|moby) class (-?\d+): \S+ at core_data.bin 0x[0-9a-f]+: (.*?); materials" % level, line)
     if not m:
         continue
     kind, cls, lods = m.group(1), m.group(2), m.group(3).split(", then ")
     for lod, text in enumerate(lods):
         v, t = map(int, re.match(r"(\d+) vertices (\d+) triangles", text).groups())
-        sub = "" if lod == 0 else "lod%d/" % lod
-        expected[os.path.join(mount, level, kind + "s", sub + "%s_%s.obj" % (kind, cls))] = (v, t)
+        sub = "" if lod == 0 else "low/" if kind == "moby" else "lod%d/" % lod
+        folder = "mobies" if kind == "moby" else kind + "s"
+        expected[os.path.join(mount, level, folder, sub + "%s_%s.obj" % (kind, cls))] = (v, t)
 listed = sorted(os.path.join(root, f) for root, _, files in os.walk(os.path.join(mount, level)) for f in files
-                if f.endswith(".obj") and os.path.basename(root) in ("ties", "shrubs", "lod1", "lod2") and "tfrag" not in root)
+                if f.endswith(".obj") and os.path.basename(root) in ("ties", "shrubs", "mobies", "lod1", "lod2", "low") and "tfrag" not in root)
 problems = []
 if sorted(expected) != listed:
     problems.append("verify lines name %s, the mount lists %s" % (sorted(expected), listed))
 
-paths = sorted(expected)
+empty = [p for p in sorted(expected) if expected[p][1] == 0]  # a class without a low LOD: an OBJ with no faces
+for path in empty:
+    if any(l.startswith(("v ", "f ")) for l in open(path)):
+        problems.append("%s should hold no mesh" % path)
+paths = [p for p in sorted(expected) if expected[p][1] > 0]
 blender = subprocess.run(["blender", "-b", "--python", blender_script, "--"] + paths, capture_output=True, text=True)
 lines = [l for l in blender.stdout.splitlines() if l.startswith("BLENDER ")]
 if len(lines) != len(paths):
@@ -46,5 +52,11 @@ for path, line in zip(paths, lines):
 pngs = [os.path.join(mount, level, "shrubs", f) for f in os.listdir(os.path.join(mount, level, "shrubs")) if f.endswith(".png")]
 if pngs and subprocess.run(["pngcheck", "-q"] + pngs).returncode != 0:
     problems.append("pngcheck rejects a billboard")
-print("\n".join(problems) if problems else "%d class OBJs and %d billboards agree" % (len(paths), len(pngs)))
+skeletons = [os.path.join(mount, level, "mobies", f) for f in os.listdir(os.path.join(mount, level, "mobies")) if f.endswith(".skeleton.json")]
+for path in skeletons:  # a joint list whose parents come first
+    joints = json.load(open(path))["joints"]
+    if not joints or any(j["parent"] >= j["index"] for j in joints):
+        problems.append("%s: parents do not come first" % path)
+print("\n".join(problems) if problems else "%d class OBJs (%d without a mesh), %d billboards and %d skeletons agree"
+      % (len(paths), len(empty), len(pngs), len(skeletons)))
 sys.exit(1 if problems else 0)

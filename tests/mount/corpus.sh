@@ -52,6 +52,8 @@ cases=(
     "gameplay-help-offset|LEVEL01/gameplay/help/french.txt|string offset|LEVEL00 LEVEL02 LEVEL03|gameplay/mobies.csv gameplay/ties.csv gameplay/help/us_english.txt gameplay/help/german.txt gameplay/settings.json gameplay/pvars"
     "tie-strip-slot|LEVEL01/ties/tie_500.obj LEVEL01/ties/lod1/tie_500.obj LEVEL01/ties/lod2/tie_500.obj|nothing is placed at slot 6|LEVEL00 LEVEL02 LEVEL03|ties/tie_501.obj ties/tie_502.obj ties/lod2/tie_502.obj ties/ties.mtl shrubs textures sky tfrag gameplay collision.obj"
     "shrub-packet-size|LEVEL01/shrubs/shrub_700.obj|runs past the class|LEVEL00 LEVEL02 LEVEL03|shrubs/shrub_701.obj shrubs/shrub_700_billboard.png shrubs/shrubs.mtl ties textures sky tfrag gameplay"
+    "moby-cache-index|LEVEL01/mobies/moby_100.obj LEVEL01/mobies/low/moby_100.obj|names vertex 126|LEVEL00 LEVEL02 LEVEL03|mobies/moby_101.obj mobies/moby_103.obj mobies/low/moby_103.obj mobies/mobies.mtl ties shrubs textures sky tfrag gameplay"
+    "moby-packet-count|LEVEL01/mobies/moby_100.obj|packet table needs|LEVEL00 LEVEL02 LEVEL03|mobies/moby_101.obj mobies/moby_102.obj mobies/moby_101.skeleton.json ties shrubs textures gameplay"
     "gameplay-path-count|LEVEL01/gameplay/paths.obj LEVEL01/gameplay/paths.csv|declares|LEVEL00 LEVEL02 LEVEL03|gameplay/grind_paths.obj gameplay/mobies.csv gameplay/settings.json gameplay/volumes.obj gameplay/help"
 )
 for case in "${cases[@]}"; do

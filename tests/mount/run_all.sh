@@ -199,15 +199,16 @@ check "gcfs verify passes the built disc" bash -c "'$GCFS' verify '$IMAGE' > '$W
 check "gcfs verify --checks lists each level's occlusion, sky and collision checks, all ok" \
     bash -c "'$GCFS' verify --checks '$IMAGE' > '$WORK/checks.txt' && for c in 'occlusion grid parses' 'sky parses' 'collision parses' 'core head decode equals the core'; do test \$(grep -c \"^LEVEL0. *ok *\$c: \" '$WORK/checks.txt') = 4 || exit 1; done && ! grep -q FAILED '$WORK/checks.txt'"
 verify_field() { grep "^$1 " "$WORK/verify.txt" | awk -v c="$2" '{gsub(",", "", $c); print $c}'; }
-# ties/ and shrubs/: every class OBJ at every LOD through assimp and Blender
-# with the totals verify prints for it, every material with its image, and the
-# billboards through pngcheck (formats-tie-sky.md A, formats-shrub.md).
+# ties/, shrubs/ and mobies/: every class OBJ at every LOD through assimp and
+# Blender with the totals verify prints for it, every material with its image,
+# the billboards through pngcheck, the skeletons as JSON (formats-tie-sky.md A,
+# formats-shrub.md, formats-moby.md).
 for level in LEVEL00 LEVEL03; do
-    check "$level ties/ and shrubs/: assimp and Blender load every class OBJ with verify's totals, materials and images" \
+    check "$level ties/, shrubs/, mobies/: assimp and Blender load every class OBJ with verify's totals, materials and images" \
         python3 "$(dirname "$0")/class_models.py" "$MNT" $level "$WORK/checks.txt" "$(dirname "$0")/blender_import.py"
 done
-check "tie and shrub lines in verify --checks: 3 ties and 2 shrubs per level, all ok" \
-    bash -c "test \$(grep -c '^LEVEL0. *ok *tie class ' '$WORK/checks.txt') = 12 && test \$(grep -c '^LEVEL0. *ok *shrub class ' '$WORK/checks.txt') = 8"
+check "class lines in verify --checks: 4 mobies, 3 ties and 2 shrubs per level, all ok" \
+    bash -c "test \$(grep -c '^LEVEL0. *ok *moby class ' '$WORK/checks.txt') = 16 && test \$(grep -c '^LEVEL0. *ok *tie class ' '$WORK/checks.txt') = 12 && test \$(grep -c '^LEVEL0. *ok *shrub class ' '$WORK/checks.txt') = 8"
 gameplay_rows_match_verify() {
     for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do
         local g=$MNT/$level/gameplay

@@ -119,3 +119,42 @@ TEST_CASE("a damaged tie class and a damaged shrub class are rejected alone, nam
     // read_errors (tests/mount/corpus.sh), as for any damaged file.
     CHECK(info(*disc, "LEVEL01")["ties"]["classes"][0]["name"] == "tie class 500");
 }
+
+TEST_CASE("mobies/ lists every class with a model, its low LOD and the skeletons, each at its listed size") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    // Class 104 has no model (offset 0, formats-moby.md 1.1): no file. The crate, the worm and
+    // the pickup have joints; the pyramid has none.
+    CHECK(children(*disc, "LEVEL02/mobies") ==
+          std::vector<std::string>{"low", "mobies.csv", "mobies.mtl", "moby_100.obj", "moby_101.obj", "moby_102.obj", "moby_103.obj",
+                                   "moby_100.skeleton.json", "moby_101.skeleton.json", "moby_103.skeleton.json"});
+    for (const std::string folder : {"LEVEL02/mobies", "LEVEL02/mobies/low"})
+        for (const std::string& file : children(*disc, folder)) {
+            if (file == "low") continue;
+            const std::string path = folder + "/" + file;
+            formats::Bytes bytes;
+            const auto outcome = read_whole(*disc, path, bytes);
+            CHECK_MESSAGE(outcome.ok(), (path + ": " + outcome.error));
+        }
+    formats::Bytes skeleton;
+    REQUIRE(read_whole(*disc, "LEVEL02/mobies/moby_101.skeleton.json", skeleton).ok());
+    const auto joints = nlohmann::json::parse(skeleton.begin(), skeleton.end())["joints"];
+    REQUIRE(joints.size() == 3);
+    CHECK(joints[2]["parent"] == 1);
+}
+
+TEST_CASE("a damaged moby class is rejected alone, naming its byte") {
+    const std::string path = "/tmp/gcfs-unit-moby-" + std::to_string(::getpid()) + ".iso";
+    mkdisc::DiscSpec spec{4, 7, mkdisc::Scale::small, {{mkdisc::Damage::moby_cache_index, 1}}};
+    mkdisc::build_disc(spec, path);
+    auto disc = tree::open_disc(path, 64 << 20);
+    ::unlink(path.c_str());
+    formats::Bytes bytes;
+    const auto bad = read_whole(*disc, "LEVEL01/mobies/moby_100.obj", bytes);
+    CHECK_MESSAGE(bad.error.find("moby class 100 at core_data.bin 0x") == 0, bad.error);
+    CHECK_MESSAGE(bad.error.find("names vertex 126 of 24") != std::string::npos, bad.error);
+    for (const char* fine : {"LEVEL01/mobies/moby_101.obj", "LEVEL01/mobies/low/moby_103.obj", "LEVEL01/mobies/mobies.csv"}) {
+        const auto outcome = read_whole(*disc, fine, bytes);
+        CHECK_MESSAGE(outcome.ok(), (std::string(fine) + ": " + outcome.error));
+    }
+}

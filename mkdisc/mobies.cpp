@@ -1,0 +1,205 @@
+#include "mkdisc/mobies.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "formats/moby/moby.h"
+
+namespace gcfs::mkdisc {
+namespace {
+
+using formats::moby::ClassSpec;
+using formats::moby::PacketSpec;
+using formats::moby::RecordSpec;
+using formats::moby::Vertex;
+
+struct Point {
+    double x, y, z, u, v;
+    std::array<double, 3> normal;
+};
+
+// §8.5: the normal as azimuth and elevation in units of pi/128; straight up adds 0x80 to the azimuth.
+std::pair<uint8_t, uint8_t> encode_normal(const std::array<double, 3>& n) {
+    const double length = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    const auto az = static_cast<int>(std::lround(std::atan2(n[0], n[1]) * 128 / M_PI));
+    const auto el = static_cast<int>(std::lround(std::asin(std::clamp(n[2] / length, -1.0, 1.0)) * 128 / M_PI));
+    return {static_cast<uint8_t>(el == 0x40 ? az + 0x80 : az), static_cast<uint8_t>(el)};
+}
+
+Vertex vertex(const Point& p, float scale) {
+    const auto [az, el] = encode_normal(p.normal);
+    auto raw = [&](double v) { return static_cast<int16_t>(std::lround(v * 1024.0 / scale)); };
+    return {raw(p.x), raw(p.y), raw(p.z), az, el, static_cast<int16_t>(std::lround(p.u * 4096)), static_cast<int16_t>(std::lround(p.v * 4096))};
+}
+
+RecordSpec main_record(const Point& p, float scale, uint16_t id, uint8_t load = 0x00) {
+    RecordSpec r;
+    r.vertex = vertex(p, scale);
+    r.id = id;
+    r.skin = {load, formats::moby::kDiscardSlot, 0, 0, 0, 0};  // §15: load a matrix, keep no transfer
+    return r;
+}
+
+std::array<uint8_t, 16> slots(std::initializer_list<uint8_t> rows) {
+    std::array<uint8_t, 16> out;
+    out.fill(0xff);
+    std::copy(rows.begin(), rows.end(), out.begin());
+    return out;
+}
+
+formats::moby::Joint joint(int parent, std::array<float, 3> t) {
+    formats::moby::Joint j;
+    j.parent = parent;
+    j.translation = t;
+    j.matrix = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -t[0], -t[1], -t[2], 1};  // §11: read as an inverse bind matrix
+    return j;
+}
+
+// A box, a 4-vertex strip per face (its own UVs), every vertex on joint 0.
+ClassSpec crate(double half) {
+    ClassSpec spec;
+    spec.scale = static_cast<float>(std::ceil(2 * half * 1024.0 / 32000.0 * 64.0) / 64.0);  // z reaches 2 × half
+    spec.bounding_sphere = {0, 0, static_cast<float>(half), static_cast<float>(half * 1.8)};
+    spec.joints = {joint(-1, {0, 0, 0})};
+    PacketSpec p;
+    const std::array<std::array<double, 3>, 6> normals = {{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}};
+    uint16_t id = 1;
+    for (const auto& n : normals) {
+        // Two axes across the face.
+        const std::array<double, 3> a = n[0] != 0 ? std::array<double, 3>{0, 1, 0} : std::array<double, 3>{1, 0, 0};
+        const std::array<double, 3> b = {n[1] * a[2] - n[2] * a[1], n[2] * a[0] - n[0] * a[2], n[0] * a[1] - n[1] * a[0]};
+        formats::moby::StripSpec strip{0, {}};
+        for (int k = 0; k < 4; ++k) {
+            const double su = k % 2 ? 1 : -1, sv = k / 2 ? 1 : -1;
+            Point pt{half * (n[0] + su * a[0] + sv * b[0]), half * (n[1] + su * a[1] + sv * b[1]), half * (1 + n[2] + su * a[2] + sv * b[2]),
+                     (su + 1) / 2, (sv + 1) / 2, n};
+            strip.vertices.push_back(static_cast<uint8_t>(p.records.size()));
+            p.records.push_back(main_record(pt, spec.scale, id++));
+        }
+        p.strips.push_back(strip);
+    }
+    spec.high = {p};
+    return spec;
+}
+
+// A tube along y in rings of 6, bent over three joints: packet 0 holds rings
+// 0-2 with blends, packet 1 rings 3-4 and re-sends ring 2 as duplicates of
+// packet 0's cache entries with new texture coordinates (§8.5).
+ClassSpec worm(double length) {
+    ClassSpec spec;
+    spec.scale = static_cast<float>(std::ceil(length * 1024.0 / 32000.0 * 64.0) / 64.0);
+    spec.bounding_sphere = {0, static_cast<float>(length / 2), 0, static_cast<float>(length)};
+    spec.joints = {joint(-1, {0, 0, 0}), joint(0, {0, static_cast<float>(length / 2), 0}), joint(1, {0, static_cast<float>(length), 0})};
+    const int sides = 6;
+    auto ring_point = [&](int ring, int k, double v) {
+        const double a = 2 * M_PI * k / sides, y = length * ring / 4.0;
+        return Point{0.4 * std::cos(a), y, 0.4 * std::sin(a), static_cast<double>(k) / sides, v, {std::cos(a), 0, std::sin(a)}};
+    };
+    // Packet 0: rings 0, 1, 2 (18 records). Record 0 is a two-way blend of joints 0 and 1
+    // (storing joint 2 on the way), record 1 a three-way blend of joints 0, 1 and 2; the rest
+    // are main records on joint 0, the blends, or joint 1.
+    PacketSpec p0;
+    p0.transfers = {{0, 0x00}, {1, 0x04}};
+    uint16_t id = 10;
+    for (int ring = 0; ring < 3; ++ring)
+        for (int k = 0; k < sides; ++k) {
+            const Point pt = ring_point(ring, k, ring / 4.0);
+            RecordSpec r = main_record(pt, spec.scale, id++, ring == 0 ? 0x00 : ring == 1 ? 0x10 : 0x04);
+            if (ring == 0 && k == 0) {
+                r.kind = RecordSpec::Kind::two_way;
+                r.joint_field = 2;
+                r.skin = {0x00, 0x04, 128, 127, 0x08, 0x10};  // store joint 2 at 0x08, blend 0 and 1 into 0x10
+            } else if (ring == 0 && k == 1) {
+                r.kind = RecordSpec::Kind::three_way;
+                r.joint_field = 4;                             // C = 4 × 2 = 0x08: joint 2
+                r.skin = {0x00, 0x04, 100, 100, 55, 0x14};    // blend into 0x14
+            } else if (ring == 2 && k % 2) {
+                r.skin[0] = 0x14;
+            }
+            p0.records.push_back(r);
+        }
+    auto band = [&](int texture, int lower, int upper) {  // a strip round two rings of VU1 vertices
+        formats::moby::StripSpec s{texture, {}};
+        for (int k = 0; k <= sides; ++k) {
+            s.vertices.push_back(static_cast<uint8_t>(lower + k % sides));
+            s.vertices.push_back(static_cast<uint8_t>(upper + k % sides));
+        }
+        return s;
+    };
+    p0.strips = {band(0, 0, 6), band(1, 6, 12)};
+    // Packet 1: ring 2 again as duplicates (VU1 0-5 come after 12 records: 12-17), rings 3 and 4.
+    PacketSpec p1;
+    p1.transfers = {{2, 0x08}};
+    for (int ring = 3; ring < 5; ++ring)
+        for (int k = 0; k < sides; ++k) p1.records.push_back(main_record(ring_point(ring, k, ring / 4.0), spec.scale, id++, 0x08));
+    for (int k = 0; k < sides; ++k)
+        p1.duplicates.push_back({static_cast<uint16_t>(10 + 2 * sides + k), static_cast<int16_t>(4096 * k / sides), 4096 / 2});
+    p1.strips = {band(1, 12, 0), band(0, 0, 6)};
+    spec.high = {p0, p1};
+    return spec;
+}
+
+// A square pyramid in the R&C1 vertex-table layout (§1.4, §8.6): a strip per side.
+ClassSpec pyramid(double half) {
+    ClassSpec spec;
+    spec.scale = static_cast<float>(std::ceil(2 * half * 1024.0 / 32000.0 * 64.0) / 64.0);
+    spec.rac1_layout = true;
+    spec.dummy_sequence = true;
+    spec.bounding_sphere = {0, 0, static_cast<float>(half), static_cast<float>(half * 1.5)};
+    PacketSpec p;
+    for (int k = 0; k < 4; ++k) {
+        const double a = M_PI / 2 * k + M_PI / 4;
+        p.records.push_back(main_record({half * std::cos(a), half * std::sin(a), 0, k / 4.0, 1, {std::cos(a), std::sin(a), 0.5}}, spec.scale,
+                                        static_cast<uint16_t>(k + 1)));
+    }
+    p.records.push_back(main_record({0, 0, 2 * half, 0.5, 0, {0, 0, 1}}, spec.scale, 5));
+    for (uint8_t k = 0; k < 4; ++k) p.strips.push_back({0, {k, static_cast<uint8_t>((k + 1) % 4), 4}});
+    spec.high = {p};
+    return spec;
+}
+
+// An octahedron pickup (a strip per face, its halves in two textures); its
+// low LOD a flat diamond; a chrome packet over its waist (§9).
+ClassSpec pickup(double r) {
+    ClassSpec spec;
+    spec.scale = static_cast<float>(std::ceil(2 * r * 1024.0 / 32000.0 * 64.0) / 64.0);
+    spec.bounding_sphere = {0, 0, static_cast<float>(r), static_cast<float>(r)};
+    spec.joints = {joint(-1, {0, 0, 0})};
+    PacketSpec high;
+    const std::array<std::array<double, 3>, 4> ring = {{{r, 0, r}, {0, r, r}, {-r, 0, r}, {0, -r, r}}};
+    for (int k = 0; k < 4; ++k)
+        high.records.push_back(main_record({ring[k][0], ring[k][1], ring[k][2], k / 4.0, 0.5, {ring[k][0], ring[k][1], 0}}, spec.scale,
+                                           static_cast<uint16_t>(k + 1)));
+    high.records.push_back(main_record({0, 0, 2 * r, 0.5, 0, {0, 0, 1}}, spec.scale, 5));
+    high.records.push_back(main_record({0, 0, 0, 0.5, 1, {0, 0, -1}}, spec.scale, 6));
+    for (uint8_t tip = 4; tip < 6; ++tip)
+        for (uint8_t k = 0; k < 4; ++k) high.strips.push_back({tip - 4, {k, static_cast<uint8_t>((k + 1) % 4), tip}});
+    spec.high = {high};
+    PacketSpec low;
+    for (int k = 0; k < 4; ++k)
+        low.records.push_back(main_record({ring[k][0], ring[k][1], r, k % 2 ? 1.0 : 0.0, k / 2 ? 1.0 : 0.0, {0, 0, 1}}, spec.scale,
+                                          static_cast<uint16_t>(k + 1)));
+    low.strips = {{0, {0, 1, 3, 2}}};
+    spec.low = {low};
+    formats::moby::MetalPacketSpec chrome;
+    for (const auto& q : ring)
+        chrome.vertices.push_back({static_cast<int16_t>(std::lround(q[0] * 1024 / spec.scale)), static_cast<int16_t>(std::lround(q[1] * 1024 / spec.scale)),
+                                   static_cast<int16_t>(std::lround(q[2] * 1024 / spec.scale))});
+    chrome.strip = {0, 1, 3, 2};
+    spec.metal = {chrome};
+    return spec;
+}
+
+}  // namespace
+
+ClassBlob make_moby(int32_t o_class, int design, Random& random) {
+    const double size = 0.5 + random.unit();
+    switch (design % 4) {
+        case 0: return {o_class, formats::moby::write_moby_class(crate(size)), slots({0})};
+        case 1: return {o_class, formats::moby::write_moby_class(worm(2 * size + 1)), slots({1, 2})};
+        case 2: return {o_class, formats::moby::write_moby_class(pyramid(size)), slots({3})};
+        default: return {o_class, formats::moby::write_moby_class(pickup(size)), slots({0, 3})};
+    }
+}
+
+}  // namespace gcfs::mkdisc

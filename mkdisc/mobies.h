@@ -1,0 +1,19 @@
+// Synthetic moby classes (formats-moby.md §15, §17): a one-joint crate, a
+// three-joint worm over two packets with two- and three-way blends and
+// duplicates reaching into the earlier packet, a pyramid in the R&C1 vertex
+// layout, and a pickup with a low LOD and a chrome (metal) packet.
+#pragma once
+
+#include <vector>
+
+#include "mkdisc/random.h"
+#include "mkdisc/ties.h"
+
+namespace gcfs::mkdisc {
+
+constexpr int kMobyTextureCount = 4;  // rows of the moby texture table the classes use
+
+// Class `o_class` of design `design % 4`, its size varied by `random`.
+ClassBlob make_moby(int32_t o_class, int design, Random& random);
+
+}  // namespace gcfs::mkdisc
