@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <stdexcept>
 
 #include "formats/core/core_tables.h"
 #include "formats/core/level_core.h"
@@ -101,7 +102,8 @@ struct Core {
 
 struct ClassTexture {
     std::string table;    // "moby", "tie", "shrub"
-    int32_t data_offset;  // from textures_base_offset
+    int32_t data_offset;  // from textures_base_offset, or from the GS-RAM stash when stashed
+    bool stashed;
 };
 Core build_core(const ScaleSizes& sizes, Random& random, const std::string& marker, const std::vector<Damage>& damage,
                 int& patch_count) {
@@ -140,13 +142,16 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
         texels(dat, texture_bytes, random);
     }
     // Class textures after tfrag's (A.6 step 3, shrub §1.10): each table's rows,
-    // texels in the pool, a palette of its own in GS RAM.
+    // texels in the pool, a palette of its own in GS RAM. The stashed moby
+    // row's texels go to GS RAM instead (formats-moby.md §10.2); its
+    // data_offset counts from the stash's start there.
     const uint64_t class_texture_bytes = static_cast<uint64_t>(sizes.class_texture_edge) * sizes.class_texture_edge;
     std::vector<ClassTexture> class_textures;
     for (auto [table, count] : {std::pair{"moby", kMobyTextureCount}, std::pair{"tie", kTieTextureCount}, std::pair{"shrub", kShrubTextureCount}})
         for (int t = 0; t < count; ++t) {
-            class_textures.push_back({table, static_cast<int32_t>(dat.size() - h.textures_base_offset)});
-            texels(dat, class_texture_bytes, random);
+            const bool stashed = std::string(table) == "moby" && t == kStashedMobyRow;
+            class_textures.push_back({table, stashed ? 0 : static_cast<int32_t>(dat.size() - h.textures_base_offset), stashed});
+            if (!stashed) texels(dat, class_texture_bytes, random);
         }
     // The rest of the pool: other classes' textures in a real level.
     const uint64_t pool_end = h.textures_base_offset + sizes.texture_pool;
@@ -249,13 +254,15 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
             idx.s32(class_textures[c].data_offset);
             idx.s16(static_cast<int16_t>(sizes.class_texture_edge));
             idx.s16(static_cast<int16_t>(sizes.class_texture_edge));
-            idx.s16(3);  // A.6 step 5, shrub §1.10: type 3, not stashed
+            idx.s16(class_textures[c].stashed ? 0 : 3);  // A.6 step 5, shrub §1.10, moby §10.2: type 3, or 0 when stashed
             idx.s16(static_cast<int16_t>(4 * (sizes.textures + static_cast<int>(c))));
             idx.s16(-1);  // no mip (the references' mip rows point at GS RAM copies we do not write)
             idx.s16(-1);
         }
     }
     for (ArrayRange* empty : {&h.part_textures, &h.fx_textures}) *empty = {0, static_cast<int32_t>(idx.size())};
+    // The GS-RAM lump's layout: palettes, billboard images, then the moby stash.
+    const uint64_t stash_at = gs_end;
     idx.pad_to(0x10);
     h.gs_ram = {palettes, static_cast<int32_t>(idx.size())};
     for (int t = 0; t < palettes; ++t) {
@@ -265,6 +272,19 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
         idx.s32(0x1000 + t * 0x40);
         idx.s32(t * 0x400);  // byte offset of the palette in the gs_ram lump
     }
+    // formats-moby.md §10.2: the stashed texture's entry follows the regular ones, not
+    // counted in gs_ram.count; its address is where the stash starts in the lump.
+    idx.s32(0x13);  // IDTEX8
+    idx.s16(static_cast<int16_t>(sizes.class_texture_edge));
+    idx.s16(static_cast<int16_t>(sizes.class_texture_edge));
+    idx.s32(static_cast<int32_t>(stash_at));
+    idx.s32(0);
+    h.moby_gs_stash_count = 1;
+    // §6.2 IDX order: ... gs_ram table, then the moby stash list (s16 ids ending at a negative one).
+    h.moby_gs_stash_list = static_cast<int32_t>(idx.size());
+    for (size_t m = 0; m < moby_offsets.size(); ++m)
+        if (moby_offsets[m] != 0 && static_cast<int>(m) % 4 == kStashedMobyDesign) idx.s16(static_cast<int16_t>(mobies[m].o_class));
+    idx.s16(-1);
 
     // gs_ram lump: one 256-colour RGBA32 palette per texture; alpha 0x80 =
     // opaque; stored swizzled, so colour c sits in slot ps2_palette_slot(c).
@@ -284,6 +304,9 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
         palette(palettes + static_cast<int>(b));
         texels(gs, static_cast<uint64_t>(shrubs[b].billboard_edge) * shrubs[b].billboard_edge, random);
     }
+    gs.pad_to(kPaletteUnit);
+    if (gs.size() != stash_at) throw std::logic_error("level builder: the GS-RAM stash is not where its table entry says");
+    texels(gs, class_texture_bytes, random);  // the stashed moby texture
     gs.pad_to(kPaletteUnit);
 
     h.glass_map_texture = 0x4000;  // §6.1: what Wrench writes

@@ -197,7 +197,7 @@ ClassBlob make_moby(int32_t o_class, int design, Random& random) {
     switch (design % 4) {
         case 0: return {o_class, formats::moby::write_moby_class(crate(size)), slots({0})};
         case 1: return {o_class, formats::moby::write_moby_class(worm(2 * size + 1)), slots({1, 2})};
-        case 2: return {o_class, formats::moby::write_moby_class(pyramid(size)), slots({3})};
+        case kStashedMobyDesign: return {o_class, formats::moby::write_moby_class(pyramid(size)), slots({kStashedMobyRow})};
         default: return {o_class, formats::moby::write_moby_class(pickup(size)), slots({0, 3})};
     }
 }

@@ -11,7 +11,9 @@
 
 namespace gcfs::mkdisc {
 
-constexpr int kMobyTextureCount = 4;  // rows of the moby texture table the classes use
+constexpr int kMobyTextureCount = 5;  // rows of the moby texture table the classes use
+constexpr int kStashedMobyRow = 4;    // the pyramids' own texture, kept in GS RAM (formats-moby.md §10.2)
+constexpr int kStashedMobyDesign = 2; // the pyramid: its classes are on the stash list
 
 // Class `o_class` of design `design % 4`, its size varied by `random`.
 ClassBlob make_moby(int32_t o_class, int design, Random& random);

@@ -89,6 +89,26 @@ void scan_class_and_texture_offsets(LevelScan& level, const LevelCoreHeader& cor
     level.checks.push_back({"class models inside core_data", class_detail.empty(),
                             class_detail.empty() ? fmt::format("{} models; offset 0 = no model (§6.3)", models) : class_detail});
 
+    // formats-moby.md §10.2: a stashed class's rows read their texels from the GS-RAM stash.
+    auto stash = parse_moby_stash(level.core_index, core);
+    std::string stash_detail = "no moby class stashed";
+    if (!stash.ok()) {
+        stash_detail = "moby stash list " + stash.error().describe();
+    } else if (!stash->classes.empty()) {
+        stash_detail = fmt::format("{} moby classes stashed", stash->classes.size());
+        if (!stash->address) stash_detail = "moby classes are stashed, but moby_gs_stash_count is 0";
+        else if (*stash->address > static_cast<uint64_t>(INT32_MAX)) stash_detail = "the stash address passes 2 GiB";
+        else {
+            level.moby_stash_address = stash->address;
+            for (const auto& entry : level.classes[0])
+                if (stash->classes.contains(static_cast<int16_t>(entry.o_class)))
+                    for (uint8_t row : entry.textures)
+                        if (row != 0xff) level.stashed_moby_rows.insert(row);
+        }
+    }
+    const bool stash_ok = stash.ok() && (stash->classes.empty() || level.moby_stash_address);
+    level.checks.push_back({"moby stash", stash_ok, stash_detail + " (formats-moby.md 10.2)"});
+
     const std::pair<const char*, ArrayRange> texture_tables[4] = {
         {"tfrag", core.tfrag_textures}, {"moby", core.moby_textures}, {"tie", core.tie_textures}, {"shrub", core.shrub_textures}};
     const uint64_t gs_ram_size = static_cast<uint64_t>(std::max(level.lump->gs_ram.size, 0));
@@ -100,10 +120,14 @@ void scan_class_and_texture_offsets(LevelScan& level, const LevelCoreHeader& cor
             texture_detail = std::string(name) + " texture table " + table.error().describe();
             continue;
         }
-        for (const auto& t : *table)
-            if (const auto problem = texture_problem(t, core.textures_base_offset, core_size, gs_ram_size);
-                !problem.empty() && texture_detail.empty())
-                texture_detail = fmt::format("{} texture: {}", name, problem);
+        for (size_t row = 0; row < table->size(); ++row) {
+            const TextureEntry& t = (*table)[row];
+            // A stashed row's texels are in gs_ram from the stash address (formats-moby.md §10.2).
+            const bool stashed = std::string_view(name) == "moby" && level.stashed_moby_rows.contains(row);
+            const auto problem = stashed ? texture_problem(t, static_cast<int32_t>(*level.moby_stash_address), gs_ram_size, gs_ram_size)
+                                         : texture_problem(t, core.textures_base_offset, core_size, gs_ram_size);
+            if (!problem.empty() && texture_detail.empty()) texture_detail = fmt::format("{} texture: {}", name, problem);
+        }
         textures += table->size();
         level.textures.push_back({name, std::move(*table)});
     }

@@ -55,6 +55,10 @@ struct LevelScan {
     std::set<uint64_t> boundaries;  // where DAT blocks and classes end (§6.2, formats-tie-sky.md A.1)
     std::array<std::vector<formats::ClassEntry>, 3> classes;      // moby, tie, shrub (§6.3)
     std::vector<formats::NamedTextureTable> textures;             // tfrag, moby, tie, shrub
+    // formats-moby.md §10.2: where stashed moby textures start in gs_ram, and
+    // the moby texture rows stashed classes use (their texels live there).
+    std::optional<uint64_t> moby_stash_address;
+    std::set<size_t> stashed_moby_rows;
     // §7.1: the tfrags block header, the only bytes of core_data decoded at
     // mount (16 of them), so the tfrag/ folder knows its patch count.
     std::optional<formats::TfragsHeader> tfrags;

@@ -8,12 +8,13 @@
 namespace gcfs::tree {
 
 TextureFile::TextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, std::shared_ptr<const Source> gs_ram,
-                         formats::TextureEntry texture, int32_t textures_base)
+                         formats::TextureEntry texture, int32_t textures_base, std::optional<uint64_t> stash)
     : cache_(cache), core_(std::move(core)), gs_ram_(std::move(gs_ram)), texture_(texture), textures_base_(textures_base),
-      key_(new_cache_key()) {}
+      stash_(stash), key_(new_cache_key()) {}
 
 std::string TextureFile::open_error() const {
     // Both sizes are declared (core header 0x8C, data lump): nothing is decoded.
+    if (stash_) return formats::texture_problem(texture_, static_cast<int32_t>(*stash_), gs_ram_->size(), gs_ram_->size());
     return formats::texture_problem(texture_, textures_base_, core_->size(), gs_ram_->size());
 }
 
@@ -22,10 +23,15 @@ uint64_t TextureFile::size() const { return formats::texture_png_size(texture_);
 cache::Loaded TextureFile::render() const {
     return cache_.get(key_, [this]() -> cache::Loaded {
         if (std::string problem = open_error(); !problem.empty()) return {nullptr, problem};
-        const cache::Loaded core = core_->decoded();
-        if (!core.bytes) return core;
         formats::Bytes gs_ram(gs_ram_->size());
         if (const ReadOutcome got = gs_ram_->read(0, gs_ram); !got.ok()) return {nullptr, "gs_ram.bin: " + got.error};
+        if (stash_) {  // texels and palette both from the GS-RAM lump
+            auto png = formats::texture_png(texture_, gs_ram, static_cast<int32_t>(*stash_), gs_ram);
+            if (!png.ok()) return {nullptr, "gs_ram.bin " + png.error().describe()};
+            return {cache::Blob::copy_of(*png), {}};
+        }
+        const cache::Loaded core = core_->decoded();
+        if (!core.bytes) return core;
         auto png = formats::texture_png(texture_, core.bytes->bytes(), textures_base_, gs_ram);
         if (!png.ok()) return {nullptr, "core_data.bin " + png.error().describe()};
         if (png->size() != size())  // stat reported the arithmetic size

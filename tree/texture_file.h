@@ -1,9 +1,11 @@
-// textures/tfrag_NNN.png: a tfrag texture rendered from the decompressed core
-// and the GS-RAM lump on first read, through the cache. Its size is known from
-// the texture table at mount (formats/export/png.h: stored image data).
+// textures/<table>_NNN.png: a level texture rendered from the decompressed
+// core (or, for a stashed moby row, the GS-RAM stash) and its palette in the
+// GS-RAM lump on first read, through the cache. Its size is known from the
+// texture table at mount (formats/export/png.h: stored image data).
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cache/lru_cache.h"
@@ -15,8 +17,9 @@ namespace gcfs::tree {
 
 class TextureFile final : public Source {
 public:
+    // `stash`: the texels are in gs_ram at stash + data_offset (formats-moby.md §10.2).
     TextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, std::shared_ptr<const Source> gs_ram,
-                formats::TextureEntry texture, int32_t textures_base);
+                formats::TextureEntry texture, int32_t textures_base, std::optional<uint64_t> stash = std::nullopt);
     uint64_t size() const override;
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
     std::string open_error() const override;  // the §6.3 range checks, from sizes known at mount
@@ -29,6 +32,7 @@ private:
     std::shared_ptr<const Source> gs_ram_;
     formats::TextureEntry texture_;
     int32_t textures_base_;
+    std::optional<uint64_t> stash_;
     uint64_t key_;
 };
 

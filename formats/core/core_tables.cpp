@@ -42,19 +42,46 @@ std::string class_table_csv(const std::vector<ClassEntry>& entries, bool shrub, 
 }
 
 std::string texture_tables_csv(const std::vector<NamedTextureTable>& tables, int32_t textures_base, uint64_t core_size,
-                               uint64_t gs_ram_size) {
+                               uint64_t gs_ram_size, const std::set<size_t>& stashed_moby_rows, std::optional<uint64_t> stash_address) {
     std::string out =
-        "table,index,data_offset,core_data_offset,width,height,type,palette,gs_ram_palette_offset,mipmap,status\n";
+        "table,index,data_offset,core_data_offset,width,height,type,palette,gs_ram_palette_offset,mipmap,status,gs_ram_stash_offset\n";
     for (const auto& table : tables)
         for (size_t i = 0; i < table.entries.size(); ++i) {
             const TextureEntry& e = table.entries[i];
-            const std::string problem = texture_problem(e, textures_base, core_size, gs_ram_size);
-            fmt::format_to(std::back_inserter(out), "{},{},0x{:x},0x{:x},{},{},{},{},0x{:x},{},\"{}\"\n", table.name, i,
-                           e.data_offset, static_cast<int64_t>(textures_base) + e.data_offset, e.width, e.height, e.type,
-                           e.palette, static_cast<uint64_t>(static_cast<uint16_t>(e.palette)) * kPaletteUnit, e.mipmap,
-                           problem.empty() ? "ok" : problem);
+            // formats-moby.md §10.2: a stashed class's texels are in gs_ram from the stash address.
+            const bool stashed = table.name == "moby" && stash_address && stashed_moby_rows.contains(i);
+            const std::string problem = stashed ? texture_problem(e, static_cast<int32_t>(*stash_address), gs_ram_size, gs_ram_size)
+                                                : texture_problem(e, textures_base, core_size, gs_ram_size);
+            fmt::format_to(std::back_inserter(out), "{},{},0x{:x},{},{},{},{},{},0x{:x},{},\"{}\",{}\n", table.name, i, e.data_offset,
+                           stashed ? "" : fmt::format("0x{:x}", static_cast<int64_t>(textures_base) + e.data_offset), e.width, e.height,
+                           e.type, e.palette, static_cast<uint64_t>(static_cast<uint16_t>(e.palette)) * kPaletteUnit, e.mipmap,
+                           problem.empty() ? "ok" : problem, stashed ? fmt::format("0x{:x}", *stash_address + static_cast<uint64_t>(e.data_offset)) : "");
         }
     return out;
+}
+
+Result<MobyStash> parse_moby_stash(ByteSpan idx, const LevelCoreHeader& h) {
+    return capture([&] {
+        MobyStash stash;
+        if (h.moby_gs_stash_list < 0) fail(Errc::out_of_range, 0xac, "negative moby_gs_stash_list");
+        if (h.moby_gs_stash_list > 0)
+            for (uint64_t at = static_cast<uint64_t>(h.moby_gs_stash_list);; at += 2) {
+                const int16_t o_class = s16_at(idx, at);  // the list must end inside core_index
+                if (o_class < 0) break;
+                stash.classes.insert(o_class);
+            }
+        if (h.moby_gs_stash_count < 0) fail(Errc::bad_value, 0x84, "negative moby_gs_stash_count");
+        if (h.moby_gs_stash_count > 0) {
+            if (h.gs_ram.count < 0 || h.gs_ram.offset < 0) fail(Errc::out_of_range, 0x00, "negative gs_ram table range");
+            const uint64_t entries = static_cast<uint64_t>(h.gs_ram.count) + static_cast<uint64_t>(h.moby_gs_stash_count);
+            require(idx, static_cast<uint64_t>(h.gs_ram.offset), 16 * entries, "gs_ram table with its stash entries");
+            const int32_t address = s32_at(idx, static_cast<uint64_t>(h.gs_ram.offset) + 16 * static_cast<uint64_t>(h.gs_ram.count) + 8);
+            if (address < 0) fail(Errc::out_of_range, static_cast<uint64_t>(h.gs_ram.offset) + 16 * static_cast<uint64_t>(h.gs_ram.count) + 8,
+                                  "negative stash address");
+            stash.address = static_cast<uint64_t>(address);
+        }
+        return stash;
+    });
 }
 
 }  // namespace gcfs::formats

@@ -2,6 +2,8 @@
 // every offset checked against the decompressed core and the GS-RAM lump.
 #pragma once
 
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,8 +27,20 @@ struct NamedTextureTable {
     std::string name;  // "tfrag", "moby", "tie", "shrub"
     std::vector<TextureEntry> entries;
 };
-// table, index, offsets in core_data.bin and gs_ram.bin, size, type, status.
+// table, index, offsets in core_data.bin and gs_ram.bin, size, type, status;
+// a stashed moby row (formats-moby.md §10.2) names its texels in gs_ram.bin.
 std::string texture_tables_csv(const std::vector<NamedTextureTable>& tables, int32_t textures_base, uint64_t core_size,
-                               uint64_t gs_ram_size);
+                               uint64_t gs_ram_size, const std::set<size_t>& stashed_moby_rows, std::optional<uint64_t> stash_address);
+
+// formats-moby.md §10.2: the moby classes whose textures stay in GS RAM
+// (the s16 list at moby_gs_stash_list, ending at a negative id; 0: no list)
+// and where their texels start in gs_ram: the address of GS table entry
+// gs_ram.count, when moby_gs_stash_count > 0. A stashed class's texture rows
+// read their texels at that address + data_offset.
+struct MobyStash {
+    std::set<int32_t> classes;
+    std::optional<uint64_t> address;
+};
+Result<MobyStash> parse_moby_stash(ByteSpan core_index, const LevelCoreHeader& header);
 
 }  // namespace gcfs::formats

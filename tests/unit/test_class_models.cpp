@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "disc_fixture.h"
 #include "tree/sources.h"
@@ -92,7 +93,12 @@ TEST_CASE("textures/ holds every texture table of the core at its listed sizes")
     }
     CHECK(tie == 6);
     CHECK(shrub == 3);
-    CHECK(moby == 4);
+    CHECK(moby == 5);
+    // formats-moby.md §10.2: the pyramids are on the stash list, so their row's texels come from gs_ram.
+    const tree::LevelScan& level = disc->scan.levels.at(0);
+    CHECK(level.stashed_moby_rows == std::set<size_t>{4});
+    REQUIRE(level.moby_stash_address.has_value());
+    CHECK(node_at(*disc, "LEVEL00/textures/moby_004.png").provenance->detail.find("stashed: gs_ram.bin") != std::string::npos);
 }
 
 TEST_CASE("a damaged tie class and a damaged shrub class are rejected alone, naming their bytes") {

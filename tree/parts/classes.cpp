@@ -18,7 +18,8 @@ void classes(LevelFolder& f) {
                tables("class"));
     f.file(dir, "textures.csv",
            std::make_shared<StaticText>(texture_tables_csv(level.textures, level.core->textures_base_offset, core_size,
-                                                           static_cast<uint64_t>(level.lump->gs_ram.size))),
+                                                           static_cast<uint64_t>(level.lump->gs_ram.size), level.stashed_moby_rows,
+                                                           level.moby_stash_address)),
            tables("texture"));
 }
 

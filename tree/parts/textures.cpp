@@ -16,6 +16,19 @@ void textures(LevelFolder& f) {
         if (entries.empty()) continue;
         if (!dir) dir = f.directory(f.dir, "textures");
         for (size_t i = 0; i < entries.size(); ++i) {
+            const bool stashed = std::string_view(table) == "moby" && level.stashed_moby_rows.contains(i);
+            if (stashed) {  // formats-moby.md §10.2: texels and palette both in gs_ram
+                const uint64_t at = *level.moby_stash_address + static_cast<uint64_t>(entries[i].data_offset);
+                f.file(dir, fmt::format("{}_{:03d}.png", table, i),
+                       std::make_shared<TextureFile>(f.cache(), f.core, f.gs_ram, entries[i], level.core->textures_base_offset,
+                                                     level.moby_stash_address),
+                       f.decoded(0, 0, "8-bit indexed PNG",
+                                 fmt::format("moby texture {}, stashed: gs_ram.bin [0x{:x}, +{}) with the palette at gs_ram.bin 0x{:x} "
+                                             "(formats-moby.md 10.2)",
+                                             i, at, static_cast<uint64_t>(entries[i].width) * static_cast<uint64_t>(entries[i].height),
+                                             static_cast<uint64_t>(entries[i].palette) * formats::kPaletteUnit)));
+                continue;
+            }
             const uint64_t at = static_cast<uint64_t>(level.core->textures_base_offset) + static_cast<uint64_t>(entries[i].data_offset);
             f.file(dir, fmt::format("{}_{:03d}.png", table, i),
                    std::make_shared<TextureFile>(f.cache(), f.core, f.gs_ram, entries[i], level.core->textures_base_offset),
