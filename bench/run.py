@@ -17,73 +17,16 @@ import tempfile
 import threading
 import time
 
+import peer
+from run_common import Mount, drop_caches, ls_lr, read_file, timed
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-
-
-def drop_caches():
-    """Cold figures start with an empty page cache; False where not permitted."""
-    try:
-        subprocess.run(["sync"], check=True)
-        with open("/proc/sys/vm/drop_caches", "w") as f:
-            f.write("3\n")
-        return True
-    except OSError:
-        return False
-
-
-def read_file(path, block=1 << 20):
-    n = 0
-    with open(path, "rb", buffering=0) as f:
-        while True:
-            chunk = f.read(block)
-            if not chunk:
-                return n
-            n += len(chunk)
 
 
 def stats_of(mnt):
     text = open(os.path.join(mnt, ".gcfs/stats")).read()
     return {k: v for k, v in (line.split(" ", 1) for line in text.splitlines() if " " in line)}
-
-
-class Mount:
-    """gcfs mount -f in the background; unmounts on exit."""
-
-    def __init__(self, gcfs, image, options=None):
-        self.mnt = tempfile.mkdtemp(prefix="gcfs-bench-")
-        args = [gcfs, "mount", "-f", image, self.mnt]
-        if options:
-            args += ["-o", options]
-        self.start = time.perf_counter()
-        self.proc = subprocess.Popen(args, stderr=subprocess.DEVNULL)
-        while not os.path.ismount(self.mnt):
-            if self.proc.poll() is not None:
-                raise RuntimeError("gcfs mount exited with %d" % self.proc.returncode)
-            time.sleep(0.0005)
-
-    def vm_hwm_kib(self):
-        for line in open("/proc/%d/status" % self.proc.pid):
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-        return 0
-
-    def close(self):
-        subprocess.run(["fusermount3", "-u", self.mnt], check=True)
-        self.proc.wait()
-        os.rmdir(self.mnt)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-def timed(fn):
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
 
 
 def levels_of(mnt):
@@ -115,10 +58,6 @@ def mirror_tree(src, dst):
             else:
                 with open(os.path.join(here, name), "wb") as f:
                     f.truncate(os.path.getsize(path))
-
-
-def ls_lr(path):
-    return timed(lambda: subprocess.run(["ls", "-lR", path], stdout=subprocess.DEVNULL, check=True))
 
 
 def measure_ls_lr_first(gcfs, image, runs, options):
@@ -251,6 +190,45 @@ def measure_concurrency(gcfs, image, runs, readers=8):
     return statistics.median(single), statistics.median(parallel)
 
 
+PEER_TITLE = "Beside a peer mounter (one sitting)"
+PEER_INTRO = ("The same decoded tree gcfs serves, extracted once with `gcfs extract`, packed by mksquashfs (zstd) and "
+              "mounted with squashfuse_ll, and the same tree as plain files on ext4. Each figure measured the same way "
+              "on each side (`bench/peer.py`), page cache dropped before every cold one; targets from issue 18.")
+
+
+def measure_peers(gcfs, image, runs):
+    """Issue 18's figures for gcfs, squashfuse_ll and plain files, with the targets' ratios."""
+    peer.ensure_tools()
+    tree, sqfs = peer.build_peer(gcfs, image, os.path.join(HERE, "work"))
+    g = peer.side_figures(peer.gcfs_mounter(gcfs, image), runs)
+    q = peer.side_figures(peer.squashfuse_mounter(sqfs), runs)
+    p = peer.side_figures(peer.plain_mounter(tree), runs)
+    rows = []
+
+    def row(what, key, unit, fmt, target, ok, ratio_to_peer=True, ratio_to_plain=True):
+        rq = g[key] / q[key] if q[key] else float("nan")
+        rp = g[key] / p[key] if p[key] else float("nan")
+        rows.append((what, fmt % g[key] + unit, fmt % q[key] + unit, (fmt % p[key] + unit) if ratio_to_plain else "-",
+                     "%.2fx" % rq if ratio_to_peer else "-", "%.2fx" % rp if ratio_to_plain else "-", target,
+                     "met" if ok(rq, rp, g[key]) else "MISSED"))
+        print("%-50s gcfs %s, squashfuse %s, plain %s" % (what, fmt % g[key], fmt % q[key], fmt % p[key]), file=sys.stderr)
+
+    row("mount -> first ls, cold", "mount_first_ls_s", " s", "%.4f", "<= 1.0x squashfuse", lambda rq, rp, v: rq <= 1.0, True, False)
+    row("ls -lR of everything, first", "ls_lr_first_s", " s", "%.2f", "<= 2x plain", lambda rq, rp, v: rp <= 2.0)
+    row("ls -lR of everything, repeat", "ls_lr_repeat_s", " s", "%.2f", "<= 1.0x plain", lambda rq, rp, v: rp <= 1.0)
+    row("peak RSS after ls -lR", "rss_after_ls_lr_mib", " MiB", "%.0f", "<= 64 MiB", lambda rq, rp, v: v <= 64, True, False)
+    row("cold sequential read of LEVEL03/core_data.bin", "seq_core_mb_s", " MB/s", "%.0f", ">= 1.0x squashfuse",
+        lambda rq, rp, v: rq >= 1.0)
+    row("first read of LEVEL03/tfrag/patch_0123.obj, fresh mount, cold", "first_small_read_s", " s", "%.4f", "<= 3x squashfuse",
+        lambda rq, rp, v: rq <= 3.0)
+    row("read every file of LEVEL05, cold", "read_level_cold_s", " s", "%.2f", "(no target)", lambda rq, rp, v: True)
+    row("8 readers on 8 levels' cores, cold (aggregate)", "parallel_mb_s", " MB/s", "%.0f", ">= 1.2x squashfuse",
+        lambda rq, rp, v: rq >= 1.2)
+    row("peak RSS after the 8 readers", "rss_after_parallel_mib", " MiB", "%.0f", "<= 256 MiB cache + 32", lambda rq, rp, v: v <= 288,
+        True, False)
+    return rows
+
+
 def bench_program(args):
     exe = os.path.join(os.path.dirname(os.path.abspath(args.gcfs)), "gcfs_bench")
     out = {}
@@ -341,6 +319,14 @@ def main():
     row("8 readers on 8 levels vs 1 reader (aggregate MB/s)", "%.2fx" % (eight / one), ">= 1.6x", eight / one >= 1.6,
         "%.0f vs %.0f MB/s, decode-bound, %d cores" % (eight / 1e6, one / 1e6, os.cpu_count()))
 
+    peer_rows = measure_peers(gcfs, args.image, runs)
+
+    # Sections written by hand (the long fuzz runs) are kept; the tables are written anew.
+    kept = ""
+    if os.path.exists(args.out):
+        old = open(args.out).read()
+        sections = old.split("\n## ")[1:]
+        kept = "".join("\n## " + sec for sec in sections if not sec.startswith(PEER_TITLE))
     with open(args.out, "w") as f:
         f.write("# gcfs benchmark results\n\n")
         f.write("Machine: nproc %d, %s. Image: %s (%d bytes). Medians of %d runs; ratios against a baseline "
@@ -350,6 +336,12 @@ def main():
         f.write("| figure | measured | target | | notes |\n|---|---|---|---|---|\n")
         for r in rows:
             f.write("| %s | %s | %s | %s | %s |\n" % r)
+        f.write("\n## %s\n\n%s\n\n" % (PEER_TITLE, PEER_INTRO))
+        f.write("| figure | gcfs | squashfuse_ll (zstd) | plain (ext4) | gcfs / squashfuse | gcfs / plain | target | |\n"
+                "|---|---|---|---|---|---|---|---|\n")
+        for r in peer_rows:
+            f.write("| %s | %s | %s | %s | %s | %s | %s | %s |\n" % r)
+        f.write(kept)
     print(open(args.out).read())
     subprocess.run(["rm", "-rf", work])
 
