@@ -9,10 +9,9 @@ import os
 import shutil
 import statistics
 import subprocess
-import threading
 import time
 
-from run_common import Mount, Mounted, drop_caches, ls_lr, read_file, timed
+from run_common import Mount, Mounted, drop_caches, ls_lr, read_file, read_in_parallel, timed
 
 PEER_PACKAGES = ["squashfuse", "squashfs-tools"]
 
@@ -116,15 +115,7 @@ def side_figures(mount, runs, level="LEVEL03", patch="tfrag/patch_0123.obj", rea
             paths = [os.path.join(m.mnt, l, "core_data.bin") for l in levels]
             total = sum(os.path.getsize(p) for p in paths)
             drop_caches()
-            threads = [threading.Thread(target=read_file, args=(p,)) for p in paths]
-
-            def run_all():
-                for t in threads:
-                    t.start()
-                for t in threads:
-                    t.join()
-
-            parallel.append(total / timed(run_all) / 1e6)
+            parallel.append(total / read_in_parallel(paths) / 1e6)
             parallel_rss.append(m.vm_hwm_kib() / 1024)
     out["parallel_mb_s"] = statistics.median(parallel)
     out["rss_after_parallel_mib"] = max(parallel_rss)

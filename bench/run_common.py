@@ -3,6 +3,7 @@ reads, timing, ls -lR, and a FUSE mounter run in the foreground."""
 import os
 import subprocess
 import tempfile
+import threading
 import time
 
 
@@ -35,6 +36,19 @@ def timed(fn):
 
 def ls_lr(path):
     return timed(lambda: subprocess.run(["ls", "-lR", path], stdout=subprocess.DEVNULL, check=True))
+
+
+def read_in_parallel(paths):
+    """Reads every path whole, one thread each; returns the seconds taken."""
+    threads = [threading.Thread(target=read_file, args=(p,)) for p in paths]
+
+    def run_all():
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+    return timed(run_all)
 
 
 class Mounted:

@@ -159,9 +159,15 @@ cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Ima
         [&]() -> cache::Loaded {
             auto decoded = decode_stream_prefix(image, stream.offset, stream.available, to);
             if (!decoded.ok()) return {nullptr, "core_data " + stream_error(decoded.error(), stream.offset)};
-            auto window = std::const_pointer_cast<cache::Blob>(*decoded);
-            window->narrow(from, to - from);
-            return {window, {}};
+            if (from == 0) {
+                auto window = std::const_pointer_cast<cache::Blob>(*decoded);
+                window->narrow(0, to);
+                return {window, {}};
+            }
+            // A window past the start is copied out, so the prefix it was cut from is
+            // freed now: the cache charges the window's size, and a narrowed view
+            // would keep the whole prefix resident (27 class windows once held 900 MiB).
+            return {cache::Blob::copy_of((*decoded)->bytes().subspan(from, to - from)), {}};
         },
         stream_prefix_peak(stream.available, to));
 }

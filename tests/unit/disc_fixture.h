@@ -3,6 +3,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -16,6 +17,15 @@ struct BuiltDisc {
 };
 
 const BuiltDisc& small_disc();
+
+// A 4-level disc built with `damage` from `seed` under /tmp, removed when it goes.
+struct DamagedDisc {
+    std::string path;
+    DamagedDisc(std::vector<gcfs::mkdisc::DamageSpec> damage, uint64_t seed);
+    ~DamagedDisc();
+    DamagedDisc(const DamagedDisc&) = delete;
+    DamagedDisc& operator=(const DamagedDisc&) = delete;
+};
 
 // The node at `path` of an opened disc's tree; fails the test when absent.
 inline const gcfs::tree::Node& node_at(const gcfs::tree::Disc& disc, const std::string& path) {

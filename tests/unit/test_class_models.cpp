@@ -1,10 +1,9 @@
-// ties/, shrubs/ and the class texture tables through the tree, without a
-// mount: every file reads at the size stat gave, the class index is built on
-// the first stat inside (never by mounting or by info.json), and a damaged
-// class is rejected alone, naming its byte in core_data.bin.
+// mobies/, ties/, shrubs/ and the class texture tables through the tree,
+// without a mount: every file reads at the size stat gave, the class index is
+// built on the first stat inside (never by mounting or by info.json), stashed
+// moby textures come from GS RAM, and a damaged class is rejected alone,
+// naming its byte in core_data.bin.
 #include <doctest/doctest.h>
-
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 #include <set>
@@ -39,15 +38,6 @@ nlohmann::json info(const tree::Disc& disc, const std::string& level) {
     return nlohmann::json::parse(bytes.begin(), bytes.end());
 }
 
-struct DamagedDisc {
-    std::string path = "/tmp/gcfs-unit-classes-" + std::to_string(::getpid()) + ".iso";
-    DamagedDisc() {
-        mkdisc::DiscSpec spec{4, 7, mkdisc::Scale::small, {}};
-        spec.damage = {{mkdisc::Damage::tie_strip_slot, 1}, {mkdisc::Damage::shrub_packet_size, 1}};
-        mkdisc::build_disc(spec, path);
-    }
-    ~DamagedDisc() { ::unlink(path.c_str()); }
-};
 
 }  // namespace
 
@@ -102,7 +92,7 @@ TEST_CASE("textures/ holds every texture table of the core at its listed sizes")
 }
 
 TEST_CASE("a damaged tie class and a damaged shrub class are rejected alone, naming their bytes") {
-    const DamagedDisc damaged;
+    const DamagedDisc damaged({{mkdisc::Damage::tie_strip_slot, 1}, {mkdisc::Damage::shrub_packet_size, 1}}, 7);
     auto disc = tree::open_disc(damaged.path, 64 << 20);
     formats::Bytes bytes;
     const auto tie = read_whole(*disc, "LEVEL01/ties/tie_500.obj", bytes);
@@ -150,11 +140,8 @@ TEST_CASE("mobies/ lists every class with a model, its low LOD and the skeletons
 }
 
 TEST_CASE("a damaged moby class is rejected alone, naming its byte") {
-    const std::string path = "/tmp/gcfs-unit-moby-" + std::to_string(::getpid()) + ".iso";
-    mkdisc::DiscSpec spec{4, 7, mkdisc::Scale::small, {{mkdisc::Damage::moby_cache_index, 1}}};
-    mkdisc::build_disc(spec, path);
-    auto disc = tree::open_disc(path, 64 << 20);
-    ::unlink(path.c_str());
+    const DamagedDisc damaged({{mkdisc::Damage::moby_cache_index, 1}}, 7);
+    auto disc = tree::open_disc(damaged.path, 64 << 20);
     formats::Bytes bytes;
     const auto bad = read_whole(*disc, "LEVEL01/mobies/moby_100.obj", bytes);
     CHECK_MESSAGE(bad.error.find("moby class 100 at core_data.bin 0x") == 0, bad.error);

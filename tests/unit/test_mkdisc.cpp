@@ -26,6 +26,14 @@ const BuiltDisc& small_disc() {
     return disc;
 }
 
+DamagedDisc::DamagedDisc(std::vector<gcfs::mkdisc::DamageSpec> damage, uint64_t seed) {
+    static int made = 0;
+    path = "/tmp/gcfs-unit-damaged-" + std::to_string(::getpid()) + "-" + std::to_string(made++) + ".iso";
+    gcfs::mkdisc::build_disc({4, seed, gcfs::mkdisc::Scale::small, std::move(damage)}, path);
+}
+
+DamagedDisc::~DamagedDisc() { ::unlink(path.c_str()); }
+
 TEST_CASE("level ids differ from table order; one container reports id 30") {
     const auto ids = mkdisc::level_ids(27);
     CHECK(ids[21] == 30);

@@ -9,9 +9,11 @@
 
 #include "formats/shrub/shrub.h"
 #include "tests/unit/gameplay_vectors.h"
+#include "tests/unit/rejection.h"
 
 using namespace gcfs;
 using namespace gcfs::formats;
+using gcfs::test::set_u8;
 
 namespace {
 
@@ -88,14 +90,7 @@ shrub::ClassSpec respec(const shrub::ShrubClass& cls) {
     return spec;
 }
 
-void set_u8(Bytes& b, size_t at, uint8_t v) { b.at(at) = v; }
-
-void rejected_at(const Bytes& bytes, uint64_t offset, const char* says) {
-    auto cls = shrub::read_shrub_class(bytes);
-    REQUIRE_FALSE(cls.ok());
-    CHECK_MESSAGE(cls.error().offset == offset, cls.error().describe());
-    CHECK_MESSAGE(cls.error().message.find(says) != std::string::npos, cls.error().describe());
-}
+void rejected_at(const Bytes& bytes, uint64_t offset, const char* says) { test::expect_rejected_at(shrub::read_shrub_class, bytes, offset, says); }
 
 }  // namespace
 

@@ -2,8 +2,6 @@
 // tfrag region only, exact sizes, rejected patches, whole-disc verdicts.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <sstream>
 
 #include "disc_fixture.h"
@@ -49,15 +47,6 @@ bool faces_are_three_tokens(const std::string& obj) {
     return true;
 }
 
-struct DamagedDisc {
-    std::string path = "/tmp/gcfs-unit-damaged-" + std::to_string(::getpid()) + ".iso";
-    DamagedDisc() {
-        mkdisc::DiscSpec spec{4, 9, mkdisc::Scale::small, {}};
-        spec.damage = {{mkdisc::Damage::tfrag_count, 2}};
-        mkdisc::build_disc(spec, path);
-    }
-    ~DamagedDisc() { ::unlink(path.c_str()); }
-};
 
 }  // namespace
 
@@ -137,7 +126,7 @@ TEST_CASE("gcfs verify: every invariant holds on a built disc, totals add up") {
 }
 
 TEST_CASE("a damaged patch is rejected alone: open error for it, verify fails naming it, the rest reads") {
-    const DamagedDisc damaged;
+    const DamagedDisc damaged({{mkdisc::Damage::tfrag_count, 2}}, 9);
     auto disc = tree::open_disc(damaged.path, 64 << 20);
     const tree::Node& bad = node_at(*disc, "LEVEL02/tfrag/patch_0001.obj");
     CHECK(bad.source->open_error().find("vert_count") != std::string::npos);

@@ -9,9 +9,11 @@
 
 #include "formats/tie/tie.h"
 #include "tests/unit/gameplay_vectors.h"
+#include "tests/unit/rejection.h"
 
 using namespace gcfs;
 using namespace gcfs::formats;
+using gcfs::test::set_u8;
 
 namespace {
 
@@ -50,16 +52,9 @@ std::vector<std::string> listed_lod_lines(const std::string& text) {
     return out;
 }
 
-void set_u8(Bytes& b, size_t at, uint8_t v) { b.at(at) = v; }
 void set_u16(Bytes& b, size_t at, uint16_t v) { b.at(at) = v & 0xff, b.at(at + 1) = static_cast<uint8_t>(v >> 8); }
 
-// Rejected, with the error at `offset` (relative to the class start).
-void rejected_at(const Bytes& bytes, uint64_t offset, const char* says) {
-    auto cls = tie::read_tie_class(bytes);
-    REQUIRE_FALSE(cls.ok());
-    CHECK(cls.error().offset == offset);
-    CHECK_MESSAGE(cls.error().message.find(says) != std::string::npos, cls.error().describe());
-}
+void rejected_at(const Bytes& bytes, uint64_t offset, const char* says) { test::expect_rejected_at(tie::read_tie_class, bytes, offset, says); }
 
 }  // namespace
 
