@@ -53,6 +53,37 @@ void texels(ByteWriter& out, uint64_t count, Random& random) {
     }
 }
 
+// A 256-colour RGBA32 palette; alpha 0x80 = opaque; stored swizzled, so
+// colour c sits in slot ps2_palette_slot(c) (formats-tie-sky.md A.6 step 3).
+void write_palette(ByteWriter& out, int t) {
+    for (int slot = 0; slot < 256; ++slot) {
+        const int c = ps2_palette_slot(static_cast<uint8_t>(slot));
+        out.u8(static_cast<uint8_t>(c));
+        out.u8(static_cast<uint8_t>((c * (t + 2)) & 0xff));
+        out.u8(static_cast<uint8_t>(255 - c));
+        out.u8(0x80);
+    }
+}
+
+// Particle or fx textures inside their bank (the bank starts at `bank`):
+// per texture a palette then its texels, 16-aligned, offsets from the bank.
+struct BankTextureSpec {
+    int32_t palette, texels, width, height;
+};
+std::vector<BankTextureSpec> bank_textures(ByteWriter& dat, uint64_t bank, std::initializer_list<std::pair<int, int>> sizes, Random& random) {
+    std::vector<BankTextureSpec> out;
+    int seed = 40;
+    for (auto [w, h] : sizes) {
+        dat.pad_to(16);
+        const auto palette = static_cast<int32_t>(dat.size() - bank);
+        write_palette(dat, seed++);
+        const auto texel_at = static_cast<int32_t>(dat.size() - bank);
+        texels(dat, static_cast<uint64_t>(w) * static_cast<uint64_t>(h), random);
+        out.push_back({palette, texel_at, w, h});
+    }
+    return out;
+}
+
 void blob(ByteWriter& out, uint64_t count, Random& random) {
     for (uint64_t i = 0; i < count; ++i)
         out.u8(random.below(4) == 0 ? static_cast<uint8_t>(random.below(256)) : static_cast<uint8_t>(i / 16));
@@ -160,13 +191,16 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     // The marker's prefix appears first in the particle bank, so the compressor
     // encodes the full marker in the fx bank partly as a match: the whole
     // string exists only in the decompressed core, never in the stream.
+    // The banks hold the particle and fx textures, palettes beside their texels
+    // (fields as Wrench reads them; formats.md §6.1 only sizes the records).
     h.part_bank_offset = static_cast<int32_t>(dat.size());
     const std::string prefix = marker.substr(0, marker.size() - 4);
     dat.append(ByteSpan(reinterpret_cast<const uint8_t*>(prefix.data()), prefix.size()));
-    blob(dat, 0x400, random);
+    const std::vector<BankTextureSpec> particles = bank_textures(dat, static_cast<uint64_t>(h.part_bank_offset), {{16, 16}, {32, 32}}, random);
+    dat.pad_to(0x10);
     h.fx_bank_offset = static_cast<int32_t>(dat.size());
     dat.append(ByteSpan(reinterpret_cast<const uint8_t*>(marker.data()), marker.size()));
-    blob(dat, 0x400, random);
+    const std::vector<BankTextureSpec> fx = bank_textures(dat, static_cast<uint64_t>(h.fx_bank_offset), {{32, 16}, {16, 32}}, random);
 
     // formats-moby.md §1.2: moby classes first, each 0x40-aligned; every fifth has no model (offset 0).
     std::vector<int32_t> moby_offsets;
@@ -260,7 +294,11 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
             idx.s16(-1);
         }
     }
-    for (ArrayRange* empty : {&h.part_textures, &h.fx_textures}) *empty = {0, static_cast<int32_t>(idx.size())};
+    // Particle records {palette, unknown (0 here), texels, side}; fx records {palette, texels, width, height}.
+    h.part_textures = {static_cast<int32_t>(particles.size()), static_cast<int32_t>(idx.size())};
+    for (const BankTextureSpec& t : particles) idx.s32(t.palette), idx.s32(0), idx.s32(t.texels), idx.s32(t.width);
+    h.fx_textures = {static_cast<int32_t>(fx.size()), static_cast<int32_t>(idx.size())};
+    for (const BankTextureSpec& t : fx) idx.s32(t.palette), idx.s32(t.texels), idx.s32(t.width), idx.s32(t.height);
     // The GS-RAM lump's layout: palettes, billboard images, then the moby stash.
     const uint64_t stash_at = gs_end;
     idx.pad_to(0x10);
@@ -289,15 +327,7 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     // gs_ram lump: one 256-colour RGBA32 palette per texture; alpha 0x80 =
     // opaque; stored swizzled, so colour c sits in slot ps2_palette_slot(c).
     ByteWriter gs;
-    auto palette = [&](int t) {
-        for (int slot = 0; slot < 256; ++slot) {
-            const int c = ps2_palette_slot(static_cast<uint8_t>(slot));
-            gs.u8(static_cast<uint8_t>(c));
-            gs.u8(static_cast<uint8_t>((c * (t + 2)) & 0xff));
-            gs.u8(static_cast<uint8_t>(255 - c));
-            gs.u8(0x80);
-        }
-    };
+    auto palette = [&](int t) { write_palette(gs, t); };
     for (int t = 0; t < palettes; ++t) palette(t);
     for (size_t b = 0; b < billboards.size(); ++b) {
         gs.pad_to(kPaletteUnit);

@@ -1,6 +1,8 @@
 #include "tree/disc_scan.h"
 
 #include <fmt/format.h>
+
+#include <tuple>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -130,6 +132,21 @@ void scan_class_and_texture_offsets(LevelScan& level, const LevelCoreHeader& cor
         }
         textures += table->size();
         level.textures.push_back({name, std::move(*table)});
+    }
+    // Particle and fx textures: texels and palettes in their banks in DAT.
+    for (auto [particle, range, bank, out] : {std::tuple{true, core.part_textures, core.part_bank_offset, &level.particle_textures},
+                                              std::tuple{false, core.fx_textures, core.fx_bank_offset, &level.fx_textures}}) {
+        const char* name = particle ? "particle" : "fx";
+        auto table = parse_bank_textures(level.core_index, range, particle);
+        if (!table.ok()) {
+            if (texture_detail.empty()) texture_detail = std::string(name) + " texture table " + table.error().describe();
+            continue;
+        }
+        for (const auto& t : *table)
+            if (const auto problem = bank_texture_problem(t, bank, core_size); !problem.empty() && texture_detail.empty())
+                texture_detail = fmt::format("{} texture: {}", name, problem);
+        textures += table->size();
+        *out = std::move(*table);
     }
     level.checks.push_back({"textures inside core_data and gs_ram", texture_detail.empty(),
                             texture_detail.empty() ? fmt::format("{} textures: pixels and palettes in range (§6.3)", textures)

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/core/bank_textures.h"
 #include "formats/core/core_tables.h"
 #include "formats/disc/data_lump.h"
 #include "formats/disc/iso9660.h"
@@ -58,6 +59,8 @@ struct LevelScan {
     // formats-moby.md §10.2: where stashed moby textures start in gs_ram, and
     // the moby texture rows stashed classes use (their texels live there).
     std::optional<uint64_t> moby_stash_address;
+    // The particle and fx texture tables (their texels and palettes are in DAT's banks).
+    std::vector<formats::BankTexture> particle_textures, fx_textures;
     std::set<size_t> stashed_moby_rows;
     // §7.1: the tfrags block header, the only bytes of core_data decoded at
     // mount (16 of them), so the tfrag/ folder knows its patch count.

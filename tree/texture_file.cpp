@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "formats/core/core_tables.h"
+#include "formats/export/png.h"
 #include "formats/export/texture_png.h"
 
 namespace gcfs::tree {
@@ -42,6 +45,23 @@ cache::Loaded TextureFile::render() const {
 
 ReadOutcome TextureFile::read(uint64_t offset, std::span<uint8_t> out) const {
     const cache::Loaded png = render();
+    if (!png.bytes) return {0, png.error};
+    return copy_window(png.bytes->bytes(), offset, out);
+}
+
+uint64_t BankTextureFile::size() const {
+    return formats::png::indexed_size(static_cast<uint32_t>(std::max(texture_.width, 0)), static_cast<uint32_t>(std::max(texture_.height, 0)));
+}
+
+std::string BankTextureFile::open_error() const { return formats::bank_texture_problem(texture_, bank_offset_, core_->size()); }
+
+ReadOutcome BankTextureFile::read(uint64_t offset, std::span<uint8_t> out) const {
+    const cache::Loaded png = cache_.get(key_, [this]() -> cache::Loaded {
+        if (std::string problem = open_error(); !problem.empty()) return {nullptr, problem};
+        const cache::Loaded core = core_->decoded();
+        if (!core.bytes) return core;
+        return {cache::Blob::copy_of(formats::bank_texture_png(texture_, core.bytes->bytes(), bank_offset_)), {}};
+    });
     if (!png.bytes) return {0, png.error};
     return copy_window(png.bytes->bytes(), offset, out);
 }

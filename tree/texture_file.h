@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cache/lru_cache.h"
+#include "formats/core/bank_textures.h"
 #include "formats/core/level_core.h"
 #include "tree/node.h"
 #include "tree/sources.h"
@@ -33,6 +34,24 @@ private:
     formats::TextureEntry texture_;
     int32_t textures_base_;
     std::optional<uint64_t> stash_;
+    uint64_t key_;
+};
+
+// textures/part_NNN.png and fx_NNN.png: a particle or fx texture, texels
+// and palette both from its bank in the decompressed core.
+class BankTextureFile final : public Source {
+public:
+    BankTextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, formats::BankTexture texture, int32_t bank_offset)
+        : cache_(cache), core_(std::move(core)), texture_(texture), bank_offset_(bank_offset), key_(new_cache_key()) {}
+    uint64_t size() const override;
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+    std::string open_error() const override;
+
+private:
+    cache::LruCache& cache_;
+    std::shared_ptr<const WadStream> core_;
+    formats::BankTexture texture_;
+    int32_t bank_offset_;
     uint64_t key_;
 };
 

@@ -68,12 +68,13 @@ TEST_CASE("ties/ and shrubs/ list every class, index on first stat, and read at 
     CHECK(disc->cache->stats().misses - misses_before == 1 + 3 * 3 + 2 + 2);  // the class window, 9 tie OBJs, 2 shrub OBJs, 2 billboards
 }
 
-TEST_CASE("textures/ holds every texture table of the core at its listed sizes") {
+TEST_CASE("textures/ holds every texture table of the core, particle and fx ones included, at its listed sizes") {
     const BuiltDisc& built = small_disc();
     auto disc = tree::open_disc(built.path, 64 << 20);
-    size_t tie = 0, shrub = 0, moby = 0;
+    size_t tie = 0, shrub = 0, moby = 0, part = 0, fx = 0;
     for (const std::string& name : children(*disc, "LEVEL00/textures")) {
         tie += name.starts_with("tie_"), shrub += name.starts_with("shrub_"), moby += name.starts_with("moby_");
+        part += name.starts_with("part_"), fx += name.starts_with("fx_");
         formats::Bytes bytes;
         const std::string path = "LEVEL00/textures/" + name;
         const auto outcome = read_whole(*disc, path, bytes);
@@ -84,6 +85,8 @@ TEST_CASE("textures/ holds every texture table of the core at its listed sizes")
     CHECK(tie == 6);
     CHECK(shrub == 3);
     CHECK(moby == 5);
+    CHECK(part == 2);  // particle and fx textures, from their banks in the core
+    CHECK(fx == 2);
     // formats-moby.md §10.2: the pyramids are on the stash list, so their row's texels come from gs_ram.
     const tree::LevelScan& level = disc->scan.levels.at(0);
     CHECK(level.stashed_moby_rows == std::set<size_t>{4});

@@ -1,12 +1,15 @@
 #include <fmt/format.h>
 
+#include <tuple>
+
 #include "tree/parts/parts.h"
 #include "tree/texture_file.h"
 
 namespace gcfs::tree::parts {
 
 // textures/<table>_NNN.png: every texture table of the core as pictures
-// (formats.md 6.3; ties A.6, shrubs 1.10 and mobies decode alike).
+// (formats.md 6.3; ties A.6, shrubs 1.10 and mobies decode alike; particle
+// and fx textures from their banks).
 void textures(LevelFolder& f) {
     const LevelScan& level = f.level;
     if (!f.core || !level.core || !f.gs_ram) return;
@@ -39,6 +42,18 @@ void textures(LevelFolder& f) {
                                          static_cast<uint64_t>(entries[i].palette) * formats::kPaletteUnit)));
         }
     }
+    // Particle and fx textures: texels and palette in their banks (part_bank_offset, fx_bank_offset).
+    for (auto [name, table, bank] : {std::tuple{"part", &level.particle_textures, level.core->part_bank_offset},
+                                     std::tuple{"fx", &level.fx_textures, level.core->fx_bank_offset}})
+        for (size_t i = 0; i < table->size(); ++i) {
+            if (!dir) dir = f.directory(f.dir, "textures");
+            const formats::BankTexture& t = (*table)[i];
+            f.file(dir, fmt::format("{}_{:03d}.png", name, i), std::make_shared<BankTextureFile>(f.cache(), f.core, t, bank),
+                   f.decoded(f.core_stream.offset, f.core_stream.available, LevelFolder::kWadLz + std::string(", then 8-bit indexed PNG"),
+                             fmt::format("{} texture {}: core_data.bin [0x{:x}, +{}) with its palette at core_data.bin 0x{:x} "
+                                         "(formats.md 6.1; fields as Wrench reads them)",
+                                         name, i, int64_t{bank} + t.texels, int64_t{t.width} * t.height, int64_t{bank} + t.palette)));
+        }
 }
 
 }  // namespace gcfs::tree::parts

@@ -1,0 +1,29 @@
+// The core's particle and fx texture tables (formats.md §6.1 0x50, 0x58 give
+// only "0x10 B"; the fields are Wrench's, level_textures.h): each record
+// points into its bank in DAT (part_bank_offset, fx_bank_offset), where both
+// the 8-bit texels and the 256-entry palette live, swizzled and with PS2
+// alpha like every other level texture.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "formats/core/level_core.h"
+
+namespace gcfs::formats {
+
+struct BankTexture {
+    int32_t palette = 0;  // byte offset in the bank of 256 × RGBA32
+    int32_t texels = 0;   // byte offset in the bank of width × height indices
+    int32_t width = 0, height = 0;
+};
+
+// Particle records are {palette, unknown, texels, side} (square); fx records
+// {palette, texels, width, height}. The count is checked against IDX first.
+Result<std::vector<BankTexture>> parse_bank_textures(ByteSpan core_index, ArrayRange range, bool particle);
+// Why the texels or palette lie outside DAT ("" when fine); sides up to 1024.
+std::string bank_texture_problem(const BankTexture& t, int32_t bank_offset, uint64_t core_size);
+// The texture as PNG, from the decompressed core; the caller checked the ranges.
+Bytes bank_texture_png(const BankTexture& t, ByteSpan core, int32_t bank_offset);
+
+}  // namespace gcfs::formats
