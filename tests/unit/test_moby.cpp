@@ -11,6 +11,7 @@
 
 #include "formats/moby/moby.h"
 #include "tests/unit/gameplay_vectors.h"
+#include "tests/unit/obj_text.h"
 #include "tests/unit/rejection.h"
 
 using namespace gcfs;
@@ -57,33 +58,17 @@ using Corner = std::array<long, 5>;
 using Tri = std::pair<std::array<Corner, 3>, int>;
 
 std::map<std::string, std::vector<Tri>> obj_triangles(const std::string& text) {
+    const test::ObjText obj = test::parse_obj_text(text);
     std::map<std::string, std::vector<Tri>> out;
-    std::vector<std::array<double, 3>> v;
-    std::vector<std::array<double, 2>> vt;
-    std::string object;
-    int material = -1;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream l(line);
-        std::string tag;
-        l >> tag;
-        if (tag == "o") l >> object;
-        else if (tag == "v") { std::array<double, 3> p{}; l >> p[0] >> p[1] >> p[2]; v.push_back(p); }
-        else if (tag == "vt") { std::array<double, 2> t{}; l >> t[0] >> t[1]; vt.push_back(t); }
-        else if (tag == "usemtl") { std::string m; l >> m; material = std::stoi(m.substr(m.find('_') + 1)); }
-        else if (tag == "f") {
-            std::array<Corner, 3> corners{};
-            for (auto& c : corners) {
-                std::string token;
-                l >> token;
-                const size_t iv = std::stoul(token) - 1, it = std::stoul(token.substr(token.find('/') + 1)) - 1;
-                c = {std::lround(v[iv][0] * 1e4), std::lround(v[iv][1] * 1e4), std::lround(v[iv][2] * 1e4), std::lround(vt[it][0] * 1e4),
-                     std::lround(vt[it][1] * 1e4)};
-            }
-            std::sort(corners.begin(), corners.end());
-            out[object].push_back({corners, material});
+    for (const auto& f : obj.faces) {
+        std::array<Corner, 3> corners{};
+        for (int k = 0; k < 3; ++k) {
+            const auto& p = obj.v[f.v[k]];
+            const auto& t = obj.vt[f.vt[k]];
+            corners[k] = {std::lround(p[0] * 1e4), std::lround(p[1] * 1e4), std::lround(p[2] * 1e4), std::lround(t[0] * 1e4), std::lround(t[1] * 1e4)};
         }
+        std::sort(corners.begin(), corners.end());
+        out[f.object].push_back({corners, std::stoi(f.material.substr(f.material.find('_') + 1))});  // "mat_K": class slot K
     }
     for (auto& [name, tris] : out) std::sort(tris.begin(), tris.end());
     return out;

@@ -9,6 +9,7 @@
 
 #include "formats/shrub/shrub.h"
 #include "tests/unit/gameplay_vectors.h"
+#include "tests/unit/obj_text.h"
 #include "tests/unit/rejection.h"
 
 using namespace gcfs;
@@ -34,41 +35,6 @@ std::string field(const std::string& listing, const std::string& key) {
 }
 
 std::string g(double v) { return fmt::format("{:g}", v); }
-
-struct Obj {
-    std::vector<std::array<double, 3>> v;
-    std::vector<std::array<double, 2>> vt;
-    std::vector<std::array<uint32_t, 3>> f;  // 0-based position indices
-};
-
-Obj parse_obj(const std::string& text) {
-    Obj obj;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream l(line);
-        std::string tag;
-        l >> tag;
-        if (tag == "v") {
-            std::array<double, 3> p{};
-            l >> p[0] >> p[1] >> p[2];
-            obj.v.push_back(p);
-        } else if (tag == "vt") {
-            std::array<double, 2> t{};
-            l >> t[0] >> t[1];
-            obj.vt.push_back(t);
-        } else if (tag == "f") {
-            std::array<uint32_t, 3> face{};
-            for (auto& i : face) {
-                std::string token;
-                l >> token;
-                i = static_cast<uint32_t>(std::stoul(token.substr(0, token.find('/')))) - 1;
-            }
-            obj.f.push_back(face);
-        }
-    }
-    return obj;
-}
 
 shrub::ClassSpec respec(const shrub::ShrubClass& cls) {
     shrub::ClassSpec spec;
@@ -131,7 +97,7 @@ TEST_CASE("shrub vectors decode to Wrench's recovered meshes: positions, UVs and
         auto cls = shrub::read_shrub_class(vector_bytes(name));
         REQUIRE(cls.ok());
         const ClassMesh mesh = shrub::shrub_mesh(*cls);
-        const Obj wrench = parse_obj(test::read_text(test::shared_path(fmt::format("vectors/shrub/{}.wrench.obj", name))));
+        const test::ObjText wrench = test::parse_obj_text(test::read_text(test::shared_path(fmt::format("vectors/shrub/{}.wrench.obj", name))));
         REQUIRE(wrench.v.size() == mesh.positions.size());
         REQUIRE(wrench.vt.size() == mesh.uvs.size());
         for (size_t i = 0; i < mesh.positions.size(); ++i) {
@@ -140,8 +106,8 @@ TEST_CASE("shrub vectors decode to Wrench's recovered meshes: positions, UVs and
             CHECK(std::abs(wrench.vt[i][0] - mesh.uvs[i][0]) < 2e-5);
             CHECK(std::abs(wrench.vt[i][1] - (1.0 - mesh.uvs[i][1])) < 2e-5);  // the listing writes vt = (s, 1 - t)
         }
-        REQUIRE(wrench.f.size() == mesh.triangles.size());
-        for (size_t t = 0; t < mesh.triangles.size(); ++t) CHECK(wrench.f[t] == mesh.triangles[t].v);
+        REQUIRE(wrench.faces.size() == mesh.triangles.size());
+        for (size_t t = 0; t < mesh.triangles.size(); ++t) CHECK(wrench.faces[t].v == mesh.triangles[t].v);
     }
 }
 
