@@ -32,7 +32,7 @@ demo: build
 	ls -l $(DEMO_DIR)/mnt/LEVEL00/tfrag | head -8
 	ls -l $(DEMO_DIR)/mnt/LEVEL00/textures $(DEMO_DIR)/mnt/LEVEL00/classes
 	head -8 $(DEMO_DIR)/mnt/LEVEL00/tfrag/terrain.obj
-	ls -l $(DEMO_DIR)/mnt/LEVEL00/ties $(DEMO_DIR)/mnt/LEVEL00/shrubs
+	ls -l $(DEMO_DIR)/mnt/LEVEL00/mobies $(DEMO_DIR)/mnt/LEVEL00/ties $(DEMO_DIR)/mnt/LEVEL00/shrubs
 	cut -d, -f1,4,7,10,11 $(DEMO_DIR)/mnt/LEVEL00/ties/ties.csv
 	ls -l $(DEMO_DIR)/mnt/LEVEL00/gameplay
 	cut -d, -f1,6,12,18-20 $(DEMO_DIR)/mnt/LEVEL00/gameplay/mobies.csv | head -5
