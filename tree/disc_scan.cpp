@@ -126,8 +126,8 @@ void scan_class_and_texture_offsets(LevelScan& level, const LevelCoreHeader& cor
             const TextureEntry& t = (*table)[row];
             // A stashed row's texels are in gs_ram from the stash address (formats-moby.md §10.2).
             const bool stashed = std::string_view(name) == "moby" && level.stashed_moby_rows.contains(row);
-            const auto problem = stashed ? texture_problem(t, static_cast<int32_t>(*level.moby_stash_address), gs_ram_size, gs_ram_size)
-                                         : texture_problem(t, core.textures_base_offset, core_size, gs_ram_size);
+            const auto problem =
+                texture_problem(t, core.textures_base_offset, core_size, gs_ram_size, stashed ? level.moby_stash_address : std::nullopt);
             if (!problem.empty() && texture_detail.empty()) texture_detail = fmt::format("{} texture: {}", name, problem);
         }
         textures += table->size();

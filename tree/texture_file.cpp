@@ -17,8 +17,7 @@ TextureFile::TextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream
 
 std::string TextureFile::open_error() const {
     // Both sizes are declared (core header 0x8C, data lump): nothing is decoded.
-    if (stash_) return formats::texture_problem(texture_, static_cast<int32_t>(*stash_), gs_ram_->size(), gs_ram_->size());
-    return formats::texture_problem(texture_, textures_base_, core_->size(), gs_ram_->size());
+    return formats::texture_problem(texture_, textures_base_, core_->size(), gs_ram_->size(), stash_);
 }
 
 uint64_t TextureFile::size() const { return formats::texture_png_size(texture_); }

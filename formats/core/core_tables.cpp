@@ -22,6 +22,12 @@ std::string texture_problem(const TextureEntry& e, int32_t textures_base, uint64
     return {};
 }
 
+std::string texture_problem(const TextureEntry& e, int32_t textures_base, uint64_t core_size, uint64_t gs_ram_size,
+                            std::optional<uint64_t> stash) {
+    if (stash) return texture_problem(e, static_cast<int32_t>(*stash), gs_ram_size, gs_ram_size);
+    return texture_problem(e, textures_base, core_size, gs_ram_size);
+}
+
 std::string class_table_csv(const std::vector<ClassEntry>& entries, bool shrub, uint64_t core_size) {
     std::string out = "index,o_class,offset_in_core_data,model,unknown_8,unknown_c,textures";
     if (shrub) out += ",billboard_width,billboard_height,max_mip,palette_offset,texture_offset,mip1,mip2,mip3";
@@ -50,8 +56,8 @@ std::string texture_tables_csv(const std::vector<NamedTextureTable>& tables, int
             const TextureEntry& e = table.entries[i];
             // formats-moby.md §10.2: a stashed class's texels are in gs_ram from the stash address.
             const bool stashed = table.name == "moby" && stash_address && stashed_moby_rows.contains(i);
-            const std::string problem = stashed ? texture_problem(e, static_cast<int32_t>(*stash_address), gs_ram_size, gs_ram_size)
-                                                : texture_problem(e, textures_base, core_size, gs_ram_size);
+            const std::string problem =
+                texture_problem(e, textures_base, core_size, gs_ram_size, stashed ? stash_address : std::nullopt);
             fmt::format_to(std::back_inserter(out), "{},{},0x{:x},{},{},{},{},{},0x{:x},{},\"{}\",{}\n", table.name, i, e.data_offset,
                            stashed ? "" : fmt::format("0x{:x}", static_cast<int64_t>(textures_base) + e.data_offset), e.width, e.height,
                            e.type, e.palette, static_cast<uint64_t>(static_cast<uint16_t>(e.palette)) * kPaletteUnit, e.mipmap,

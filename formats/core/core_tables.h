@@ -18,6 +18,10 @@ constexpr uint64_t kPaletteBytes = 1024;   // 256 RGBA32 entries
 std::string class_problem(const ClassEntry& entry, uint64_t core_size);
 // Why a texture's pixels or palette lie outside their buffers ("" when fine).
 std::string texture_problem(const TextureEntry& entry, int32_t textures_base, uint64_t core_size, uint64_t gs_ram_size);
+// The same for a row whose texels are in gs_ram from `stash` when it is set
+// (a stashed moby class's row, formats-moby.md §10.2), else in the core.
+std::string texture_problem(const TextureEntry& entry, int32_t textures_base, uint64_t core_size, uint64_t gs_ram_size,
+                            std::optional<uint64_t> stash);
 
 // index, o_class, offset_in_core_data, model (ok / none / the problem), the
 // unknown words, the 16 texture indices; shrubs add their billboard record.
