@@ -11,8 +11,9 @@ using formats::CollisionFace;
 using formats::CollisionOctant;
 using formats::kOctantEdge;
 
-// formats.md does not say which axis is up. The synthetic terrain puts height
-// on y, so its collision does too: x and z are the ground plane.
+// formats.md does not say which axis is up; formats-gameplay.md §0's grids
+// span x and y, so the synthetic terrain puts height on z, and so does its
+// collision: x and y are the ground plane (z also has the finest packed unit).
 struct Corner {
     int64_t x16, y16, z64;  // world position in the packed fields' units
 };
@@ -26,7 +27,7 @@ uint8_t surface_type(double low, double high) {
 
 class OctantSet {
 public:
-    // Files one face (corners clockwise seen from +y, as stored: §8.3 is
+    // Files one face (corners clockwise seen from +z, as stored: §8.3 is
     // silent on winding; Wrench reverses the stored order when it reads, and
     // the reversed order faces up) in the octant at `coord`.
     void add(std::array<int32_t, 3> coord, const std::vector<Corner>& corners, uint8_t type) {
@@ -63,7 +64,7 @@ private:
 
 int32_t octant_of(double world) { return static_cast<int32_t>(std::floor(world / kOctantEdge)); }
 
-formats::HeroGroup fence(double x, double z, double length, const Terrain& terrain) {
+formats::HeroGroup fence(double x, double y, double length, const Terrain& terrain) {
     // A wall of two triangles per post gap; hero vertices are u16 / 64, so
     // the wall stands at height max(0, ground).
     formats::HeroGroup g;
@@ -71,9 +72,9 @@ formats::HeroGroup fence(double x, double z, double length, const Terrain& terra
     double top = 0;
     for (int i = 0; i < posts; ++i) {
         const double px = x + length * i / (posts - 1);
-        const double ground = std::max(0.0, terrain.height(px, z));
+        const double ground = std::max(0.0, terrain.height(px, y));
         top = std::max(top, ground + 2);
-        for (double y : {ground, ground + 2})
+        for (double z : {ground, ground + 2})
             g.vertices.push_back({static_cast<uint16_t>(std::lround(px * 64)), static_cast<uint16_t>(std::lround(y * 64)),
                                   static_cast<uint16_t>(std::lround(z * 64))});
     }
@@ -82,8 +83,8 @@ formats::HeroGroup fence(double x, double z, double length, const Terrain& terra
         g.triangles.push_back({b, static_cast<uint8_t>(b + 2), static_cast<uint8_t>(b + 1)});
         g.triangles.push_back({static_cast<uint8_t>(b + 1), static_cast<uint8_t>(b + 2), static_cast<uint8_t>(b + 3)});
     }
-    g.bsphere = {static_cast<uint16_t>(std::lround((x + length / 2) * 64)), static_cast<uint16_t>(std::lround(top / 2 * 64)),
-                 static_cast<uint16_t>(std::lround(z * 64)), static_cast<uint16_t>(std::lround((length / 2 + 2) * 64))};
+    g.bsphere = {static_cast<uint16_t>(std::lround((x + length / 2) * 64)), static_cast<uint16_t>(std::lround(y * 64)),
+                 static_cast<uint16_t>(std::lround(top / 2 * 64)), static_cast<uint16_t>(std::lround((length / 2 + 2) * 64))};
     return g;
 }
 
@@ -92,25 +93,26 @@ formats::HeroGroup fence(double x, double z, double length, const Terrain& terra
 formats::Collision make_collision(const Terrain& terrain, double cell, Random& random) {
     const int cells = static_cast<int>(terrain.extent / cell);
     auto corner = [&](int i, int j) {
-        const double x = i * cell, z = j * cell;
-        return Corner{std::llround(x * 16), std::llround(terrain.height(x, z) * 16), std::llround(z * 64)};
+        const double x = i * cell, y = j * cell;
+        return Corner{std::llround(x * 16), std::llround(y * 16), std::llround(terrain.height(x, y) * 64)};
     };
     OctantSet octants;
     for (int j = 0; j < cells; ++j)
         for (int i = 0; i < cells; ++i) {
             const Corner c00 = corner(i, j), c10 = corner(i + 1, j), c01 = corner(i, j + 1), c11 = corner(i + 1, j + 1);
-            const double low = std::min({c00.y16, c10.y16, c01.y16, c11.y16}) / 16.0;
-            const double high = std::max({c00.y16, c10.y16, c01.y16, c11.y16}) / 16.0;
+            const double low = std::min({c00.z64, c10.z64, c01.z64, c11.z64}) / 64.0;
+            const double high = std::max({c00.z64, c10.z64, c01.z64, c11.z64}) / 64.0;
             const uint8_t type = surface_type(low, high);
             // Every fourth cell is stored as two triangles instead of a quad.
             const bool split = random.below(4) == 0;
-            const int32_t ox = octant_of((i + 0.5) * cell), oz = octant_of((j + 0.5) * cell);
-            for (int32_t oy = octant_of(low); oy <= octant_of(high); ++oy) {
+            // Seen from +z, c00 c10 c11 c01 run counter-clockwise; faces are stored clockwise.
+            const int32_t ox = octant_of((i + 0.5) * cell), oy = octant_of((j + 0.5) * cell);
+            for (int32_t oz = octant_of(low); oz <= octant_of(high); ++oz) {
                 if (split) {
-                    octants.add({ox, oy, oz}, {c10, c11, c00}, type);
-                    octants.add({ox, oy, oz}, {c11, c01, c00}, type);
+                    octants.add({ox, oy, oz}, {c00, c11, c10}, type);
+                    octants.add({ox, oy, oz}, {c00, c01, c11}, type);
                 } else {
-                    octants.add({ox, oy, oz}, {c10, c11, c01, c00}, type);
+                    octants.add({ox, oy, oz}, {c00, c01, c11, c10}, type);
                 }
             }
         }

@@ -99,8 +99,9 @@ public:
 private:
     float coord() { return static_cast<float>(spec_.extent * (0.1 + 0.8 * random_.unit())); }
     float angle() { return static_cast<float>((random_.unit() * 2 - 1) * std::numbers::pi); }
-    std::array<float, 3> on_ground(float x, float z, float lift = 0) {
-        return {x, static_cast<float>(spec_.height(x, z)) + lift, z};
+    // z is up (formats-gameplay.md §0: the grids span x and y).
+    std::array<float, 3> on_ground(float x, float y, float lift = 0) {
+        return {x, y, static_cast<float>(spec_.height(x, y)) + lift};
     }
 
     static std::vector<int32_t> first_appearance(const RecordTable& t) {
@@ -140,13 +141,13 @@ private:
 
     // §3.1: mobies stand on the terrain; every fourth carries pvars.
     void moby(int i) {
-        const float x = coord(), z = coord();
+        const float x = coord(), y = coord();
         const int32_t pvar = i % 4 == 1 ? static_cast<int32_t>(pvar_table_.size()) : -1;
         RecordBuilder r(kMobySchema);
         r.s32(0x00, 0x88).s32(0x04, i % 3 - 1).s32(0x10, 1000 + 7 * i).s32(0x14, i % 5 * 10)
             .s32(0x28, spec_.moby_classes[static_cast<size_t>(i) % spec_.moby_classes.size()])
             .f32(0x2c, 0.5f + 0.25f * static_cast<float>(i % 4)).s32(0x30, 64 + i % 3 * 32).s32(0x34, 128)
-            .s32(0x38, 32).s32(0x3c, 64).floats(0x40, on_ground(x, z)).f32(0x4c, 0).f32(0x50, angle()).f32(0x54, 0)
+            .s32(0x38, 32).s32(0x3c, 64).floats(0x40, on_ground(x, y)).f32(0x4c, 0).f32(0x50, 0).f32(0x54, angle())
             .s32(0x58, group_of(i)).s32(0x5c, i % 7 == 0).f32(0x60, i % 7 == 0 ? 12.5f : 0).s32(0x68, pvar)
             .s32(0x6c, i % 2).s32(0x70, pvar >= 0 && i % 8 == 1 ? 0x20 : 0)
             .s32(0x74, 40 * (i % 6)).s32(0x78, 128).s32(0x7c, 255 - 20 * (i % 6)).s32(0x80, i % 2);
@@ -182,8 +183,8 @@ private:
             pvar_table_.push_back({static_cast<int32_t>(pvar_data_.size()), 8});
             for (int k = 0; k < 8; ++k) pvar_data_.push_back(static_cast<uint8_t>(0x40 + k));
         }
-        RecordBuilder(kCameraSchema).s32(0, i).floats(4, pos).f32(0x10, -0.3f).f32(0x14, angle()).f32(0x18, 0).s32(0x1c, pvar).append_to(cameras_);
-        const std::array<float, 3> rot{0, angle(), 0};
+        RecordBuilder(kCameraSchema).s32(0, i).floats(4, pos).f32(0x10, -0.3f).f32(0x14, 0).f32(0x18, angle()).s32(0x1c, pvar).append_to(cameras_);
+        const std::array<float, 3> rot{0, 0, angle()};
         const Matrix m = compose(pos, rot, {4, 4, 4}), inv = inverse(m);
         RecordBuilder(kSoundSchema).s16(0, static_cast<int16_t>(10 + i)).s16(2, static_cast<int16_t>(i)).s32(8, -1).f32(0xc, 20.f + 5 * i)
             .floats(0x10, stored(m)).floats(0x50, std::span<const float>(inv.data(), 12)).floats(0x80, rot).append_to(sounds_);
@@ -191,8 +192,8 @@ private:
 
     // §3.2, §3.3: rotated, non-unit-scaled instances of the core's classes.
     void instance(RecordTable& table, const std::vector<int32_t>& classes, int i) {
-        const float x = coord(), z = coord(), s = 0.75f + 0.25f * static_cast<float>(i % 4);
-        const Matrix m = stored(compose(on_ground(x, z), {0, angle(), i % 3 == 0 ? 0.1f : 0.f}, {s, s * (i % 2 ? 1.5f : 1.f), s}));
+        const float x = coord(), y = coord(), s = 0.75f + 0.25f * static_cast<float>(i % 4);
+        const Matrix m = stored(compose(on_ground(x, y), {i % 3 == 0 ? 0.1f : 0.f, 0, angle()}, {s, s, s * (i % 2 ? 1.5f : 1.f)}));
         RecordBuilder r(*table.schema);
         r.s32(0, classes[static_cast<size_t>(i) % classes.size()]).floats(0x10, m);
         if (table.schema == &kTieSchema) {
@@ -206,13 +207,13 @@ private:
 
     // A path over the terrain: points a little above the surface, w = the point's index.
     void path(std::vector<std::vector<Vec4>>& out, int points) {
-        float x = coord(), z = coord();
+        float x = coord(), y = coord();
         const float heading = angle(), step = static_cast<float>(spec_.extent) / 40;
         std::vector<Vec4> spline;
         for (int i = 0; i < points; ++i) {
             x = std::clamp(x + step * std::cos(heading + 0.2f * i), 0.f, static_cast<float>(spec_.extent));
-            z = std::clamp(z + step * std::sin(heading + 0.2f * i), 0.f, static_cast<float>(spec_.extent));
-            const auto p = on_ground(x, z, 1);
+            y = std::clamp(y + step * std::sin(heading + 0.2f * i), 0.f, static_cast<float>(spec_.extent));
+            const auto p = on_ground(x, y, 1);
             spline.push_back({p[0], p[1], p[2], static_cast<float>(i)});
         }
         out.push_back(std::move(spline));
@@ -220,8 +221,8 @@ private:
 
     // §3.7: matrix, the first three columns of its inverse, and the Euler rotation.
     void volume(int kind) {
-        const std::array<float, 3> rot{0, angle(), 0};
-        const Matrix m = compose(on_ground(coord(), coord(), 3), rot, {6, 3 + static_cast<float>(kind), 6}), inv = inverse(m);
+        const std::array<float, 3> rot{0, 0, angle()};
+        const Matrix m = compose(on_ground(coord(), coord(), 3), rot, {6, 6, 3 + static_cast<float>(kind)}), inv = inverse(m);
         RecordBuilder(kVolumeSchema).floats(0, stored(m)).floats(0x40, std::span<const float>(inv.data(), 12)).floats(0x70, rot)
             .append_to(volumes_[kind]);
     }
@@ -252,8 +253,8 @@ private:
         r.append_to(s.first);
         if (odd)
             for (int i = 0; i < 2; ++i)
-                RecordBuilder(kChunkPlaneSchema).f32(0, i ? 0 : static_cast<float>(spec_.extent / 2)).f32(8, i ? static_cast<float>(spec_.extent / 2) : 0)
-                    .s32(0xc, 2).f32(0x10, i ? 0.f : 1.f).f32(0x18, i ? 1.f : 0.f).append_to(s.planes);
+                RecordBuilder(kChunkPlaneSchema).f32(0, i ? 0 : static_cast<float>(spec_.extent / 2)).f32(4, i ? static_cast<float>(spec_.extent / 2) : 0)
+                    .s32(0xc, 2).f32(0x10, i ? 0.f : 1.f).f32(0x14, i ? 1.f : 0.f).append_to(s.planes);
         return s;
     }
 
@@ -282,7 +283,7 @@ private:
     EnvTransitions env_transitions() {
         EnvTransitions e{{&kSphereSchema, {}, {}}, {&kEnvTransitionSchema, {}, {}}};
         for (int i = 0; i < 2; ++i) {
-            const Matrix m = compose(on_ground(coord(), coord(), 4), {0, angle(), 0}, {10, 8, 10});
+            const Matrix m = compose(on_ground(coord(), coord(), 4), {0, 0, angle()}, {10, 10, 8});
             const auto corners = unit_cube_corners(m);
             const Vec4 s = bounding_sphere(corners);
             RecordBuilder(kSphereSchema).f32(0, s.x).f32(4, s.y).f32(8, s.z).f32(0xc, s.w).append_to(e.spheres);

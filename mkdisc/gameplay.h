@@ -15,8 +15,8 @@ namespace gcfs::mkdisc {
 struct GameplaySpec {
     int level = 0;
     bool full_scale = false;
-    // The terrain the instances stand on: height (y) at world x, z over [0, extent).
-    std::function<double(double x, double z)> height;
+    // The terrain the instances stand on: height (z) at world x, y over [0, extent).
+    std::function<double(double x, double y)> height;
     double extent = 0;
     std::vector<int32_t> moby_classes, tie_classes, shrub_classes;  // ids in the core's class tables
     int tfrag_count = 0;

@@ -12,11 +12,13 @@ using formats::TfragVertexInfo;
 
 constexpr int kPatchPitch = 24576;  // s16 units per patch edge; ÷1024 gives 24 world units (§7.6)
 
+// Height (z: formats-gameplay.md §0's grids span x and y, so z is up) over
+// the ground plane x, y, in s16 units.
 struct Field {
-    double phase_x, phase_z, amplitude;
-    double operator()(double x, double z) const {
-        return amplitude * (std::sin(x / 9000.0 + phase_x) + 0.5 * std::cos(z / 5000.0 + phase_z) +
-                            0.25 * std::sin((x + z) / 2500.0));
+    double phase_x, phase_y, amplitude;
+    double operator()(double x, double y) const {
+        return amplitude * (std::sin(x / 9000.0 + phase_x) + 0.5 * std::cos(y / 5000.0 + phase_y) +
+                            0.25 * std::sin((x + y) / 2500.0));
     }
 };
 
@@ -37,13 +39,13 @@ std::vector<int> lod_lines(int count, int lod) {
     return lines;
 }
 
-TfragPatch make_patch(int px, int pz, int w, int h, const Field& field, Random& random, int texture_count,
+TfragPatch make_patch(int px, int py, int w, int h, const Field& field, Random& random, int texture_count,
                       bool with_unknown_2) {
     TfragPatch p;
-    const int base_y = random.between(-2000, 2000) * 4;
-    p.base = {px * kPatchPitch, base_y, pz * kPatchPitch, 0};
+    const int base_z = random.between(-2000, 2000) * 4;
+    p.base = {px * kPatchPitch, py * kPatchPitch, base_z, 0};
     const int cell_x = kPatchPitch / (w - 1);
-    const int cell_z = kPatchPitch / (h - 1);
+    const int cell_y = kPatchPitch / (h - 1);
 
     // Positions, grouped by tier in grid order; remember each vertex's global index.
     std::vector<int> tier(w * h), in_tier(w * h), global(w * h);
@@ -52,10 +54,10 @@ TfragPatch make_patch(int px, int pz, int w, int h, const Field& field, Random& 
             const int v = r * w + c;
             tier[v] = tier_of(r, c, w, h);
             in_tier[v] = static_cast<int>(p.positions[tier[v]].size());
-            const double wx = p.base[0] + c * cell_x, wz = p.base[2] + r * cell_z;
-            const int y = static_cast<int>(std::lround(field(wx, wz))) - base_y;
-            p.positions[tier[v]].push_back({static_cast<int16_t>(c * cell_x), static_cast<int16_t>(y),
-                                            static_cast<int16_t>(r * cell_z)});
+            const double wx = p.base[0] + c * cell_x, wy = p.base[1] + r * cell_y;
+            const int z = static_cast<int>(std::lround(field(wx, wy))) - base_z;
+            p.positions[tier[v]].push_back({static_cast<int16_t>(c * cell_x), static_cast<int16_t>(r * cell_y),
+                                            static_cast<int16_t>(z)});
         }
     const int offsets[3] = {0, static_cast<int>(p.positions[0].size()),
                             static_cast<int>(p.positions[0].size() + p.positions[1].size())};
@@ -98,8 +100,9 @@ TfragPatch make_patch(int px, int pz, int w, int h, const Field& field, Random& 
             const int adgif = static_cast<int>(band / 2) % own_textures;
             data.strips.push_back(flagged ? TfragStrip{static_cast<int8_t>(n - 128), 0, static_cast<int8_t>(5 * adgif), 0}
                                           : TfragStrip{static_cast<int8_t>(n), 0, 0, 0});
+            // Far row first: the strip's first triangle then winds counter-clockwise seen from +z.
             for (int c : cols)
-                for (int r : {rows[band], rows[band + 1]}) {
+                for (int r : {rows[band + 1], rows[band]}) {
                     const int v = r * w + c;
                     data.indices.push_back(static_cast<uint8_t>(vi_offsets[tier[v]] + vi_index[v]));
                 }
@@ -131,7 +134,7 @@ TfragPatch make_patch(int px, int pz, int w, int h, const Field& field, Random& 
     // Per-position colour (0x80 alpha = opaque on the GS) and a light record.
     for (int t = 0; t < 3; ++t)
         for (const auto& pos : p.positions[t]) {
-            const uint8_t shade = static_cast<uint8_t>(std::clamp(96 + (pos.y + base_y) / 128, 16, 250));
+            const uint8_t shade = static_cast<uint8_t>(std::clamp(96 + (pos.z + base_z) / 128, 16, 250));
             p.rgba.push_back({shade, static_cast<uint8_t>(shade / 2 + 60), static_cast<uint8_t>(255 - shade), 0x80});
             p.lights.push_back({0, static_cast<int8_t>(random.between(0, 127)), static_cast<int8_t>(random.between(-128, 127)),
                                 static_cast<int8_t>(random.between(0, 64)), static_cast<int16_t>(random.below(0x7fff)), 0});
@@ -139,7 +142,7 @@ TfragPatch make_patch(int px, int pz, int w, int h, const Field& field, Random& 
 
     // Bounding sphere in world units.
     const float half = kPatchPitch / 2048.0f;
-    p.bsphere = {(p.base[0] + kPatchPitch / 2) / 1024.0f, base_y / 1024.0f, (p.base[2] + kPatchPitch / 2) / 1024.0f,
+    p.bsphere = {(p.base[0] + kPatchPitch / 2) / 1024.0f, (p.base[1] + kPatchPitch / 2) / 1024.0f, base_z / 1024.0f,
                  half * 1.5f + 16.0f};
     p.mip_dist = static_cast<uint16_t>(random.between(64, 512));
     return p;
@@ -160,7 +163,7 @@ Terrain make_terrain(const TerrainSpec& spec, Random& random) {
         patches.push_back(std::move(patch));
     }
     // Positions are s16 units, 1024 to the world unit (§7.6).
-    return {std::move(patches), [field](double x, double z) { return field(x * 1024, z * 1024) / 1024; },
+    return {std::move(patches), [field](double x, double y) { return field(x * 1024, y * 1024) / 1024; },
             side * kPatchPitch / 1024.0};
 }
 

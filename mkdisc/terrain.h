@@ -17,10 +17,11 @@ struct TerrainSpec {
 
 struct Terrain {
     std::vector<formats::TfragPatch> patches;
-    // The surface the patches sample: height (y) in world units at world x, z.
-    // The level's collision mesh is cut from the same surface.
-    std::function<double(double x, double z)> height;
-    double extent = 0;  // world units the patch grid spans along x and along z
+    // The surface the patches sample: height (z, up: formats-gameplay.md §0's
+    // grids span x and y) in world units at world x, y. The level's collision
+    // mesh is cut from the same surface and the gameplay instances stand on it.
+    std::function<double(double x, double y)> height;
+    double extent = 0;  // world units the patch grid spans along x and along y
 };
 
 Terrain make_terrain(const TerrainSpec& spec, Random& random);

@@ -17,7 +17,7 @@ namespace {
 
 // A sloping plane whose cells cross from octant layer 0 into layer 1, so
 // some faces are stored in two octants.
-double plane_height(double x, double z) { return 3.0 + 0.1 * x - 0.05 * z; }
+double plane_height(double x, double y) { return 3.0 + 0.1 * x - 0.05 * y; }
 
 mkdisc::Terrain plane(double extent) {
     mkdisc::Terrain t;
@@ -115,7 +115,7 @@ TEST_CASE("merging octant copies gives every cell of the surface exactly once") 
     CHECK(quads + triangles / 2 == 12 * 12);
     CHECK(triangles % 2 == 0);
     CHECK(stored > quads + triangles);  // the plane crosses layers: some faces were stored twice
-    // Every face lies on the plane and faces up (+y) once its corners are
+    // Every face lies on the plane and faces up (+z) once its corners are
     // reversed, as the OBJ writes them.
     for (const auto& f : mesh.faces) {
         const auto& a = mesh.positions[f.v[f.corners - 1]];
@@ -123,14 +123,14 @@ TEST_CASE("merging octant copies gives every cell of the surface exactly once") 
         const auto& d = mesh.positions[f.v[f.corners - 3]];
         const double ux = (b[0] - a[0]) / 64.0, uy = (b[1] - a[1]) / 64.0, uz = (b[2] - a[2]) / 64.0;
         const double vx = (d[0] - a[0]) / 64.0, vy = (d[1] - a[1]) / 64.0, vz = (d[2] - a[2]) / 64.0;
-        const double normal_y = uz * vx - ux * vz;
-        CHECK(normal_y > 0);
-        (void)uy;
-        (void)vy;
+        const double normal_z = ux * vy - uy * vx;
+        CHECK(normal_z > 0);
+        (void)uz;
+        (void)vz;
         for (int k = 0; k < f.corners; ++k) {
             const auto& p = mesh.positions[f.v[k]];
-            const double expected = plane_height(p[0] / 64.0, p[2] / 64.0);
-            CHECK(std::fabs(p[1] / 64.0 - expected) <= 1.0 / 32);  // y is stored in 1/16 units
+            const double expected = plane_height(p[0] / 64.0, p[1] / 64.0);
+            CHECK(std::fabs(p[2] / 64.0 - expected) <= 1.0 / 64);  // z is stored in 1/64 units
         }
     }
 }

@@ -161,12 +161,12 @@ TEST_CASE("LOD meshes use their tiers and keep one winding across a height field
             for (int t = 0; t < 3 - lod; ++t) tiers += p.positions[t].size();
             CHECK(mesh->positions.size() == tiers);  // §7.7
             CHECK(mesh->triangles.size() == strip_triangle_count(p.lods[lod].strips));
-            // The terrain is a height field over x/z: every face's normal must
-            // point the same way in y once odd strip triangles are flipped.
+            // The terrain is a height field over x/y (z up): every face's normal
+            // must point up once odd strip triangles are flipped.
             for (const auto& t : mesh->triangles) {
                 const auto &a = mesh->positions[t[0]], &b = mesh->positions[t[1]], &c = mesh->positions[t[2]];
-                const double ny = (b[2] - a[2]) * (c[0] - a[0]) - (b[0] - a[0]) * (c[2] - a[2]);
-                CHECK(ny > 0);
+                const double nz = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+                CHECK(nz > 0);
             }
         }
     }
