@@ -28,6 +28,12 @@ std::array<double, 6> bounds(const ClassMesh& mesh) {
     return b;
 }
 
+// The texture-table row a class's slot names (A.6, shrub 1.10, moby 10.1), -1 for none.
+int row_of(const formats::ClassEntry& entry, int slot, uint64_t rows) {
+    const uint8_t row = slot >= 0 && slot < 16 ? entry.textures[static_cast<size_t>(slot)] : 0xff;
+    return row != 0xff && row < rows ? row : -1;
+}
+
 bool power_of_two(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 }  // namespace
@@ -92,13 +98,13 @@ std::string LevelClassModels::preamble(const ClassModel& m, int lod) const {
 }
 
 std::string LevelClassModels::material(const formats::ClassEntry& entry, int slot, std::string* error) const {
-    const uint8_t row = slot >= 0 && slot < 16 ? entry.textures[static_cast<size_t>(slot)] : 0xff;
-    if (slot >= 0 && row != 0xff && row < source_.texture_rows) return fmt::format("{}_{:03d}", prefix(), row);
+    const int row = row_of(entry, slot, source_.texture_rows);
+    if (row >= 0) return fmt::format("{}_{:03d}", prefix(), row);
     // Moby slots past the class's textures do occur (formats-moby.md 10.1: Wrench draws them grey),
     // as does -1 (no texture); a tie or shrub slot must name a row (A.6, shrub 1.10).
     if (slot >= 0 && kind_ != ClassKind::moby && error)
-        *error = fmt::format("texture slot {} of its class-table entry is 0x{:02x}, not a row of the {}-row {} texture table", slot, row,
-                             source_.texture_rows, prefix());
+        *error = fmt::format("texture slot {} of its class-table entry is 0x{:02x}, not a row of the {}-row {} texture table", slot,
+                             slot < 16 ? entry.textures[static_cast<size_t>(slot)] : 0xff, source_.texture_rows, prefix());
     return "untextured";
 }
 
@@ -208,16 +214,39 @@ std::string LevelClassModels::csv() const {
     return out;
 }
 
+formats::Result<DecodedClass> LevelClassModels::decode(size_t cls) const {
+    const ClassModel& m = index().classes.at(cls);
+    auto failed = [](std::string why) { return formats::FormatError{formats::Errc::bad_value, 0, std::move(why)}; };
+    if (!m.error.empty()) return failed(m.error);
+    const cache::Loaded core = window();
+    if (!core.bytes) return failed(core.error);
+    auto decoded = decode_class(kind_, core.bytes->bytes().subspan(m.extent.offset - source_.window->from, m.extent.size));
+    if (!decoded.ok()) return failed(where(m.extent, decoded.error()));
+    return decoded;
+}
+
+formats::Result<formats::ClassMesh> LevelClassModels::mesh(size_t cls) const {
+    auto decoded = decode(cls);
+    if (!decoded.ok()) return decoded.error();
+    return std::move(decoded->meshes[0]);
+}
+
+int LevelClassModels::texture_row(size_t cls, int slot) const {
+    return row_of(source_.entries[entry_of_.at(cls)], slot, source_.texture_rows);
+}
+
+std::optional<size_t> LevelClassModels::find(int32_t o_class) const {
+    const auto it = std::find(listed_.begin(), listed_.end(), o_class);
+    return it == listed_.end() ? std::nullopt : std::optional<size_t>(static_cast<size_t>(it - listed_.begin()));
+}
+
 cache::Loaded LevelClassModels::obj(size_t cls, int lod) const {
     const ClassModel& m = index().classes.at(cls);
     if (!m.error.empty()) return {nullptr, m.error};
     return cache_.get(keys_[4 * cls + static_cast<size_t>(lod)], [&]() -> cache::Loaded {
-        const cache::Loaded core = window();
-        if (!core.bytes) return core;
-        const auto bytes = core.bytes->bytes().subspan(m.extent.offset - source_.window->from, m.extent.size);
+        auto decoded = decode(cls);
+        if (!decoded.ok()) return {nullptr, decoded.error().message};
         const formats::ClassEntry& entry = source_.entries[entry_of_[cls]];
-        auto decoded = decode_class(kind_, bytes);
-        if (!decoded.ok()) return {nullptr, where(m.extent, decoded.error())};
         const std::string text = formats::class_obj(decoded->meshes[static_cast<size_t>(lod)], preamble(m, lod),
                                                     [&](int slot) { return material(entry, slot, nullptr); });
         if (text.size() != m.obj_size[lod])  // the size stat reported must be the size a read returns

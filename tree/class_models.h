@@ -82,11 +82,17 @@ public:
     // Each class's extent in core_data.bin, known from the table alone.
     std::vector<formats::CoreRegion> extents() const;
     cache::Loaded obj(size_t cls, int lod) const;
+    // Class `cls` (a position in listed()) decoded again from the window: its
+    // LOD 0 mesh for level.glb, and the texture-table row a slot names (-1: none).
+    formats::Result<formats::ClassMesh> mesh(size_t cls) const;
+    int texture_row(size_t cls, int slot) const;
+    std::optional<size_t> find(int32_t o_class) const;  // the position in listed()
     cache::Loaded billboard_png(size_t cls) const;
     std::string mtl() const;  // a material per row of the kind's texture table, mapped to ../textures/
 
 private:
     cache::Loaded window() const;
+    formats::Result<DecodedClass> decode(size_t cls) const;
     std::string preamble(const ClassModel& model, int lod) const;
     // The MTL name of a class slot; sets `error` for an unbound one where that is an error.
     std::string material(const formats::ClassEntry& entry, int slot, std::string* error) const;

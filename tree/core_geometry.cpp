@@ -118,6 +118,26 @@ cache::Loaded LevelGeometry::sky_png(size_t def) const {
     return {cache::Blob::copy_of(png), {}};
 }
 
+namespace {
+formats::FormatError missing(const std::string& why) { return {formats::Errc::bad_value, 0, why.empty() ? "not in this core" : why}; }
+}  // namespace
+
+formats::Result<std::vector<formats::SkyShellMesh>> LevelGeometry::sky_shells() const {
+    const GeometryIndex& index = this->index();
+    if (!index.sky) return missing(index.sky_error);
+    const cache::Loaded decoded = head();
+    if (!decoded.bytes) return missing(decoded.error);
+    return formats::sky_meshes(bytes_of(decoded, *sky_), *index.sky);
+}
+
+formats::Result<formats::Collision> LevelGeometry::collision() const {
+    const GeometryIndex& index = this->index();
+    if (!index.collision) return missing(index.collision_error);
+    const cache::Loaded decoded = head();
+    if (!decoded.bytes) return missing(decoded.error);
+    return formats::parse_collision(bytes_of(decoded, *collision_));
+}
+
 uint64_t CollisionObjFile::size() const {
     const GeometryIndex& index = geometry_->index();
     return index.collision ? index.collision->obj_size : 0;

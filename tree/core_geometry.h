@@ -44,6 +44,10 @@ public:
     // sky/sky.obj's text, and sky texture `def` as PNG (formats-tie-sky.md B.2, B.4).
     cache::Loaded sky_obj() const;
     cache::Loaded sky_png(size_t def) const;
+    // The sky's shells and the collision block decoded again from the head,
+    // for level.glb; an error when the region is absent or was rejected.
+    formats::Result<std::vector<formats::SkyShellMesh>> sky_shells() const;
+    formats::Result<formats::Collision> collision() const;
     // The decoded core from byte 0 through the last region, kept in the cache.
     cache::Loaded head() const;
 

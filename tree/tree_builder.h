@@ -12,6 +12,7 @@
 #include "tree/disc_scan.h"
 #include "tree/gameplay.h"
 #include "tree/image.h"
+#include "tree/level_scene.h"
 #include "tree/node.h"
 #include "tree/sources.h"
 #include "tree/stats.h"
@@ -28,6 +29,7 @@ struct LevelDecoders {
     std::shared_ptr<const LevelGameplay> gameplay_index;  // gameplay/
     std::shared_ptr<const LevelClassModels> mobies, ties, shrubs;  // mobies/, ties/, shrubs/
     std::shared_ptr<const ClassWindow> class_window;      // the core bytes both decode from
+    std::shared_ptr<const LevelScene> scene;              // level.glb
 };
 
 struct Disc {

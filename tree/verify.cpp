@@ -163,6 +163,20 @@ void class_model_checks(LevelVerdict& v, const LevelClassModels& models) {
     }
 }
 
+// level.glb: what the scene holds (the totals the Blender and validator
+// tests compare), and the file renders at the size stat reported.
+void scene_checks(LevelVerdict& v, const LevelScene& scene) {
+    const SceneIndex& index = scene.index();
+    const SceneCounts& c = index.counts;
+    const cache::Loaded glb = scene.glb();
+    v.checks.push_back({"level.glb", glb.bytes != nullptr,
+                        glb.bytes ? fmt::format("{} bytes: {} ties, {} shrubs, {} mobies ({} without a mesh), {} paths, {} volumes, {} cameras, "
+                                                "{} lights, {} sounds; {} meshes, {} images, {} triangles drawn",
+                                                index.size, c.ties, c.shrubs, c.mobies, c.empty, c.paths, c.volumes, c.cameras, c.lights,
+                                                c.sounds, c.meshes, c.images, c.triangles)
+                                  : glb.error});
+}
+
 }  // namespace
 
 bool LevelVerdict::ok() const {
@@ -190,6 +204,7 @@ DiscVerdict verify_disc(const Disc& disc) {
             if (d.gameplay_index) gameplay_checks(v, *d.gameplay_index);
             for (const auto& models : {d.mobies, d.ties, d.shrubs})
                 if (models) class_model_checks(v, *models);
+            if (d.scene) scene_checks(v, *d.scene);
         }
         verdict.levels.push_back(std::move(v));
     }

@@ -198,16 +198,21 @@ std::string render_collision_obj(const Collision& c, const CollisionSourceInfo& 
     return out;
 }
 
+std::array<double, 3> collision_type_colour(uint8_t type) {
+    // Golden-angle hues keep neighbouring type numbers far apart in colour.
+    const double hue = std::fmod(type * 137.508, 360.0) / 60.0;
+    const double x = 1.0 - std::fabs(std::fmod(hue, 2.0) - 1.0);
+    const std::array<std::array<double, 3>, 6> sectors{{{1, x, 0}, {x, 1, 0}, {0, 1, x}, {0, x, 1}, {x, 0, 1}, {1, 0, x}}};
+    const auto& rgb = sectors[static_cast<int>(hue) % 6];
+    return {0.25 + 0.6 * rgb[0], 0.25 + 0.6 * rgb[1], 0.25 + 0.6 * rgb[2]};
+}
+
 std::string collision_materials_mtl() {
     std::string out = "# gcfs: one material per collision surface type (formats.md 8.3); colours are gcfs's own\n";
     for (int type = 0; type < 256; ++type) {
-        // Golden-angle hues keep neighbouring type numbers far apart in colour.
-        const double hue = std::fmod(type * 137.508, 360.0) / 60.0;
-        const double x = 1.0 - std::fabs(std::fmod(hue, 2.0) - 1.0);
-        const std::array<std::array<double, 3>, 6> sectors{{{1, x, 0}, {x, 1, 0}, {0, 1, x}, {0, x, 1}, {x, 0, 1}, {1, 0, x}}};
-        const auto& rgb = sectors[static_cast<int>(hue) % 6];
+        const auto rgb = collision_type_colour(static_cast<uint8_t>(type));
         fmt::format_to(std::back_inserter(out), "newmtl {}\nKd {:.3f} {:.3f} {:.3f}\n", collision_material_name(static_cast<uint8_t>(type)),
-                       0.25 + 0.6 * rgb[0], 0.25 + 0.6 * rgb[1], 0.25 + 0.6 * rgb[2]);
+                       rgb[0], rgb[1], rgb[2]);
     }
     out += fmt::format("newmtl {}\nKd 0.900 0.200 0.900\nd 0.5\n", kHeroMaterial);
     return out;

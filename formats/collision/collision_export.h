@@ -45,6 +45,8 @@ std::string render_collision_obj(const Collision& collision, const CollisionSour
 // One material per surface type (col_00..col_ff) and "hero"; colours are
 // gcfs's own choice, spread so that neighbouring types differ.
 std::string collision_materials_mtl();
+// A surface type's colour (gcfs's own), shared by the MTL and level.glb.
+std::array<double, 3> collision_type_colour(uint8_t type);
 std::string collision_material_name(uint8_t type);
 
 }  // namespace gcfs::formats

@@ -17,8 +17,9 @@ void gameplay(LevelFolder& folder);   // gameplay/ (formats-gameplay.md)
 void mobies(LevelFolder& folder);     // mobies/ (formats-moby.md)
 void ties(LevelFolder& folder);       // ties/ (formats-tie-sky.md Part A)
 void shrubs(LevelFolder& folder);     // shrubs/ (formats-shrub.md)
+void scene(LevelFolder& folder);      // level.glb: every part above as one glTF scene (last: it reads them)
 
 using Part = void (*)(LevelFolder&);
-inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, sky, tfrag, mobies, ties, shrubs, gameplay};
+inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, sky, tfrag, mobies, ties, shrubs, gameplay, scene};
 
 }  // namespace gcfs::tree::parts

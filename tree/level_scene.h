@@ -1,0 +1,51 @@
+// LEVELnn/level.glb: the whole level as one glTF 2.0 scene (terrain, sky,
+// collision, every placed tie, shrub and moby instanced from one mesh per
+// class, paths, volumes, cameras, lights, sounds), assembled from the
+// level's other decoders. Its size is known on the first stat of the file by
+// building the scene without its image bytes (meshes and JSON; images are
+// stored PNGs of arithmetic size), then letting the scene go; a read builds it
+// again with the images and keeps the file in the cache.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "cache/lru_cache.h"
+#include "tree/node.h"
+#include "tree/scene_builder.h"
+
+namespace gcfs::tree {
+
+// A scene always builds: a part that fails is left out and named in its notes.
+struct SceneIndex {
+    uint64_t size = 0;
+    SceneCounts counts;
+};
+
+class LevelScene {
+public:
+    LevelScene(cache::LruCache& cache, SceneSources sources);
+
+    const SceneIndex& index() const;  // built once, on the first stat of level.glb
+    cache::Loaded glb() const;        // the file, rendered into the cache
+
+private:
+    cache::LruCache& cache_;
+    SceneSources sources_;
+    uint64_t key_;
+    mutable std::once_flag indexed_;
+    mutable SceneIndex index_;
+};
+
+class SceneFile final : public Source {
+public:
+    explicit SceneFile(std::shared_ptr<const LevelScene> scene) : scene_(std::move(scene)) {}
+    uint64_t size() const override { return scene_->index().size; }
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+
+private:
+    std::shared_ptr<const LevelScene> scene_;
+};
+
+}  // namespace gcfs::tree

@@ -1,0 +1,25 @@
+#include "tree/level_scene.h"
+#include "tree/parts/parts.h"
+
+namespace gcfs::tree::parts {
+
+// level.glb: the level's other parts as one glTF scene. Runs after them:
+// it reads their decoders and the files textures/ lists.
+void scene(LevelFolder& f) {
+    const LevelDecoders& d = f.decoders();  // a copy of the pointers: the scene is added below
+    if (!d.terrain && !d.geometry && !d.gameplay) return;
+    SceneSources sources{.level = f.level.folder, .terrain = d.terrain, .geometry = d.geometry, .gameplay = d.gameplay,
+                         .ties = d.ties, .shrubs = d.shrubs, .mobies = d.mobies, .textures = {}};
+    if (const auto textures = f.disc.tree.lookup(f.dir, "textures"))
+        f.disc.tree.for_each_child(*textures, 0, [&](const std::string& name, uint64_t ino, NodeType type) {
+            if (type == NodeType::file) sources.textures[name] = f.disc.tree.node(ino)->source;
+            return true;
+        });
+    auto scene = std::make_shared<LevelScene>(f.cache(), std::move(sources));
+    f.decoders().scene = scene;
+    f.file(f.dir, "level.glb", std::make_shared<SceneFile>(scene),
+           Origins::generated("the level as one glTF 2.0 scene: terrain, sky, collision, placed ties, shrubs and mobies, paths, "
+                              "volumes, cameras, lights (from the files beside it)"));
+}
+
+}  // namespace gcfs::tree::parts
