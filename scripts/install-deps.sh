@@ -7,9 +7,15 @@ set -eu
 build=(build-essential cmake ninja-build pkg-config
        libfuse3-dev fuse3 libfmt-dev libspdlog-dev doctest-dev libcli11-dev
        zlib1g-dev nlohmann-json3-dev attr)
-test_tools=(meson genisoimage python3 assimp-utils pngcheck blender clang libclang-rt-14-dev debootstrap)
+# python3-numpy: Blender's glTF importer needs it. Node.js and npm run the
+# Khronos glTF validator (a machine that already has Node.js with its npm,
+# from another packaging, keeps it).
+test_tools=(meson genisoimage python3 python3-numpy assimp-utils pngcheck blender clang libclang-rt-14-dev debootstrap)
 packages=("${build[@]}")
-[ "${1:-test}" = test ] && packages+=("${test_tools[@]}")
+if [ "${1:-test}" = test ]; then
+    packages+=("${test_tools[@]}")
+    command -v npm >/dev/null || packages+=(nodejs npm)
+fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -19,4 +25,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# The glTF validator, at the version tests/gltf/package-lock.json pins.
+if [ "${1:-test}" = test ] && [ ! -d "$(dirname "$0")/../tests/gltf/node_modules/gltf-validator" ]; then
+    (cd "$(dirname "$0")/../tests/gltf" && npm ci --no-audit --no-fund --loglevel=error)
 fi

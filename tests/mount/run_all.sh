@@ -30,22 +30,28 @@ check "by-id/30 resolves" test -f "$MNT/by-id/30/core_data.bin"
 check "stat of extents decoded nothing" grep -qx "cache_misses 0" "$MNT/.gcfs/stats"
 # info.json (occlusion, sky and gameplay summaries) and collision.obj (its
 # size) need the core's head: tfrag, occlusion, sky, collision (§6.2 order),
-# and the gameplay stream. Listing a level decodes exactly those, once each,
-# and never the rest of the core.
-level_ls_decodes_the_core_head() {
+# and the gameplay stream; level.glb's size (its scene built once without
+# images) needs the tfrag region and the class window too. Listing a level
+# decodes exactly those, once each, and nothing of any other level.
+level_ls_decodes_its_scene_sources() {
     ls -l "$MNT/LEVEL01" "$MNT/LEVEL01/core" >/dev/null && ls -l "$MNT/LEVEL01" >/dev/null || return 1
     python3 - "$MNT" <<'PY'
-import json, os, sys
+import csv, json, os, sys
 mnt = sys.argv[1]
+stats = dict(line.split(" ", 1) for line in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in line)
 regions = json.load(open(os.path.join(mnt, "LEVEL01/info.json")))["core"]["regions"]
 head = regions["collision"]["offset_bytes"] + regions["collision"]["size_bytes"]
+tfrag = regions["tfrag"]["size_bytes"]
 gameplay = os.stat(os.path.join(mnt, "LEVEL01/gameplay.bin")).st_size
-stats = dict(line.split(" ", 1) for line in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in line)
-print("misses", stats["cache_misses"], "decoded", stats["bytes_decoded"], "head", head, "gameplay", gameplay)
-sys.exit(0 if int(stats["cache_misses"]) == 2 and int(stats["bytes_decoded"]) == head + gameplay else 1)
+rows = [r for k in ("ties", "shrubs") for r in csv.DictReader(open(os.path.join(mnt, "LEVEL01", k, k + ".csv")))]
+offsets = [int(r["offset_in_core_data"], 16) for k in ("mobies", "ties", "shrubs")
+           for r in csv.DictReader(open(os.path.join(mnt, "LEVEL01/classes", k + ".csv")))]
+window = max(int(r["core_offset"], 16) + int(r["extent"]) for r in rows) - min(o for o in offsets if o > 0)
+print("misses", stats["cache_misses"], "decoded", stats["bytes_decoded"], "head", head, "tfrag", tfrag, "gameplay", gameplay, "classes", window)
+sys.exit(0 if int(stats["cache_misses"]) == 4 and int(stats["bytes_decoded"]) == head + tfrag + gameplay + window else 1)
 PY
 }
-check "ls -l of a level decodes only its core's head and its gameplay, once each" level_ls_decodes_the_core_head
+check "ls -l of a level decodes only its own core head, tfrag region, class window and gameplay, once each" level_ls_decodes_its_scene_sources
 check "tree has LEVEL00/info.json and LEVEL00/collision.obj" test -s "$MNT/LEVEL00/info.json" -a -s "$MNT/LEVEL00/collision.obj"
 check "find lists the whole tree" test "$(find "$MNT" | wc -l)" -gt 100
 # OBJ sizes need the patch data: listing a tfrag/ folder (find above, with
@@ -209,6 +215,11 @@ for level in LEVEL00 LEVEL03; do
 done
 check "class lines in verify --checks: 4 mobies, 3 ties and 2 shrubs per level, all ok" \
     bash -c "test \$(grep -c '^LEVEL0. *ok *moby class ' '$WORK/checks.txt') = 16 && test \$(grep -c '^LEVEL0. *ok *tie class ' '$WORK/checks.txt') = 12 && test \$(grep -c '^LEVEL0. *ok *shrub class ' '$WORK/checks.txt') = 8"
+# level.glb: the whole level as one glTF scene, checked by the Khronos
+# validator and by Blender's importer against the totals verify prints.
+GLTF_VALIDATOR=$(dirname "$0")/../gltf/validate.mjs
+check "every level.glb: the glTF validator finds no error or warning, Blender makes an object per instance with verify's totals" \
+    python3 "$(dirname "$0")/level_scene.py" "$MNT" "$WORK/checks.txt" "$(dirname "$0")/blender_scene.py" "$GLTF_VALIDATOR"
 gameplay_rows_match_verify() {
     for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do
         local g=$MNT/$level/gameplay
@@ -457,6 +468,16 @@ check "the error is logged once, naming level, extent and offset" \
 check ".gcfs/stats lists the failure" grep -q "error LEVEL01/core_data.bin" "$MNT/.gcfs/stats"
 check "the rest of the disc stays readable" cmp "$MNT/LEVEL00/core_data.bin" "$WORK/orig/LEVEL00/core_data.bin"
 check "the damaged level's other extents still read" cmp "$MNT/LEVEL01/gameplay.bin" "$WORK/orig/LEVEL01/gameplay.bin"
+kill -TERM $pid; wait $pid
+
+# ---- a damaged tie class: level.glb stays valid, that class's instances are empty nodes saying why
+"$GCFS" mkdisc "$WORK/tie.iso" --levels 4 --seed 7 --damage tie-strip-slot >/dev/null
+"$GCFS" verify --checks "$WORK/tie.iso" > "$WORK/tie-checks.txt"
+"$GCFS" mount -f "$WORK/tie.iso" "$MNT" 2>"$WORK/tie.log" &
+pid=$!
+wait_mounted "$MNT"
+check "damaged tie class 500 of LEVEL01: every level.glb still validates, its instances are empty nodes with extras.error, the rest is intact" \
+    python3 "$(dirname "$0")/level_scene.py" "$MNT" "$WORK/tie-checks.txt" "$(dirname "$0")/blender_scene.py" "$GLTF_VALIDATOR" LEVEL01 500
 kill -TERM $pid; wait $pid
 
 # ---- a patch whose header disagrees with its lists is reported, never half-emitted

@@ -1,0 +1,17 @@
+// The Khronos glTF validator over each file given: one line per file with
+// its error, warning and info counts, then every error and warning. Exits 1
+// when any file has an error or a warning.
+//   node validate.mjs FILE.glb [FILE.glb ...]
+import fs from 'fs';
+import validator from 'gltf-validator';
+
+let failed = false;
+for (const path of process.argv.slice(2)) {
+    const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(path)), {maxIssues: 0});
+    const {numErrors, numWarnings, numInfos} = report.issues;
+    console.log(`${path}: errors=${numErrors} warnings=${numWarnings} infos=${numInfos}`);
+    for (const m of report.issues.messages)
+        if (m.severity <= 1) console.log(`  ${m.severity === 0 ? 'error' : 'warning'} ${m.code} at ${m.pointer}: ${m.message}`);
+    failed ||= numErrors > 0 || numWarnings > 0;
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,98 @@
+# Every LEVELnn/level.glb of a mount, read through the kernel, against the
+# totals `gcfs verify --checks` printed for it:
+#   level_scene.py MOUNT CHECKS_TXT BLENDER_SCRIPT VALIDATOR [DAMAGED_LEVEL DAMAGED_CLASS]
+# - the Khronos glTF validator: 0 errors, 0 warnings for every file;
+# - stat size = bytes read = verify's size;
+# - Blender's glTF importer: an object per instance (tie_, shrub_, moby_),
+#   per path, volume, camera, light and sound, plus terrain, sky and
+#   collision; faces drawn = verify's triangles; every image loads; instances
+#   of one class share one mesh; empty instances carry extras.error;
+# - with DAMAGED_LEVEL/CLASS: that level's instances of that tie class are
+#   empty nodes whose error names core_data.bin, every other tie has its mesh.
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+
+mount, checks_path, blender_script, validator = sys.argv[1:5]
+damaged = (sys.argv[5], int(sys.argv[6])) if len(sys.argv) > 6 else None
+line_re = re.compile(r"^(LEVEL\d+) +ok +level\.glb: (\d+) bytes: (\d+) ties, (\d+) shrubs, (\d+) mobies \((\d+) without a mesh\), "
+                     r"(\d+) paths, (\d+) volumes, (\d+) cameras, (\d+) lights, (\d+) sounds; (\d+) meshes, (\d+) images, (\d+) triangles drawn")
+keys = ["size", "ties", "shrubs", "mobies", "empty", "paths", "volumes", "cameras", "lights", "sounds", "meshes", "images", "triangles"]
+expected = {}
+for line in open(checks_path):
+    m = line_re.match(line)
+    if m:
+        expected[m.group(1)] = dict(zip(keys, map(int, m.groups()[1:])))
+levels = sorted(d for d in os.listdir(mount) if d.startswith("LEVEL"))
+problems = []
+if sorted(expected) != levels:
+    problems.append("verify has level.glb lines for %s, the mount lists %s" % (sorted(expected), levels))
+
+files = [os.path.join(mount, l, "level.glb") for l in levels]
+report = subprocess.run(["node", validator] + files, capture_output=True, text=True)
+print(report.stdout.strip())
+if report.returncode != 0:
+    problems.append("the glTF validator reports errors or warnings: %s" % (report.stdout + report.stderr)[-3000:])
+
+# Blender takes its Python from the first python3 on PATH; its glTF importer
+# needs the system one (python3-numpy), not a virtualenv's that runs this script.
+blender_env = dict(os.environ, PATH="/usr/bin:/bin:" + os.environ.get("PATH", ""))
+# Each kind's objects: their group node, and the names they carry.
+KINDS = {"ties": (("ties",), ("tie_",)), "shrubs": (("shrubs",), ("shrub_",)), "mobies": (("mobies",), ("moby_",)),
+         "paths": (("paths", "grind_paths"), ("path_", "grind_path_")),
+         "volumes": (("volumes",), ("cuboid_", "sphere_", "cylinder_", "pill_")), "sounds": (("sounds",), ("sound_",))}
+for level, path in zip(levels, files):
+    want = expected.get(level)
+    if not want:
+        continue
+    data = open(path, "rb").read()
+    if os.stat(path).st_size != want["size"] or len(data) != want["size"]:
+        problems.append("%s: stat %d, read %d, verify %d" % (path, os.stat(path).st_size, len(data), want["size"]))
+    run = subprocess.run(["blender", "-b", "--python", blender_script, "--", path], capture_output=True, text=True, env=blender_env)
+    scene_lines = [l[6:] for l in run.stdout.splitlines() if l.startswith("SCENE ")]
+    if len(scene_lines) != 1:
+        problems.append("%s: Blender did not import it: %s" % (path, (run.stdout + run.stderr)[-2000:]))
+        continue
+    scene = json.loads(scene_lines[0])
+    objects = scene["objects"]
+    by_name = {o["name"]: o for o in objects}
+    got = {k: sum(1 for o in objects if o["parent"] in parents and o["name"].startswith(names)) for k, (parents, names) in KINDS.items()}
+    got["cameras"] = sum(1 for o in objects if o["parent"] == "cameras")
+    got["lights"] = sum(1 for o in objects if o["parent"] == "lights")
+    instances = [o for o in objects if o["parent"] in ("ties", "shrubs", "mobies")]
+    got["empty"] = sum(1 for o in instances if o["type"] == "EMPTY")
+    got["triangles"] = sum(o.get("faces", 0) for o in objects)
+    got["images"] = sum(1 for i in scene["images"] if i["width"] > 0)
+    for k in ("ties", "shrubs", "mobies", "empty", "paths", "volumes", "cameras", "lights", "sounds", "triangles", "images"):
+        if got[k] != want[k]:
+            problems.append("%s: Blender has %d %s, verify says %d" % (level, got[k], k, want[k]))
+    if not all(o["props"].get("error") for o in instances if o["type"] == "EMPTY"):
+        problems.append("%s: an empty instance without extras.error" % level)
+    if sum(1 for o in objects if o["type"] == "CAMERA") + sum(1 for o in objects if o["type"] == "LIGHT") == 0:
+        problems.append("%s: no camera or light objects" % level)
+    for part in ("terrain", "collision_mesh"):
+        if by_name.get(part, {}).get("type") != "MESH":
+            problems.append("%s: no %s mesh object" % (level, part))
+    if not any(o["parent"] == "sky" and o["type"] == "MESH" for o in objects):
+        problems.append("%s: no sky shell objects" % level)
+    if by_name.get("collision", {}).get("props", {}).get("collision") != 1:
+        problems.append("%s: the collision node is not marked in its extras" % level)
+    # Vertex data once per class: every instance of a class shows one mesh.
+    meshes_of = collections.defaultdict(set)
+    for o in instances:
+        if o["type"] == "MESH":
+            meshes_of[(o["parent"], o["props"]["class"])].add(o["mesh"])
+    if any(len(m) != 1 for m in meshes_of.values()):
+        problems.append("%s: a class's instances do not share one mesh: %s" % (level, dict(meshes_of)))
+    if damaged and level == damaged[0]:
+        hit = [o for o in instances if o["parent"] == "ties" and o["props"]["class"] == damaged[1]]
+        if not hit or any(o["type"] != "EMPTY" or "core_data.bin 0x" not in o["props"].get("error", "") for o in hit):
+            problems.append("%s: tie class %d's instances should be empty nodes naming the damage: %s" % (level, damaged[1], hit))
+        if any(o["type"] != "MESH" for o in instances if o["parent"] == "ties" and o["props"]["class"] != damaged[1]):
+            problems.append("%s: an undamaged tie class lost its mesh" % level)
+    print("%s: %s | blender %s" % (level, want, {k: got[k] for k in sorted(got)}))
+print("\n".join(problems) if problems else "%d level.glb files: validator clean, Blender's objects and faces agree with verify" % len(files))
+sys.exit(1 if problems else 0)

@@ -1,0 +1,116 @@
+// LEVELnn/level.glb through the tree, without a mount: its size at stat is
+// the size a read returns, the stat builds only that level's scene, every
+// placed instance is a node named for it that shares its class's mesh, and a
+// damaged tie class leaves its instances as empty nodes saying why.
+#include <doctest/doctest.h>
+
+#include <fmt/format.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "disc_fixture.h"
+#include "formats/common/bytes.h"
+#include "tree/tree_builder.h"
+
+using namespace gcfs;
+
+namespace {
+
+nlohmann::json scene_json(const tree::Disc& disc, const std::string& level) {
+    const tree::Node& n = node_at(disc, level + "/level.glb");
+    formats::Bytes bytes(n.source->size());
+    const tree::ReadOutcome got = n.source->read(0, bytes);
+    REQUIRE_MESSAGE(got.ok(), got.error);
+    REQUIRE(got.bytes == bytes.size());
+    REQUIRE(formats::u32_at(bytes, 8) == bytes.size());
+    const uint32_t json_length = formats::u32_at(bytes, 12);
+    return nlohmann::json::parse(bytes.begin() + 20, bytes.begin() + 20 + json_length);
+}
+
+// Instance nodes by kind ("ties", ...): the children of that group node.
+std::vector<nlohmann::json> group(const nlohmann::json& j, const std::string& name) {
+    for (const auto& n : j["nodes"])
+        if (n["name"] == name) {
+            std::vector<nlohmann::json> out;
+            for (const auto& c : n["children"]) out.push_back(j["nodes"][c.get<size_t>()]);
+            return out;
+        }
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("level.glb: stat builds one level's scene only, and a read returns that many bytes") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    CHECK(disc->cache->stats().misses == 0);  // mounting builds no scene
+    const uint64_t size = node_at(*disc, "LEVEL02/level.glb").source->size();
+    CHECK(size > 1000);
+    // Its sources: that level's core head, tfrag region, class window and gameplay, once each.
+    CHECK(disc->cache->stats().misses == 4);
+    const nlohmann::json j = scene_json(*disc, "LEVEL02");
+    CHECK(j["scenes"][0]["extras"]["level"] == "LEVEL02");
+    CHECK_FALSE(j["scenes"][0]["extras"].contains("notes"));  // nothing was left out of a clean level
+
+    // Ties and shrubs: a node per record of gameplay/, named kind_class_index, one mesh per class.
+    const auto ties = group(j, "ties"), shrubs = group(j, "shrubs"), mobies = group(j, "mobies");
+    CHECK(ties.size() == 6);
+    CHECK(shrubs.size() == 8);
+    CHECK(mobies.size() == 14);
+    std::map<int, std::set<int>> mesh_of_class;
+    for (const auto& n : ties) {
+        CHECK(n["name"] == fmt::format("tie_{}_{}", n["extras"]["class"].get<int>(), n["extras"]["index"].get<int>()));
+        REQUIRE(n.contains("mesh"));
+        mesh_of_class[n["extras"]["class"].get<int>()].insert(n["mesh"].get<int>());
+    }
+    CHECK(mesh_of_class.size() == 3);
+    for (const auto& [cls, meshes] : mesh_of_class) CHECK_MESSAGE(meshes.size() == 1, cls);
+    // Mobies: moby_uid_class; the classes without a model (every fifth, mkdisc) are empty nodes saying so.
+    size_t empty = 0;
+    for (const auto& n : mobies) {
+        CHECK(n["name"] == fmt::format("moby_{}_{}", n["extras"]["uid"].get<int>(), n["extras"]["class"].get<int>()));
+        CHECK(n["extras"].contains("pvar_index"));
+        if (n.contains("mesh")) continue;
+        ++empty;
+        CHECK(n["extras"]["error"].get<std::string>().find("has no model") != std::string::npos);
+        CHECK(n.contains("matrix"));  // still placed
+    }
+    CHECK(empty == 2);
+    // The collision mesh hides by default; the terrain and sky are there.
+    bool collision = false, terrain = false;
+    for (const auto& n : j["nodes"]) {
+        if (n["name"] == "collision") collision = n["extensions"]["KHR_node_visibility"]["visible"] == false && n["extras"]["collision"] == true;
+        if (n["name"] == "terrain") terrain = n.contains("mesh");
+    }
+    CHECK(collision);
+    CHECK(terrain);
+    CHECK(group(j, "sky").size() == 3);
+    CHECK(group(j, "cameras").size() == 3);
+    // Every image embedded is a texture file of the level, by name.
+    for (const auto& image : j["images"]) CHECK(image["mimeType"] == "image/png");
+}
+
+TEST_CASE("level.glb with a damaged tie class: its instances are empty nodes naming the byte, the rest is whole") {
+    const DamagedDisc damaged({{mkdisc::Damage::tie_strip_slot, 1}}, 7);
+    auto disc = tree::open_disc(damaged.path, 64 << 20);
+    const nlohmann::json j = scene_json(*disc, "LEVEL01");
+    size_t broken = 0, whole = 0;
+    for (const auto& n : group(j, "ties")) {
+        if (n["extras"]["class"] == 500) {
+            ++broken;
+            CHECK_FALSE(n.contains("mesh"));
+            CHECK_MESSAGE(n["extras"]["error"].get<std::string>().find("tie class 500 at core_data.bin 0x") == 0, n["extras"]["error"]);
+        } else {
+            ++whole;
+            CHECK(n.contains("mesh"));
+        }
+    }
+    CHECK(broken == 2);
+    CHECK(whole == 4);
+    CHECK(group(j, "shrubs").size() == 8);
+    // The other levels' scenes do not see the damage.
+    const nlohmann::json other = scene_json(*disc, "LEVEL00");
+    for (const auto& n : group(other, "ties")) CHECK(n.contains("mesh"));
+}
