@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "formats/export/preview.h"
+
 namespace gcfs::tree {
 
 LevelScene::LevelScene(cache::LruCache& cache, SceneSources sources)
-    : cache_(cache), sources_(std::move(sources)), key_(new_cache_key()) {}
+    : cache_(cache), sources_(std::move(sources)), key_(new_cache_key()), preview_key_(new_cache_key()) {}
 
 const SceneIndex& LevelScene::index() const {
     std::call_once(indexed_, [this] {
@@ -38,10 +40,18 @@ cache::Loaded LevelScene::glb() const {
     }, 2 * index.size);  // the file and its copy into the cache
 }
 
+cache::Loaded LevelScene::preview() const {
+    return cache_.get(preview_key_, [&]() -> cache::Loaded { return {cache::Blob::copy_of(level_preview_png(sources_)), {}}; });
+}
+
+uint64_t SceneFile::size() const {
+    return kind_ == Kind::glb ? scene_->index().size : formats::terrain_preview_png_size();
+}
+
 ReadOutcome SceneFile::read(uint64_t offset, std::span<uint8_t> out) const {
-    const cache::Loaded glb = scene_->glb();
-    if (!glb.bytes) return {0, glb.error};
-    return copy_window(glb.bytes->bytes(), offset, out);
+    const cache::Loaded file = kind_ == Kind::glb ? scene_->glb() : scene_->preview();
+    if (!file.bytes) return {0, file.error};
+    return copy_window(file.bytes->bytes(), offset, out);
 }
 
 }  // namespace gcfs::tree

@@ -29,23 +29,27 @@ public:
 
     const SceneIndex& index() const;  // built once, on the first stat of level.glb
     cache::Loaded glb() const;        // the file, rendered into the cache
+    cache::Loaded preview() const;    // preview.png (a fixed size: listing builds nothing)
 
 private:
     cache::LruCache& cache_;
     SceneSources sources_;
-    uint64_t key_;
+    uint64_t key_, preview_key_;
     mutable std::once_flag indexed_;
     mutable SceneIndex index_;
 };
 
+// level.glb, or preview.png.
 class SceneFile final : public Source {
 public:
-    explicit SceneFile(std::shared_ptr<const LevelScene> scene) : scene_(std::move(scene)) {}
-    uint64_t size() const override { return scene_->index().size; }
+    enum class Kind { glb, preview };
+    SceneFile(std::shared_ptr<const LevelScene> scene, Kind kind) : scene_(std::move(scene)), kind_(kind) {}
+    uint64_t size() const override;
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
 
 private:
     std::shared_ptr<const LevelScene> scene_;
+    Kind kind_;
 };
 
 }  // namespace gcfs::tree

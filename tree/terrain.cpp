@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "formats/export/preview.h"
 #include "tree/sources.h"
 
 namespace gcfs::tree {
@@ -88,14 +87,12 @@ TerrainFile::TerrainFile(std::shared_ptr<const LevelTerrain> terrain, Kind kind,
     : terrain_(std::move(terrain)), kind_(kind), patch_(patch), lod_(lod), key_(new_cache_key()) {}
 
 uint64_t TerrainFile::size() const {
-    if (kind_ == Kind::preview_png) return formats::terrain_preview_png_size();  // fixed: listing decodes nothing
     const TerrainIndex& index = terrain_->index();
     if (!index.error.empty()) return 0;
     switch (kind_) {
         case Kind::patch_obj: return patch_ < index.patch_sizes.size() ? index.patch_sizes[patch_][lod_] : 0;
         case Kind::terrain_obj: return index.terrain_size;
         case Kind::patches_csv: return index.csv_size;
-        case Kind::preview_png: break;  // answered above
     }
     return 0;
 }
@@ -121,10 +118,6 @@ cache::Loaded TerrainFile::render() const {
         if (!block.bytes) return block;
         if (kind_ == Kind::terrain_obj)
             return as_loaded(formats::render_tfrag_terrain_obj(block.bytes->bytes(), terrain_->source(), index.summary));
-        if (kind_ == Kind::preview_png)
-            return {cache::Blob::copy_of(formats::terrain_preview_png(
-                        formats::tfrag_level_meshes(block.bytes->bytes(), index.summary, 0))),
-                    {}};
         return as_loaded(formats::render_tfrag_patch_obj(block.bytes->bytes(), index.summary.header, terrain_->source(),
                                                          index.summary.patches[patch_], lod_));
     });

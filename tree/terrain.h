@@ -70,7 +70,7 @@ private:
 // The three kinds of file in tfrag/.
 class TerrainFile final : public Source {
 public:
-    enum class Kind { patch_obj, terrain_obj, patches_csv, preview_png };
+    enum class Kind { patch_obj, terrain_obj, patches_csv };
     TerrainFile(std::shared_ptr<const LevelTerrain> terrain, Kind kind, uint32_t patch = 0, int lod = 0);
 
     uint64_t size() const override;

@@ -164,6 +164,31 @@ TEST_CASE("preview.png: the highest surface from above, up being the axis the te
     CHECK(std::all_of(empty.begin(), empty.end(), [](uint8_t b) { return b == 0; }));  // filter bytes and background
 }
 
+TEST_CASE("preview.png: footprints and moby markers drawn over the terrain in its own axes") {
+    TfragMesh ground;  // 100 x 100 units over x, y; z up, gently rising
+    for (auto [x, y] : {std::pair{0.0, 0.0}, std::pair{100.0, 0.0}, std::pair{0.0, 100.0}, std::pair{100.0, 100.0}})
+        ground.positions.push_back({x, y, x / 20});
+    ground.triangles = {{0, 1, 2}, {2, 1, 3}};
+    const std::vector<PreviewMark> marks = {
+        {PreviewMark::Kind::shrub, {{10, 10, 0}, {40, 10, 0}, {40, 40, 0}, {10, 40, 0}}},
+        {PreviewMark::Kind::tie, {{30, 30, 0}, {60, 30, 0}, {60, 60, 0}, {30, 60, 0}}},  // over the shrub: ties draw later
+        {PreviewMark::Kind::moby, {{80, 20, 5}}}};
+    const Bytes file = terrain_preview_png({ground}, marks);
+    CHECK(file.size() == terrain_preview_png_size());
+    uint32_t w = 0, h = 0;
+    const Bytes raw = inflate_png(file, w, h);
+    // World (x, y) -> pixel (x * 2.55, 255 - y * 2.55): north up.
+    const auto at = [&](double x, double y) {
+        return raw[static_cast<size_t>(255 - static_cast<int>(y * 2.55)) * (w + 1) + 1 + static_cast<size_t>(x * 2.55)];
+    };
+    CHECK(at(20, 20) == 254);  // shrub green
+    CHECK(at(35, 35) == 253);  // the tie over it
+    CHECK(at(50, 50) == 253);
+    CHECK(at(80, 20) == 255);  // moby red
+    CHECK(at(90, 90) >= 1);
+    CHECK(at(90, 90) <= 252);  // ground
+}
+
 TEST_CASE("a level's texture tables are found by name: a missing tfrag table is never another table") {
     tree::LevelScan level;
     level.textures = {{"moby", {TextureEntry{0, 8, 8, 0x13, 0, -1, -1}}}};  // tfrag's failed to parse, so it is absent

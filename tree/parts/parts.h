@@ -11,13 +11,13 @@ void classes(LevelFolder& folder);    // classes/: the core's class and texture 
 void textures(LevelFolder& folder);   // textures/: texture tables as PNG (6.3)
 void regions(LevelFolder& folder);    // core/: the core's regions, raw (6.2)
 void geometry(LevelFolder& folder);   // collision.obj; occlusion and sky for info.json (8)
-void tfrag(LevelFolder& folder);      // tfrag/ and preview.png (7)
+void tfrag(LevelFolder& folder);      // tfrag/ (7)
 void sky(LevelFolder& folder);        // sky/ (formats-tie-sky.md Part B)
 void gameplay(LevelFolder& folder);   // gameplay/ (formats-gameplay.md)
 void mobies(LevelFolder& folder);     // mobies/ (formats-moby.md)
 void ties(LevelFolder& folder);       // ties/ (formats-tie-sky.md Part A)
 void shrubs(LevelFolder& folder);     // shrubs/ (formats-shrub.md)
-void scene(LevelFolder& folder);      // level.glb: every part above as one glTF scene (last: it reads them)
+void scene(LevelFolder& folder);      // level.glb and preview.png: every part above in one scene (last: it reads them)
 
 using Part = void (*)(LevelFolder&);
 inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, sky, tfrag, mobies, ties, shrubs, gameplay, scene};

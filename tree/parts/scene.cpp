@@ -3,8 +3,9 @@
 
 namespace gcfs::tree::parts {
 
-// level.glb: the level's other parts as one glTF scene. Runs after them:
-// it reads their decoders and the files textures/ lists.
+// level.glb and preview.png: the level's other parts as one glTF scene and
+// one picture. Runs after them: it reads their decoders and the files
+// textures/ lists.
 void scene(LevelFolder& f) {
     const LevelDecoders& d = f.decoders();  // a copy of the pointers: the scene is added below
     if (!d.terrain && !d.geometry && !d.gameplay) return;
@@ -17,7 +18,11 @@ void scene(LevelFolder& f) {
         });
     auto scene = std::make_shared<LevelScene>(f.cache(), std::move(sources));
     f.decoders().scene = scene;
-    f.file(f.dir, "level.glb", std::make_shared<SceneFile>(scene),
+    if (d.terrain)
+        f.file(f.dir, "preview.png", std::make_shared<SceneFile>(scene, SceneFile::Kind::preview),
+               Origins::generated("the terrain from above with the tie and shrub footprints and moby markers gameplay places "
+                                  "(from tfrag/, gameplay/, ties/, shrubs/)"));
+    f.file(f.dir, "level.glb", std::make_shared<SceneFile>(scene, SceneFile::Kind::glb),
            Origins::generated("the level as one glTF 2.0 scene: terrain, sky, collision, placed ties, shrubs and mobies, paths, "
                               "volumes, cameras, lights (from the files beside it)"));
 }

@@ -14,7 +14,6 @@ void tfrag(LevelFolder& f) {
     auto tfrags = [&](const char* output) {
         return f.from_core(LevelFolder::kWadLz + std::string(", then ") + output, *region, "block (formats.md 7)");
     };
-    f.file(f.dir, "preview.png", std::make_shared<TerrainFile>(terrain, Kind::preview_png), tfrags("a top-down PNG"));
     const uint64_t dir = f.directory(f.dir, "tfrag");
     f.file(dir, "terrain.obj", std::make_shared<TerrainFile>(terrain, Kind::terrain_obj), tfrags("OBJ"));
     f.file(dir, "patches.csv", std::make_shared<TerrainFile>(terrain, Kind::patches_csv), tfrags("CSV"));
