@@ -40,6 +40,10 @@ demo: build
 	getfattr --absolute-names -d $(DEMO_DIR)/mnt/LEVEL00/collision.obj
 	@echo; cat $(DEMO_DIR)/mnt/README.txt
 	@echo; $(BUILD)/gcfs verify $(DEMO_DIR)/demo.iso
+	@echo; echo "== each level as one glTF 2.0 scene (terrain, sky, collision, every placed tie, shrub and moby):"
+	@ls -l $(DEMO_DIR)/mnt/LEVEL0*/level.glb
+	@echo "   open one in Blender: blender --python-expr 'import bpy; bpy.ops.import_scene.gltf(filepath=\"$(DEMO_DIR)/mnt/LEVEL00/level.glb\", import_shading=\"FLAT\")'"
+	@echo "   (or File > Import > glTF 2.0 with Shading: Flat), or any glTF viewer; the README's 'The whole level' says what is in it"
 
 test: test-release test-asan test-meson test-fuzz test-package
 
