@@ -78,15 +78,23 @@ private:
         out_.scene.meshes.push_back(std::move(m));
         return static_cast<int>(out_.scene.meshes.size()) - 1;
     }
+    // A part's mesh, or -1 with a note when glTF could not hold it.
+    int part_mesh(gltf::Mesh m) {
+        if (const std::string problem = gltf::mesh_problem(m); !problem.empty()) {
+            notes_.push_back(fmt::format("{} left out: {}", m.name, problem));
+            return -1;
+        }
+        return mesh(std::move(m));
+    }
     uint64_t triangles(int mesh) const {
         uint64_t n = 0;
         for (const auto& p : out_.scene.meshes[static_cast<size_t>(mesh)].primitives)
             if (p.mode == gltf::Mode::triangles) n += p.indices.size() / 3;
         return n;
     }
-    // A mesh node; the mesh's triangles count as drawn once more.
+    // A node; its mesh's triangles (if it has one) count as drawn once more.
     int mesh_node(gltf::Node n, int parent) {
-        out_.counts.triangles += triangles(n.mesh);
+        if (n.mesh >= 0) out_.counts.triangles += triangles(n.mesh);
         return node(std::move(n), parent);
     }
 
@@ -134,7 +142,7 @@ private:
         if (terrain.positions.empty()) return notes_.push_back("terrain left out: no patch decoded");
         const uint64_t rejected = index.summary.patches.size() - index.summary.good_patches();
         if (rejected) notes_.push_back(fmt::format("terrain: {} rejected tfrag patches left out (tfrag/patches.csv says why)", rejected));
-        mesh_node({.name = "terrain", .mesh = mesh(std::move(terrain)), .extras = {{"part", "terrain"}, {"lod", 0}}}, root_);
+        mesh_node({.name = "terrain", .mesh = part_mesh(std::move(terrain)), .extras = {{"part", "terrain"}, {"lod", 0}}}, root_);
     }
 
     void add_sky() {
@@ -163,7 +171,7 @@ private:
                 });
             });
             if (m.primitives.empty()) continue;  // a shell without faces draws nothing
-            mesh_node({.name = m.name, .mesh = mesh(std::move(m)), .extras = {{"shell", i}, {"textured", shell.textured}}}, sky);
+            mesh_node({.name = m.name, .mesh = part_mesh(std::move(m)), .extras = {{"shell", i}, {"textured", shell.textured}}}, sky);
         }
     }
 
@@ -187,11 +195,11 @@ private:
                                 .double_sided = true};
             });
         });
-        if (!main.primitives.empty()) mesh_node({.name = "collision_mesh", .mesh = mesh(std::move(main))}, group);
+        if (!main.primitives.empty()) mesh_node({.name = "collision_mesh", .mesh = part_mesh(std::move(main))}, group);
         gltf::Mesh hero = gltf::collision_hero_mesh(collision->hero_groups, material("hero", [] {
             return Material{.colour = {0.9f, 0.2f, 0.9f, 0.5f}, .alpha = Material::Alpha::blend, .double_sided = true};
         }));
-        if (!hero.primitives.empty()) mesh_node({.name = "collision_hero_groups", .mesh = mesh(std::move(hero))}, group);
+        if (!hero.primitives.empty()) mesh_node({.name = "collision_hero_groups", .mesh = part_mesh(std::move(hero))}, group);
     }
 
     // One mesh per class, made on the first instance that needs it; or why it cannot be drawn.
@@ -215,6 +223,8 @@ private:
             gltf::Mesh m = gltf::class_mesh(*decoded, fmt::format("{}_{}", kind, o_class),
                                             [&](int slot) { return textured(kind, models->texture_row(*cls, slot), alpha); });
             if (m.primitives.empty()) draw.error = fmt::format("{} class {} has no triangles", kind, o_class);
+            else if (const std::string problem = gltf::mesh_problem(m); !problem.empty())
+                draw.error = fmt::format("{} class {} cannot be a glTF mesh: {}", kind, o_class, problem);
             else draw.mesh = mesh(std::move(m));
         }
         return classes_[key] = draw;
@@ -234,8 +244,7 @@ private:
             else n.extras["error"] = draw.error;
         }
         if (n.mesh < 0) ++out_.counts.empty;
-        if (n.mesh >= 0) mesh_node(std::move(n), parent);
-        else node(std::move(n), parent);
+        mesh_node(std::move(n), parent);
     }
 
     void add_gameplay() {
@@ -323,7 +332,7 @@ private:
                 for (const auto& v : vertices) finite = finite && std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
                 if (vertices.size() < 2) n.extras["error"] = "fewer than two vertices: no line to draw";
                 else if (!finite) n.extras["error"] = "a vertex is not finite";
-                else n.mesh = mesh(gltf::path_mesh(vertices, n.name, mat));
+                else n.mesh = part_mesh(gltf::path_mesh(vertices, n.name, mat));
                 node(std::move(n), parent);
                 ++out_.counts.paths;
             }
@@ -348,10 +357,9 @@ private:
                 gltf::Node n{.name = fmt::format("{}_{}", name, i), .extras = {{"kind", name}, {"index", i}}};
                 bool finite = true;
                 for (int k = 0; k < 15; ++k) finite = finite && std::isfinite(matrix[k]);  // [15] is the 0.01 w, not used
-                if (finite) n.mesh = mesh(gltf::volume_world_mesh(kind, matrix, n.name, mat));
+                if (finite) n.mesh = part_mesh(gltf::volume_world_mesh(kind, matrix, n.name, mat));
                 else n.extras["error"] = "its matrix is not finite";
-                if (n.mesh >= 0) mesh_node(std::move(n), parent);
-                else node(std::move(n), parent);
+                mesh_node(std::move(n), parent);
                 ++out_.counts.volumes;
             }
         }

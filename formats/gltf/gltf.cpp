@@ -208,31 +208,30 @@ void append_u32(Bytes& out, uint32_t v) {
     for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }
 
+}  // namespace
+
 // The checks a reader of the file would make: per-vertex arrays agree in
 // length, indices stay inside their mesh and fill whole primitives, every
 // position is finite (glTF accessors may not hold NaN or infinity).
-Result<bool> check_mesh(const Mesh& m, size_t index) {
-    auto bad = [&](std::string why) { return FormatError{Errc::bad_value, index, fmt::format("mesh {} ({}): {}", index, m.name, why)}; };
-    if (m.positions.empty()) return bad("no vertices");
-    if (!m.uvs.empty() && m.uvs.size() != m.positions.size()) return bad(fmt::format("{} uvs for {} positions", m.uvs.size(), m.positions.size()));
+std::string mesh_problem(const Mesh& m) {
+    if (m.positions.empty()) return "no vertices";
+    if (!m.uvs.empty() && m.uvs.size() != m.positions.size()) return fmt::format("{} uvs for {} positions", m.uvs.size(), m.positions.size());
     if (!m.colours.empty() && m.colours.size() != m.positions.size())
-        return bad(fmt::format("{} colours for {} positions", m.colours.size(), m.positions.size()));
+        return fmt::format("{} colours for {} positions", m.colours.size(), m.positions.size());
     for (const auto& p : m.positions)
-        if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) return bad("a position is not finite");
+        if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) return "a position is not finite";
     for (const auto& uv : m.uvs)
-        if (!std::isfinite(uv[0]) || !std::isfinite(uv[1])) return bad("a texture coordinate is not finite");
-    if (m.primitives.empty()) return bad("no primitives");
+        if (!std::isfinite(uv[0]) || !std::isfinite(uv[1])) return "a texture coordinate is not finite";
+    if (m.primitives.empty()) return "no primitives";
     for (const Primitive& p : m.primitives) {
         const size_t drawn = p.indices.empty() ? m.positions.size() : p.indices.size();
-        if (p.mode == Mode::triangles && (drawn == 0 || drawn % 3 != 0)) return bad(fmt::format("{} triangle corners", drawn));
-        if (p.mode == Mode::line_strip && drawn < 2) return bad(fmt::format("a line strip of {} vertices", drawn));
+        if (p.mode == Mode::triangles && (drawn == 0 || drawn % 3 != 0)) return fmt::format("{} triangle corners", drawn);
+        if (p.mode == Mode::line_strip && drawn < 2) return fmt::format("a line strip of {} vertices", drawn);
         for (uint32_t i : p.indices)
-            if (i >= m.positions.size()) return bad(fmt::format("index {} past its {} vertices", i, m.positions.size()));
+            if (i >= m.positions.size()) return fmt::format("index {} past its {} vertices", i, m.positions.size());
     }
-    return true;
+    return {};
 }
-
-}  // namespace
 
 std::string scene_json(const Scene& scene) { return make_json(scene, layout_of(scene)).dump(); }
 
@@ -243,7 +242,8 @@ uint64_t glb_size(const Scene& scene) {
 
 Result<Bytes> write_glb(const Scene& scene, const ImageBytes& image_bytes) {
     for (size_t i = 0; i < scene.meshes.size(); ++i)
-        if (auto ok = check_mesh(scene.meshes[i], i); !ok) return ok.error();
+        if (const std::string problem = mesh_problem(scene.meshes[i]); !problem.empty())
+            return FormatError{Errc::bad_value, i, fmt::format("mesh {} ({}): {}", i, scene.meshes[i].name, problem)};
     const Layout layout = layout_of(scene);
     const std::string json = padded_json(scene, layout);
     const uint64_t size = total_size(json.size(), layout.bin_size);

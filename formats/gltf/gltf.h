@@ -99,6 +99,11 @@ uint64_t glb_size(const Scene& scene);
 using ImageBytes = std::function<Result<Bytes>(size_t image)>;
 Result<Bytes> write_glb(const Scene& scene, const ImageBytes& image_bytes);
 
+// Why write_glb would refuse this mesh ("" when it would not): no vertices,
+// per-vertex arrays of other lengths, a position or uv not finite, an index
+// past the vertices, a primitive that draws no whole triangle or line.
+std::string mesh_problem(const Mesh& mesh);
+
 // A node's matrix is one glTF accepts (§5.25): finite, the bottom row 0 0 0 1,
 // and its 3x3 part a rotation times a non-zero scale per axis (no shear).
 bool trs_decomposable(const Matrix& m);
