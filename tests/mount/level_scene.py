@@ -7,6 +7,8 @@
 #   per path, volume, camera, light and sound, plus terrain, sky and
 #   collision; faces drawn = verify's triangles; every image loads; instances
 #   of one class share one mesh; empty instances carry extras.error;
+# - assimp: imports it with verify's cameras, lights (those with a light)
+#   and embedded textures;
 # - with DAMAGED_LEVEL/CLASS: that level's instances of that tie class are
 #   empty nodes whose error names core_data.bin, every other tie has its mesh.
 import collections
@@ -51,6 +53,11 @@ for level, path in zip(levels, files):
     data = open(path, "rb").read()
     if os.stat(path).st_size != want["size"] or len(data) != want["size"]:
         problems.append("%s: stat %d, read %d, verify %d" % (path, os.stat(path).st_size, len(data), want["size"]))
+    info = subprocess.run(["assimp", "info", path], capture_output=True, text=True).stdout
+    assimp = {k: int(v) for k, v in re.findall(r"^(Cameras|Lights|Textures \(embed\.\)):\s+(\d+)", info, re.M)}
+    lit = sum(1 for n in json.loads(data[20:20 + int.from_bytes(data[12:16], "little")])["nodes"] if "KHR_lights_punctual" in n.get("extensions", {}))
+    if assimp != {"Cameras": want["cameras"], "Lights": lit, "Textures (embed.)": want["images"]}:
+        problems.append("%s: assimp reads %s; verify says %d cameras, %d images; %d lit nodes" % (path, assimp, want["cameras"], want["images"], lit))
     run = subprocess.run(["blender", "-b", "--python", blender_script, "--", path], capture_output=True, text=True, env=blender_env)
     scene_lines = [l[6:] for l in run.stdout.splitlines() if l.startswith("SCENE ")]
     if len(scene_lines) != 1:
