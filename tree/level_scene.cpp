@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "formats/export/preview.h"
+#include "tree/level_preview.h"
 
 namespace gcfs::tree {
 

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <numbers>
 
-#include "formats/export/preview.h"
 #include "formats/gameplay/volume_mesh.h"
 #include "formats/gltf/level_meshes.h"
 #include "formats/tfrag/tfrag_export.h"
@@ -19,14 +18,6 @@ namespace gp = formats::gameplay;
 using gltf::Json;
 using gltf::Material;
 
-std::array<float, 16> floats16(const gp::RecordTable& t, size_t i, uint16_t at) {
-    std::array<float, 16> m{};
-    for (int k = 0; k < 16; ++k) m[k] = t.f32(i, static_cast<uint16_t>(at + 4 * k));
-    return m;
-}
-std::array<float, 3> floats3(const gp::RecordTable& t, size_t i, uint16_t at) {
-    return {t.f32(i, at), t.f32(i, static_cast<uint16_t>(at + 4)), t.f32(i, static_cast<uint16_t>(at + 8))};
-}
 Json json_floats(std::span<const float> v) {
     Json out = Json::array();
     for (float f : v) out.push_back(std::isfinite(f) ? Json(static_cast<double>(f)) : Json(fmt::format("{}", f)));
@@ -276,7 +267,7 @@ private:
         const int parent = group("ties");
         for (size_t i = 0; i < t.count(); ++i) {
             const int32_t o_class = t.s32(i, 0x00);
-            instance(parent, fmt::format("tie_{}_{}", o_class, i), s_.ties, o_class, gltf::instance_matrix(floats16(t, i, 0x10)),
+            instance(parent, fmt::format("tie_{}_{}", o_class, i), s_.ties, o_class, gltf::instance_matrix(t.floats<16>(i, 0x10)),
                      {{"kind", "tie"}, {"index", i}, {"uid", t.s32(i, 0x54)}, {"class", o_class}, {"group", groups[i]},
                       {"occlusion_index", t.s32(i, 0x0c)}},
                      Material::Alpha::mask);
@@ -292,7 +283,7 @@ private:
         const int parent = group("shrubs");
         for (size_t i = 0; i < t.count(); ++i) {
             const int32_t o_class = t.s32(i, 0x00);
-            instance(parent, fmt::format("shrub_{}_{}", o_class, i), s_.shrubs, o_class, gltf::instance_matrix(floats16(t, i, 0x10)),
+            instance(parent, fmt::format("shrub_{}_{}", o_class, i), s_.shrubs, o_class, gltf::instance_matrix(t.floats<16>(i, 0x10)),
                      {{"kind", "shrub"}, {"index", i}, {"class", o_class}, {"group", groups[i]},
                       {"colour", {t.s32(i, 0x50), t.s32(i, 0x54), t.s32(i, 0x58)}}},
                      Material::Alpha::mask);
@@ -308,7 +299,7 @@ private:
         const int parent = group("mobies");
         for (size_t i = 0; i < t.count(); ++i) {
             const int32_t uid = t.s32(i, 0x10), o_class = t.s32(i, 0x28);
-            const gltf::Matrix m = gltf::euler_matrix(floats3(t, i, 0x40), floats3(t, i, 0x4c), t.f32(i, 0x2c));
+            const gltf::Matrix m = gltf::euler_matrix(t.floats<3>(i, 0x40), t.floats<3>(i, 0x4c), t.f32(i, 0x2c));
             instance(parent, fmt::format("moby_{}_{}", uid, o_class), s_.mobies, o_class, m,
                      {{"kind", "moby"}, {"index", i}, {"uid", uid}, {"class", o_class}, {"group", t.s32(i, 0x58)},
                       {"pvar_index", t.s32(i, 0x68)}},
@@ -353,7 +344,7 @@ private:
             });
             for (size_t i = 0; i < block.value->count(); ++i) {
                 if (parent < 0) parent = group("volumes");
-                const auto matrix = floats16(*block.value, i, 0x00);
+                const auto matrix = block.value->floats<16>(i, 0x00);
                 gltf::Node n{.name = fmt::format("{}_{}", name, i), .extras = {{"kind", name}, {"index", i}}};
                 bool finite = true;
                 for (int k = 0; k < 15; ++k) finite = finite && std::isfinite(matrix[k]);  // [15] is the 0.01 w, not used
@@ -374,7 +365,7 @@ private:
         const gp::RecordTable& t = *g.cameras.value;
         const int parent = group("cameras");
         for (size_t i = 0; i < t.count(); ++i) {
-            const gltf::Matrix m = gltf::euler_matrix(floats3(t, i, 0x04), floats3(t, i, 0x10), 1.0f);
+            const gltf::Matrix m = gltf::euler_matrix(t.floats<3>(i, 0x04), t.floats<3>(i, 0x10), 1.0f);
             gltf::Node n{.name = fmt::format("camera_{}", i), .extras = {{"kind", "camera"}, {"index", i}, {"type", t.s32(i, 0x00)},
                                                                          {"pvar_index", t.s32(i, 0x1c)}}};
             if (gltf::trs_decomposable(m)) {
@@ -431,9 +422,9 @@ private:
             for (size_t i = 0; i < g.dir_lights.value->count(); ++i)
                 for (int half = 0; half < 2; ++half) {
                     const auto at = static_cast<uint16_t>(0x20 * half);
-                    const auto [colour, intensity] = light_colour(floats3(*g.dir_lights.value, i, at));
+                    const auto [colour, intensity] = light_colour(g.dir_lights.value->floats<3>(i, at));
                     add(fmt::format("directional_light_{}_{}", i, half ? 'b' : 'a'), {.directional = true, .colour = colour, .intensity = intensity},
-                        gltf::pointing_along(floats3(*g.dir_lights.value, i, static_cast<uint16_t>(at + 0x10))),
+                        gltf::pointing_along(g.dir_lights.value->floats<3>(i, static_cast<uint16_t>(at + 0x10))),
                         {{"kind", "directional light"}, {"index", i}, {"half", half ? "b" : "a"}});
                 }
     }
@@ -444,7 +435,7 @@ private:
         const gp::RecordTable& t = *g.sounds.value;
         const int parent = group("sounds");
         for (size_t i = 0; i < t.count(); ++i) {
-            const gltf::Matrix m = gltf::instance_matrix(floats16(t, i, 0x10));
+            const gltf::Matrix m = gltf::instance_matrix(t.floats<16>(i, 0x10));
             gltf::Node n{.name = fmt::format("sound_{}", i),
                          .extras = {{"kind", "sound"}, {"index", i}, {"class", static_cast<int16_t>(formats::u16_at(t.record(i), 0))},
                                     {"pvar_index", t.s32(i, 0x08)}, {"range", t.f32(i, 0x0c)}}};
@@ -466,52 +457,5 @@ private:
 }  // namespace
 
 BuiltScene build_level_scene(const SceneSources& sources) { return Builder(sources).build(); }
-
-namespace {
-
-// The base of a class's box (LOD 0, class space) at an instance's matrix.
-std::vector<std::array<double, 3>> footprint(const std::array<double, 6>& box, const gltf::Matrix& m) {
-    std::vector<std::array<double, 3>> out;
-    for (auto [x, y] : {std::pair{box[0], box[1]}, std::pair{box[3], box[1]}, std::pair{box[3], box[4]}, std::pair{box[0], box[4]}})
-        out.push_back({m[0] * x + m[4] * y + m[8] * box[2] + m[12], m[1] * x + m[5] * y + m[9] * box[2] + m[13],
-                       m[2] * x + m[6] * y + m[10] * box[2] + m[14]});
-    return out;
-}
-
-void add_footprints(std::vector<formats::PreviewMark>& marks, formats::PreviewMark::Kind kind, const gp::Decoded<gp::RecordTable>& block,
-                    const std::shared_ptr<const LevelClassModels>& models) {
-    if (!block.ok() || !models) return;
-    const ClassModelIndex& index = models->index();
-    for (size_t i = 0; i < block.value->count(); ++i) {
-        // §3.2, §3.3: o_class 0x00, matrix 0x10; classes that cannot be drawn leave no footprint.
-        const std::optional<size_t> cls = models->find(block.value->s32(i, 0x00));
-        if (!cls || !index.classes[*cls].error.empty()) continue;
-        const gltf::Matrix m = gltf::instance_matrix(floats16(*block.value, i, 0x10));
-        if (gltf::trs_decomposable(m)) marks.push_back({kind, footprint(index.classes[*cls].bbox, m)});
-    }
-}
-
-}  // namespace
-
-formats::Bytes level_preview_png(const SceneSources& s) {
-    std::vector<formats::TfragMesh> terrain;
-    if (s.terrain && s.terrain->index().error.empty())
-        if (const cache::Loaded block = s.terrain->block(); block.bytes)
-            terrain = formats::tfrag_level_meshes(block.bytes->bytes(), s.terrain->index().summary, 0);
-    std::vector<formats::PreviewMark> marks;
-    const cache::Loaded bytes = s.gameplay ? s.gameplay->decoded() : cache::Loaded{};
-    if (bytes.bytes) {
-        const gp::Gameplay g = gp::read_gameplay(bytes.bytes->bytes());
-        add_footprints(marks, formats::PreviewMark::Kind::shrub, g.shrubs, s.shrubs);
-        add_footprints(marks, formats::PreviewMark::Kind::tie, g.ties, s.ties);
-        if (g.mobies.ok())
-            for (size_t i = 0; i < g.mobies.value->count(); ++i) {  // §3.1: position 0x40
-                const auto p = floats3(*g.mobies.value, i, 0x40);
-                if (std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]))
-                    marks.push_back({formats::PreviewMark::Kind::moby, {{p[0], p[1], p[2]}}});
-            }
-    }
-    return formats::terrain_preview_png(terrain, marks);
-}
 
 }  // namespace gcfs::tree

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "formats/common/bytes.h"
 #include "formats/gltf/gltf.h"
 #include "tree/class_models.h"
 #include "tree/core_geometry.h"
@@ -45,10 +44,5 @@ struct BuiltScene {
 };
 
 BuiltScene build_level_scene(const SceneSources& sources);
-
-// preview.png: the terrain from above with what gameplay places on it (tie
-// and shrub footprints from their class boxes, moby markers). Without a
-// terrain there is no picture frame: an empty (transparent) picture.
-formats::Bytes level_preview_png(const SceneSources& sources);
 
 }  // namespace gcfs::tree

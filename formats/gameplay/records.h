@@ -58,6 +58,13 @@ struct RecordTable {
     ByteSpan record(size_t i) const { return ByteSpan(bytes).subspan(i * schema->size, schema->size); }
     int32_t s32(size_t i, uint16_t offset) const { return s32_at(record(i), offset); }
     float f32(size_t i, uint16_t offset) const { return f32_at(record(i), offset); }
+    // N consecutive f32 fields from `offset` (a Vec3f, a Mat4, §0).
+    template <size_t N>
+    std::array<float, N> floats(size_t i, uint16_t offset) const {
+        std::array<float, N> out{};
+        for (size_t k = 0; k < N; ++k) out[k] = f32_at(record(i), offset + 4 * k);
+        return out;
+    }
     // One field as CSV text: integers in decimal, hex32 as 0x…, floats in
     // the shortest form that reads back to the same bits.
     std::string text(size_t i, const Field& field) const;
