@@ -45,8 +45,33 @@ const TerrainIndex& LevelTerrain::index() const {
         }
         index_.terrain_size = formats::tfrag_terrain_obj_size(source_, index_.summary);
         index_.csv_size = formats::tfrag_patches_csv(source_, index_.summary).size();
+        indexed_done_ = true;
     });
     return index_;
+}
+
+PatchEntry LevelTerrain::patch(uint32_t i) const {
+    if (indexed_done_) {
+        if (!index_.error.empty()) return {index_.error, {}, {}, {}};
+        if (i >= index_.summary.patches.size()) return {fmt::format("patch {} is not in the {}-patch block", i, index_.summary.patches.size()), {}, {}, {}};
+        return {{}, index_.summary.header, index_.summary.patches[i], index_.patch_sizes[i]};
+    }
+    std::lock_guard lock(patches_mutex_);
+    if (auto found = patches_.find(i); found != patches_.end()) return found->second;
+    // Summarised alone, by the same function the full index uses: a first
+    // read of one patch does not index the other hundreds.
+    PatchEntry entry;
+    const cache::Loaded bytes = block();
+    auto header = bytes.bytes ? formats::parse_tfrags_header(bytes.bytes->bytes()) : formats::Result<formats::TfragsHeader>(formats::TfragsHeader{});
+    if (!bytes.bytes) entry.error = bytes.error;
+    else if (!header.ok()) entry.error = "tfrag block " + header.error().describe();
+    else if (i >= static_cast<uint32_t>(header->tfrag_count)) entry.error = fmt::format("patch {} is not in the {}-patch block", i, header->tfrag_count);
+    else {
+        entry.header = *header;
+        entry.summary = formats::summarize_tfrag_patch(bytes.bytes->bytes(), *header, i);
+        for (int lod = 0; lod < 3; ++lod) entry.sizes[lod] = formats::tfrag_patch_obj_size(source_, entry.summary, lod);
+    }
+    return patches_.emplace(i, std::move(entry)).first->second;
 }
 
 PatchObjRun::PatchObjRun(std::shared_ptr<const LevelTerrain> terrain, const formats::TfragsHeader& header, int lod,
@@ -87,39 +112,37 @@ TerrainFile::TerrainFile(std::shared_ptr<const LevelTerrain> terrain, Kind kind,
     : terrain_(std::move(terrain)), kind_(kind), patch_(patch), lod_(lod), key_(new_cache_key()) {}
 
 uint64_t TerrainFile::size() const {
+    if (kind_ == Kind::patch_obj) {
+        const PatchEntry entry = terrain_->patch(patch_);
+        return entry.error.empty() ? entry.sizes[lod_] : 0;
+    }
     const TerrainIndex& index = terrain_->index();
     if (!index.error.empty()) return 0;
-    switch (kind_) {
-        case Kind::patch_obj: return patch_ < index.patch_sizes.size() ? index.patch_sizes[patch_][lod_] : 0;
-        case Kind::terrain_obj: return index.terrain_size;
-        case Kind::patches_csv: return index.csv_size;
-    }
-    return 0;
+    return kind_ == Kind::terrain_obj ? index.terrain_size : index.csv_size;
 }
 
 std::string TerrainFile::open_error() const {
-    const TerrainIndex& index = terrain_->index();
-    if (!index.error.empty()) return index.error;
-    if (kind_ != Kind::patch_obj) return {};
-    if (patch_ >= index.summary.patches.size())
-        return fmt::format("patch {} is not in the {}-patch block", patch_, index.summary.patches.size());
-    const auto& patch = index.summary.patches[patch_];
-    // A patch whose geometry disagrees with its header is reported, never half-emitted.
-    return patch.ok ? std::string() : fmt::format("patch {} rejected: {}", patch_, patch.error);
+    if (kind_ == Kind::patch_obj) {
+        const PatchEntry entry = terrain_->patch(patch_);
+        if (!entry.error.empty()) return entry.error;
+        // A patch whose geometry disagrees with its header is reported, never half-emitted.
+        return entry.summary.ok ? std::string() : fmt::format("patch {} rejected: {}", patch_, entry.summary.error);
+    }
+    return terrain_->index().error;
 }
 
 cache::Loaded TerrainFile::render() const {
     return terrain_->cache().get(key_, [this]() -> cache::Loaded {
         if (std::string error = open_error(); !error.empty()) return {nullptr, error};
-        const TerrainIndex& index = terrain_->index();
-        if (kind_ == Kind::patches_csv)
-            return as_loaded(formats::tfrag_patches_csv(terrain_->source(), index.summary));
         const cache::Loaded block = terrain_->block();
         if (!block.bytes) return block;
-        if (kind_ == Kind::terrain_obj)
-            return as_loaded(formats::render_tfrag_terrain_obj(block.bytes->bytes(), terrain_->source(), index.summary));
-        return as_loaded(formats::render_tfrag_patch_obj(block.bytes->bytes(), index.summary.header, terrain_->source(),
-                                                         index.summary.patches[patch_], lod_));
+        if (kind_ == Kind::patch_obj) {
+            const PatchEntry entry = terrain_->patch(patch_);
+            return as_loaded(formats::render_tfrag_patch_obj(block.bytes->bytes(), entry.header, terrain_->source(), entry.summary, lod_));
+        }
+        const TerrainIndex& index = terrain_->index();
+        if (kind_ == Kind::patches_csv) return as_loaded(formats::tfrag_patches_csv(terrain_->source(), index.summary));
+        return as_loaded(formats::render_tfrag_terrain_obj(block.bytes->bytes(), terrain_->source(), index.summary));
     });
 }
 

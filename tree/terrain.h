@@ -4,6 +4,8 @@
 // through the cache.
 #pragma once
 
+#include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -24,6 +26,14 @@ struct TerrainIndex {
     uint64_t csv_size = 0;
 };
 
+// One patch: its summary and OBJ sizes per LOD, or why the block has none.
+struct PatchEntry {
+    std::string error;
+    formats::TfragsHeader header;
+    formats::TfragPatchSummary summary;
+    std::array<uint64_t, 3> sizes{};
+};
+
 class LevelTerrain {
 public:
     // The block is [block_offset, block_offset + block_size) of the decoded core.
@@ -32,6 +42,9 @@ public:
 
     // Built once, on the first stat of any file of the folder.
     const TerrainIndex& index() const;
+    // One patch, from the index once it is built, else summarised alone
+    // (and kept): a lookup and read of one patch never indexes the rest.
+    PatchEntry patch(uint32_t index) const;
     // The tfrag block's bytes, decoded into the cache (re-decoded if evicted).
     cache::Loaded block() const;
     const formats::TfragSourceInfo& source() const { return source_; }
@@ -46,6 +59,9 @@ private:
     uint64_t key_;
     mutable std::once_flag indexed_;
     mutable TerrainIndex index_;
+    mutable std::atomic<bool> indexed_done_{false};
+    mutable std::mutex patches_mutex_;
+    mutable std::map<uint32_t, PatchEntry> patches_;  // patches summarised before the index
 };
 
 // tfrag/[lodN/]patch_NNNN.obj: one file per patch of the level, generated.

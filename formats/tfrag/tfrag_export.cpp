@@ -112,42 +112,45 @@ std::string tfrag_patch_name(uint32_t index) {
     return "patch_" + digits;
 }
 
+TfragPatchSummary summarize_tfrag_patch(ByteSpan block, const TfragsHeader& header, uint32_t i) {
+    TfragPatchSummary s;
+    s.index = i;
+    s.header_offset = tfrag_patch_header_offset(header, i);
+    const TfragPatchHeader h = parse_tfrag_patch_header(block, header, i).value();  // the table was bounds-checked
+    s.data_offset = static_cast<uint64_t>(header.table_offset) + static_cast<uint64_t>(std::max(h.data, 0));
+    s.vert_count = h.vert_count;
+    s.tri_count = h.tri_count;
+    auto patch = read_tfrag_patch(block, header, i);
+    if (!patch.ok()) {
+        s.error = "core/tfrag.bin " + patch.error().describe();  // offsets are in the block
+        return s;
+    }
+    s.ok = true;
+    s.textures = static_cast<uint32_t>(patch->textures.size());
+    s.lowest_texture = *std::min_element(patch->textures.begin(), patch->textures.end());
+    s.highest_texture = *std::max_element(patch->textures.begin(), patch->textures.end());
+    for (int lod = 0; lod < 3 && s.ok; ++lod) {
+        auto mesh = tfrag_lod_mesh(*patch, lod);
+        if (!mesh.ok()) {
+            s.ok = false;
+            s.error = "mesh " + mesh.error().describe();  // the offset is the strip record
+            break;
+        }
+        s.vertices[lod] = static_cast<uint32_t>(mesh->positions.size());
+        s.triangles[lod] = static_cast<uint32_t>(mesh->triangles.size());
+        s.uvs[lod] = static_cast<uint32_t>(mesh->uvs.size());
+        s.material_bytes[lod] = usemtl_bytes(mesh->triangle_texture);
+    }
+    return s;
+}
+
 Result<TfragBlockSummary> summarize_tfrags(ByteSpan block) {
     auto header = parse_tfrags_header(block);
     if (!header.ok()) return header.error();
     TfragBlockSummary summary;
     summary.header = *header;
-    summary.patches.resize(static_cast<size_t>(header->tfrag_count));
-    for (uint32_t i = 0; i < summary.patches.size(); ++i) {
-        TfragPatchSummary& s = summary.patches[i];
-        s.index = i;
-        s.header_offset = tfrag_patch_header_offset(*header, i);
-        const TfragPatchHeader h = parse_tfrag_patch_header(block, *header, i).value();  // the table was bounds-checked
-        s.data_offset = static_cast<uint64_t>(header->table_offset) + static_cast<uint64_t>(std::max(h.data, 0));
-        s.vert_count = h.vert_count;
-        s.tri_count = h.tri_count;
-        auto patch = read_tfrag_patch(block, *header, i);
-        if (!patch.ok()) {
-            s.error = "core/tfrag.bin " + patch.error().describe();  // offsets are in the block
-            continue;
-        }
-        s.ok = true;
-        s.textures = static_cast<uint32_t>(patch->textures.size());
-        s.lowest_texture = *std::min_element(patch->textures.begin(), patch->textures.end());
-        s.highest_texture = *std::max_element(patch->textures.begin(), patch->textures.end());
-        for (int lod = 0; lod < 3 && s.ok; ++lod) {
-            auto mesh = tfrag_lod_mesh(*patch, lod);
-            if (!mesh.ok()) {
-                s.ok = false;
-                s.error = "mesh " + mesh.error().describe();  // the offset is the strip record
-                break;
-            }
-            s.vertices[lod] = static_cast<uint32_t>(mesh->positions.size());
-            s.triangles[lod] = static_cast<uint32_t>(mesh->triangles.size());
-            s.uvs[lod] = static_cast<uint32_t>(mesh->uvs.size());
-            s.material_bytes[lod] = usemtl_bytes(mesh->triangle_texture);
-        }
-    }
+    summary.patches.reserve(static_cast<size_t>(header->tfrag_count));
+    for (uint32_t i = 0; i < static_cast<uint32_t>(header->tfrag_count); ++i) summary.patches.push_back(summarize_tfrag_patch(block, *header, i));
     return summary;
 }
 

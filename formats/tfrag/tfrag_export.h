@@ -40,6 +40,8 @@ struct TfragBlockSummary {
 // Decodes every patch; a bad patch is recorded with its error, the others
 // still decode. Fails only when the block header itself is unusable.
 Result<TfragBlockSummary> summarize_tfrags(ByteSpan block);
+// One patch of a block whose header parsed (its table is bounds-checked).
+TfragPatchSummary summarize_tfrag_patch(ByteSpan block, const TfragsHeader& header, uint32_t index);
 
 // Names the files in comments so that an OBJ says where it came from.
 struct TfragSourceInfo {

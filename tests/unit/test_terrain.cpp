@@ -2,6 +2,8 @@
 // tfrag region only, exact sizes, rejected patches, whole-disc verdicts.
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
+
 #include <sstream>
 
 #include "disc_fixture.h"
@@ -143,4 +145,21 @@ TEST_CASE("a damaged patch is rejected alone: open error for it, verify fails na
     const std::string table = tree::render_verdict(verdict);
     CHECK(table.find("FAILED LEVEL02: tfrag patch counts: 1 of") != std::string::npos);
     CHECK(table.find("1 failed check\n") != std::string::npos);
+}
+
+TEST_CASE("a patch read before the level's index has the size and text it has after it, and indexes nothing else") {
+    const BuiltDisc& built = small_disc();
+    auto alone = tree::open_disc(built.path, 64 << 20);
+    auto indexed = tree::open_disc(built.path, 64 << 20);
+    read_text(*indexed, "LEVEL01/tfrag/patches.csv");  // builds the full index first
+    const std::string lone = read_text(*alone, "LEVEL01/tfrag/lod1/patch_0003.obj");
+    CHECK(alone->cache->stats().misses == 2);  // the tfrag region, then the rendered OBJ: no index pass over the rest
+    CHECK(lone == read_text(*indexed, "LEVEL01/tfrag/lod1/patch_0003.obj"));
+    const auto patches = static_cast<uint64_t>(built.levels.at(1).patch_count);
+    REQUIRE(patches > 3);
+    for (uint64_t i = 0; i < patches; ++i)
+        for (const char* lod : {"", "lod1/", "lod2/"}) {
+            const std::string path = fmt::format("LEVEL01/tfrag/{}patch_{:04d}.obj", lod, i);
+            CHECK_MESSAGE(read_text(*alone, path) == read_text(*indexed, path), path);
+        }
 }
