@@ -40,8 +40,7 @@ public:
 
     BuiltScene build() {
         out_.scene.name = s_.level;
-        const int root = node({.name = s_.level, .matrix = gltf::game_to_gltf()});
-        root_ = root;
+        root_ = node({.name = s_.level, .matrix = gltf::game_to_gltf()});
         add_terrain();
         add_sky();
         add_collision();
@@ -51,7 +50,7 @@ public:
                                 "(formats-gameplay.md 0 names no unit)"}};
         if (!notes_.empty()) extras["notes"] = notes_;
         out_.scene.extras = std::move(extras);
-        out_.scene.roots = {root};
+        out_.scene.roots = {root_};
         out_.counts.meshes = out_.scene.meshes.size();
         out_.counts.images = out_.scene.images.size();
         return std::move(out_);
@@ -68,6 +67,11 @@ private:
     int mesh(gltf::Mesh m) {
         out_.scene.meshes.push_back(std::move(m));
         return static_cast<int>(out_.scene.meshes.size()) - 1;
+    }
+    // A gameplay node shows `m`, or says in extras.error why glTF cannot hold it.
+    void attach(gltf::Node& n, gltf::Mesh m) {
+        if (const std::string problem = gltf::mesh_problem(m); problem.empty()) n.mesh = mesh(std::move(m));
+        else n.extras["error"] = problem;
     }
     // A part's mesh, or -1 with a note when glTF could not hold it.
     int part_mesh(gltf::Mesh m) {
@@ -187,10 +191,12 @@ private:
             });
         });
         if (!main.primitives.empty()) mesh_node({.name = "collision_mesh", .mesh = part_mesh(std::move(main))}, group);
-        gltf::Mesh hero = gltf::collision_hero_mesh(collision->hero_groups, material("hero", [] {
+        gltf::Mesh hero = gltf::collision_hero_mesh(collision->hero_groups, -1);
+        if (hero.primitives.empty()) return;  // no hero triangles: no "hero" material either
+        hero.primitives[0].material = material("hero", [] {
             return Material{.colour = {0.9f, 0.2f, 0.9f, 0.5f}, .alpha = Material::Alpha::blend, .double_sided = true};
-        }));
-        if (!hero.primitives.empty()) mesh_node({.name = "collision_hero_groups", .mesh = part_mesh(std::move(hero))}, group);
+        });
+        mesh_node({.name = "collision_hero_groups", .mesh = part_mesh(std::move(hero))}, group);
     }
 
     // One mesh per class, made on the first instance that needs it; or why it cannot be drawn.
@@ -258,11 +264,16 @@ private:
         if (!error.empty()) notes_.push_back(fmt::format("{} left out: {}", what, error));
         return present && error.empty();
     }
+    // A record table with records to place, or null (absent, empty, or noted as left out).
+    const gp::RecordTable* records(const char* what, const gp::Decoded<gp::RecordTable>& block) {
+        return usable(what, block.error, block.ok()) && block.value->count() > 0 ? &*block.value : nullptr;
+    }
 
     // formats-gameplay.md §3.2: o_class 0x00, occlusion_index 0x0c, matrix 0x10, uid 0x54.
     void add_ties(const gp::Gameplay& g) {
-        if (!usable("tie instances", g.ties.error, g.ties.ok()) || g.ties.value->count() == 0) return;
-        const gp::RecordTable& t = *g.ties.value;
+        const gp::RecordTable* table = records("tie instances", g.ties);
+        if (!table) return;
+        const gp::RecordTable& t = *table;
         const std::vector<int> groups = group_of(g.tie_groups, t.count());
         const int parent = group("ties");
         for (size_t i = 0; i < t.count(); ++i) {
@@ -277,8 +288,9 @@ private:
 
     // §3.3: o_class 0x00, matrix 0x10, colour 0x50 (no uid, no pvars).
     void add_shrubs(const gp::Gameplay& g) {
-        if (!usable("shrub instances", g.shrubs.error, g.shrubs.ok()) || g.shrubs.value->count() == 0) return;
-        const gp::RecordTable& t = *g.shrubs.value;
+        const gp::RecordTable* table = records("shrub instances", g.shrubs);
+        if (!table) return;
+        const gp::RecordTable& t = *table;
         const std::vector<int> groups = group_of(g.shrub_groups, t.count());
         const int parent = group("shrubs");
         for (size_t i = 0; i < t.count(); ++i) {
@@ -294,8 +306,9 @@ private:
     // §3.1: uid 0x10, o_class 0x28, scale 0x2c, position 0x40, rotation 0x4c,
     // group 0x58, pvar_index 0x68; world = T(position) S(scale) Rz Ry Rx (§0).
     void add_mobies(const gp::Gameplay& g) {
-        if (!usable("moby instances", g.mobies.error, g.mobies.ok()) || g.mobies.value->count() == 0) return;
-        const gp::RecordTable& t = *g.mobies.value;
+        const gp::RecordTable* table = records("moby instances", g.mobies);
+        if (!table) return;
+        const gp::RecordTable& t = *table;
         const int parent = group("mobies");
         for (size_t i = 0; i < t.count(); ++i) {
             const int32_t uid = t.s32(i, 0x10), o_class = t.s32(i, 0x28);
@@ -319,11 +332,7 @@ private:
             for (size_t i = 0; i < block->value->splines.size(); ++i) {
                 const auto& vertices = block->value->splines[i].vertices;
                 gltf::Node n{.name = fmt::format("{}_{}", name, i), .extras = {{"kind", name}, {"index", i}, {"vertices", vertices.size()}}};
-                bool finite = true;
-                for (const auto& v : vertices) finite = finite && std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-                if (vertices.size() < 2) n.extras["error"] = "fewer than two vertices: no line to draw";
-                else if (!finite) n.extras["error"] = "a vertex is not finite";
-                else n.mesh = part_mesh(gltf::path_mesh(vertices, n.name, mat));
+                attach(n, gltf::path_mesh(vertices, n.name, mat));  // fewer than two vertices or one not finite: extras.error
                 node(std::move(n), parent);
                 ++out_.counts.paths;
             }
@@ -344,12 +353,9 @@ private:
             });
             for (size_t i = 0; i < block.value->count(); ++i) {
                 if (parent < 0) parent = group("volumes");
-                const auto matrix = block.value->floats<16>(i, 0x00);
                 gltf::Node n{.name = fmt::format("{}_{}", name, i), .extras = {{"kind", name}, {"index", i}}};
-                bool finite = true;
-                for (int k = 0; k < 15; ++k) finite = finite && std::isfinite(matrix[k]);  // [15] is the 0.01 w, not used
-                if (finite) n.mesh = part_mesh(gltf::volume_world_mesh(kind, matrix, n.name, mat));
-                else n.extras["error"] = "its matrix is not finite";
+                // A matrix that is not finite gives positions that are not: extras.error says so.
+                attach(n, gltf::volume_world_mesh(kind, block.value->floats<16>(i, 0x00), n.name, mat));
                 mesh_node(std::move(n), parent);
                 ++out_.counts.volumes;
             }
@@ -361,8 +367,9 @@ private:
     // glTF camera, which looks along its local -z; the field of view is not
     // stored (60 degrees here).
     void add_cameras(const gp::Gameplay& g) {
-        if (!usable("cameras", g.cameras.error, g.cameras.ok()) || g.cameras.value->count() == 0) return;
-        const gp::RecordTable& t = *g.cameras.value;
+        const gp::RecordTable* table = records("cameras", g.cameras);
+        if (!table) return;
+        const gp::RecordTable& t = *table;
         const int parent = group("cameras");
         for (size_t i = 0; i < t.count(); ++i) {
             const gltf::Matrix m = gltf::euler_matrix(t.floats<3>(i, 0x04), t.floats<3>(i, 0x10), 1.0f);
@@ -431,8 +438,9 @@ private:
 
     // §3.9: o_class 0x00 (s16), pvar_index 0x08, range 0x0c, matrix 0x10: empty nodes (glTF has no sound).
     void add_sounds(const gp::Gameplay& g) {
-        if (!usable("sound instances", g.sounds.error, g.sounds.ok()) || g.sounds.value->count() == 0) return;
-        const gp::RecordTable& t = *g.sounds.value;
+        const gp::RecordTable* table = records("sound instances", g.sounds);
+        if (!table) return;
+        const gp::RecordTable& t = *table;
         const int parent = group("sounds");
         for (size_t i = 0; i < t.count(); ++i) {
             const gltf::Matrix m = gltf::instance_matrix(t.floats<16>(i, 0x10));

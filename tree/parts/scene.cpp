@@ -7,7 +7,7 @@ namespace gcfs::tree::parts {
 // one picture. Runs after them: it reads their decoders and the files
 // textures/ lists.
 void scene(LevelFolder& f) {
-    const LevelDecoders& d = f.decoders();  // a copy of the pointers: the scene is added below
+    const LevelDecoders& d = f.decoders();
     if (!d.terrain && !d.geometry && !d.gameplay) return;
     SceneSources sources{.level = f.level.folder, .terrain = d.terrain, .geometry = d.geometry, .gameplay = d.gameplay,
                          .ties = d.ties, .shrubs = d.shrubs, .mobies = d.mobies, .textures = {}};
