@@ -68,11 +68,10 @@ const GeometryIndex& LevelGeometry::index() const {
 }
 
 cache::Loaded LevelGeometry::checked_text(uint64_t key, const char* name, uint64_t listed,
-                                          const std::function<formats::Result<std::string>(const cache::Loaded&)>& render) const {
+                                          const std::function<formats::Result<std::string>()>& render) const {
     return cache_.get(key, [&]() -> cache::Loaded {
-        const cache::Loaded decoded = head();
-        if (!decoded.bytes) return decoded;
-        auto text = render(decoded);
+        if (const cache::Loaded decoded = head(); !decoded.bytes) return decoded;  // its error as the decoder words it
+        auto text = render();
         if (!text.ok()) return {nullptr, text.error().describe()};
         // The size a stat reported must be the size a read returns.
         if (text->size() != listed)
@@ -84,8 +83,8 @@ cache::Loaded LevelGeometry::checked_text(uint64_t key, const char* name, uint64
 cache::Loaded LevelGeometry::collision_obj() const {
     const GeometryIndex& index = this->index();
     if (!index.collision) return {nullptr, index.collision_error};
-    return checked_text(obj_key_, "collision.obj", index.collision->obj_size, [&](const cache::Loaded& decoded) {
-        auto parsed = formats::parse_collision(bytes_of(decoded, *collision_));
+    return checked_text(obj_key_, "collision.obj", index.collision->obj_size, [&] {
+        auto parsed = collision();
         return parsed.ok() ? formats::Result<std::string>(formats::render_collision_obj(*parsed, source_))
                            : formats::Result<std::string>(parsed.error());
     });
@@ -94,8 +93,8 @@ cache::Loaded LevelGeometry::collision_obj() const {
 cache::Loaded LevelGeometry::sky_obj() const {
     const GeometryIndex& index = this->index();
     if (!index.sky) return {nullptr, index.sky_error};
-    return checked_text(sky_obj_key_, "sky.obj", index.sky_obj_size, [&](const cache::Loaded& decoded) {
-        auto meshes = formats::sky_meshes(bytes_of(decoded, *sky_), *index.sky);
+    return checked_text(sky_obj_key_, "sky.obj", index.sky_obj_size, [&] {
+        auto meshes = sky_shells();
         return meshes.ok() ? formats::Result<std::string>(formats::sky_obj(*meshes, index.sky->header))
                            : formats::Result<std::string>(meshes.error());
     });

@@ -53,10 +53,10 @@ public:
 
 private:
     std::span<const uint8_t> bytes_of(const cache::Loaded& head, const formats::CoreRegion& region) const;
-    // Text rendered from the decoded head into the cache under `key`, refused
-    // when its size differs from the `listed` size stat reported.
+    // Text rendered into the cache under `key`, refused when its size
+    // differs from the `listed` size stat reported.
     cache::Loaded checked_text(uint64_t key, const char* name, uint64_t listed,
-                               const std::function<formats::Result<std::string>(const cache::Loaded&)>& render) const;
+                               const std::function<formats::Result<std::string>()>& render) const;
 
     const Image& image_;
     cache::LruCache& cache_;
