@@ -11,9 +11,9 @@ namespace gcfs::fs {
 
 // The ops table; userdata passed to fuse_session_new must be a tree::Disc*.
 // Without `xattrs` the user.gcfs.* attributes are off and the kernel stops
-// asking after the first request; with them, `ls -l`'s POSIX ACL query costs
-// one round trip per file the first time it meets the file (measured in
-// bench/results.md), after which the kernel caches the answer.
+// asking after the first request; with them, names outside user.* (POSIX
+// ACLs, SELinux labels) answer EOPNOTSUPP, so `ls -l` stops asking after the
+// first file it meets.
 const fuse_lowlevel_ops& operations(bool xattrs);
 
 }  // namespace gcfs::fs

@@ -374,8 +374,8 @@ sys.exit(0 if raw > 40 and decoded > 200 else 1)
 PY
 }
 check "user.gcfs.* xattrs: raw files are their image bytes, decoded ones name their stream, all ok" xattrs_tell_the_truth
-check "security.* xattrs are not supported (ls stops asking), unknown user.* ones are absent" \
-    bash -c "getfattr -n security.selinux '$MNT/README.txt' 2>&1 | grep -q 'not supported' && getfattr -n user.nope '$MNT/README.txt' 2>&1 | grep -q 'No such attribute'"
+check "security.* and POSIX ACL xattrs are not supported (ls stops asking), unknown user.* ones are absent" \
+    bash -c "getfattr -n security.selinux '$MNT/README.txt' 2>&1 | grep -q 'not supported' && getfattr -n system.posix_acl_access '$MNT/README.txt' 2>&1 | grep -q 'not supported' && getfattr -n user.nope '$MNT/README.txt' 2>&1 | grep -q 'No such attribute'"
 noxattr_mount_has_none() {
     mkdir -p "$WORK/mnt3" && "$GCFS" mount "$IMAGE" "$WORK/mnt3" -o noxattr && wait_mounted "$WORK/mnt3" || return 1
     local out; out=$(getfattr -n user.gcfs.container "$WORK/mnt3/LEVEL00/data.bin" 2>&1)
