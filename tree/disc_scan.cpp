@@ -59,13 +59,13 @@ void scan_tfrags_header(const Image& image, LevelScan& level) {
     const CoreRegion* region = level.region("tfrag");
     if (!region || region->size == 0) return;
     const auto& stream = level.lump->core_data;
-    auto head = decode_stream_prefix(image, level.data_offset + static_cast<uint64_t>(stream.offset),
-                                     static_cast<uint64_t>(stream.size), region->offset + kTfragsHeaderSize);
+    auto head = decode_stream_window(image, level.data_offset + static_cast<uint64_t>(stream.offset),
+                                     static_cast<uint64_t>(stream.size), region->offset, kTfragsHeaderSize);
     if (!head.ok()) {
         level.checks.push_back({"tfrags header", false, "core_data.wad " + head.error().describe()});
         return;
     }
-    auto header = parse_tfrags_header((*head)->bytes().subspan(region->offset), region->size);
+    auto header = parse_tfrags_header((*head)->bytes(), region->size);
     if (!header.ok()) {
         level.checks.push_back({"tfrags header", false, "core/tfrag.bin " + header.error().describe()});
         return;

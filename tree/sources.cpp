@@ -53,20 +53,22 @@ std::string stream_error(const formats::FormatError& error, uint64_t image_offse
     return fmt::format("stream {} (image byte 0x{:x})", error.describe(), image_offset);
 }
 
-uint64_t stream_prefix_peak(uint64_t available, uint64_t length) {
-    return length + formats::wad_lz::kPrefixSlack + std::max(available, prefix_first_read(available, length));
+uint64_t stream_window_peak(uint64_t available, uint64_t from, uint64_t length) {
+    const uint64_t history = from > 0 ? formats::wad_lz::kWindowLead + (1 << 20) : 0;  // the walk to `from`
+    return std::min(from, formats::wad_lz::kWindowLead) + length + formats::wad_lz::kPrefixSlack + history +
+           std::max(available, prefix_first_read(available, from + length));
 }
 
-formats::Result<cache::Buffer> decode_stream_prefix(const Image& image, uint64_t offset, uint64_t available,
-                                                    uint64_t length) {
-    auto out = cache::Blob::allocate(length + formats::wad_lz::kPrefixSlack);
-    for (uint64_t read : {prefix_first_read(available, length), available}) {
+formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t offset, uint64_t available,
+                                                    uint64_t from, uint64_t length) {
+    auto out = cache::Blob::allocate(std::min(from, formats::wad_lz::kWindowLead) + length + formats::wad_lz::kPrefixSlack);
+    for (uint64_t read : {prefix_first_read(available, from + length), available}) {
         const auto stream = read_extent(image, offset, read);
         if (!stream.ok()) return stream.error();
-        auto prefix = formats::wad_lz::decompress_prefix_into((*stream)->bytes(), out->bytes(), length);
-        if (!prefix.ok() && read < available) continue;  // the prefix needed more of the stream
-        if (!prefix.ok()) return prefix.error();
-        out->narrow(0, length);
+        auto at = formats::wad_lz::decompress_window_into((*stream)->bytes(), out->bytes(), from, length);
+        if (!at.ok() && read < available) continue;  // the window needed more of the stream
+        if (!at.ok()) return at.error();
+        out->narrow(*at, length);
         return cache::Buffer(out);
     }
     return formats::FormatError{formats::Errc::truncated, 0, "unreachable"};
@@ -157,19 +159,14 @@ cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Ima
     return cache.get(
         key,
         [&]() -> cache::Loaded {
-            auto decoded = decode_stream_prefix(image, stream.offset, stream.available, to);
+            auto decoded = decode_stream_window(image, stream.offset, stream.available, from, to - from);
             if (!decoded.ok()) return {nullptr, "core_data " + stream_error(decoded.error(), stream.offset)};
-            if (from == 0) {
-                auto window = std::const_pointer_cast<cache::Blob>(*decoded);
-                window->narrow(0, to);
-                return {window, {}};
-            }
-            // A window past the start is copied out, so the prefix it was cut from is
-            // freed now: the cache charges the window's size, and a narrowed view
-            // would keep the whole prefix resident (27 class windows once held 900 MiB).
-            return {cache::Blob::copy_of((*decoded)->bytes().subspan(from, to - from)), {}};
+            if (from == 0) return {*decoded, {}};
+            // A window past the start is copied out of the buffer that also
+            // held its history, so the cache charges exactly what it keeps.
+            return {cache::Blob::copy_of((*decoded)->bytes()), {}};
         },
-        stream_prefix_peak(stream.available, to));
+        stream_window_peak(stream.available, from, to - from));
 }
 
 }  // namespace gcfs::tree

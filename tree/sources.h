@@ -101,15 +101,16 @@ private:
     uint64_t offset_, length_;
 };
 
-// Decodes the first `length` bytes of the WAD-LZ stream at image `offset`
-// (`available` bytes of extent). Reads only about as much of the stream as the
-// prefix needs, and the whole extent if that was not enough.
-formats::Result<cache::Buffer> decode_stream_prefix(const Image& image, uint64_t offset, uint64_t available,
-                                                    uint64_t length);
+// Decodes bytes [from, from + length) of the WAD-LZ stream at image `offset`
+// (`available` bytes of extent), holding only a short history of what comes
+// before (wad_lz::decompress_window_into). Reads only about as much of the
+// stream as the window needs, and the whole extent if that was not enough.
+formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t offset, uint64_t available,
+                                                    uint64_t from, uint64_t length);
 // "stream <error> (image byte 0x…)": how a damaged WAD-LZ stream is reported.
 std::string stream_error(const formats::FormatError& error, uint64_t image_offset);
-// The most memory decode_stream_prefix holds at once (output and stream).
-uint64_t stream_prefix_peak(uint64_t available, uint64_t length);
+// The most memory decode_stream_window holds at once (output, history, stream).
+uint64_t stream_window_peak(uint64_t available, uint64_t from, uint64_t length);
 
 // Where a level's core_data WAD stream lies in the image.
 struct CoreStream {
@@ -118,7 +119,7 @@ struct CoreStream {
 };
 
 // Decoded bytes [from, to) of the core_data stream, through the cache under
-// `key`: the prefix up to `to` is decoded and only the window is kept.
+// `key`: only the window is kept.
 cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Image& image, CoreStream stream,
                                  uint64_t from, uint64_t to);
 

@@ -54,6 +54,15 @@ Result<uint64_t> check_decodable(ByteSpan stream, uint64_t decoded_size);
 // kPrefixSlack bytes beyond `length`: the last packet may run past it.
 constexpr uint64_t kPrefixSlack = 288 + 3;  // §5.2: a big match and its trailing literals
 Result<uint64_t> decompress_prefix_into(ByteSpan stream, std::span<uint8_t> out, uint64_t length);
+
+// Decodes bytes [from, from + length) without holding what comes before: the
+// walk to `from` keeps only a history as long as the longest lookback
+// (§5.2: 0x4000 + 0x7fff bytes). `out` needs min(from, kWindowLead) + length
+// + kPrefixSlack bytes; the result is where byte `from` landed in it (the
+// bytes before it are history). Prefix rules otherwise: `stream` may be cut
+// short, and running out of it first is an error.
+constexpr uint64_t kWindowLead = 0x10000;
+Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out, uint64_t from, uint64_t length);
 Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length);
 
 // Emits a stream satisfying every writer constraint of §5.4.

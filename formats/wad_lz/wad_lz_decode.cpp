@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "formats/wad_lz/wad_lz.h"
 
@@ -15,9 +16,17 @@ constexpr uint64_t kPadAlignment = 0x1000;  // §5.2: a pad advances to the next
 struct Walk {
     const uint8_t* in;
     uint64_t end;       // compressed_size: the stream stops exactly here (§5.2)
-    uint8_t* out;       // null in measure mode
-    uint64_t capacity;  // bytes `out` may hold
+    uint8_t* out;       // null in measure mode; holds decoded bytes [base, capacity)
+    uint64_t capacity;  // the decoded position `out` ends at
     uint64_t stop_at = UINT64_MAX;  // prefix mode: stop once this much is decoded
+    uint64_t base = 0;  // window mode: the decoded position out[0] holds
+};
+
+// Where a walk is: the next packet's input offset and the bytes decoded so
+// far. A walk always stops between packets, so it can be resumed.
+struct Cursor {
+    uint64_t p = kHeaderSize;
+    uint64_t pos = 0;
 };
 
 // Copies in fixed 8-byte chunks: a few moves instead of a library call for
@@ -34,11 +43,14 @@ inline void copy_chunks(uint8_t* dst, const uint8_t* src, uint64_t count) {
 }
 
 template <bool kWrite>
-uint64_t walk_packets(const Walk& w) {
+void walk_packets(const Walk& w, Cursor& at) {
     const uint8_t* const in = w.in;
     const uint64_t end = w.end;
-    uint64_t p = kHeaderSize;
-    uint64_t pos = 0;
+    uint64_t p = at.p;
+    uint64_t pos = at.pos;
+    // Output position `pos` lives at out[pos - base]; window mode keeps at
+    // least the longest lookback (§5.2) behind `pos` in the buffer.
+    auto at_pos = [&]() { return w.out + (pos - w.base); };
 
     auto need = [&](uint64_t count, uint64_t packet) {
         if (count > end - p)
@@ -53,7 +65,7 @@ uint64_t walk_packets(const Walk& w) {
     auto copy_input = [&](uint64_t count, uint64_t packet) {
         need(count, packet);
         room(count, packet);
-        if constexpr (kWrite) std::memcpy(w.out + pos, in + p, count);
+        if constexpr (kWrite) std::memcpy(at_pos(), in + p, count);
         p += count;
         pos += count;
     };
@@ -124,7 +136,7 @@ uint64_t walk_packets(const Walk& w) {
                      fmt::format("match reaches {} bytes back with only {} decoded", distance, pos));
             room(length, packet);
             if constexpr (kWrite) {
-                uint8_t* dst = w.out + pos;
+                uint8_t* dst = at_pos();
                 const uint8_t* src = dst - distance;
                 if (distance >= 8 && length <= 16 && w.capacity - pos >= 16) {
                     copy_chunks(dst, src, length);
@@ -140,14 +152,21 @@ uint64_t walk_packets(const Walk& w) {
         }
         if (trailing == 0) continue;
         if (kWrite && end - p >= 8 && w.capacity - pos >= 8) {  // 1-3 bytes: one chunk, checks folded
-            copy_chunks(w.out + pos, in + p, trailing);
+            copy_chunks(at_pos(), in + p, trailing);
             p += trailing;
             pos += trailing;
         } else {
             copy_input(trailing, packet);
         }
     }
-    return pos;
+    at = {p, pos};
+}
+
+template <bool kWrite>
+uint64_t walk_from_start(const Walk& w) {
+    Cursor at;
+    walk_packets<kWrite>(w, at);
+    return at.pos;
 }
 
 uint64_t checked_end(ByteSpan stream, uint64_t available) {
@@ -181,14 +200,14 @@ Result<StreamHeader> read_header(ByteSpan stream, uint64_t available) {
 
 Result<uint64_t> measure(ByteSpan stream) {
     return capture([&] {
-        return walk_packets<false>(Walk{stream.data(), checked_end(stream, stream.size()), nullptr, UINT64_MAX});
+        return walk_from_start<false>(Walk{stream.data(), checked_end(stream, stream.size()), nullptr, UINT64_MAX});
     });
 }
 
 Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out) {
     return capture([&] {
         const uint64_t end = checked_end(stream, stream.size());
-        const uint64_t decoded = walk_packets<true>(Walk{stream.data(), end, out.data(), out.size()});
+        const uint64_t decoded = walk_from_start<true>(Walk{stream.data(), end, out.data(), out.size()});
         if (decoded != out.size())
             fail(Errc::size_mismatch, end,
                  fmt::format("stream decodes to {} bytes, {} were declared", decoded, out.size()));
@@ -196,21 +215,51 @@ Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out) {
     });
 }
 
-Result<uint64_t> decompress_prefix_into(ByteSpan stream, std::span<uint8_t> out, uint64_t length) {
+Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out, uint64_t from, uint64_t length) {
     return capture([&] {
-        // A prefix may be decoded from the head of a stream: the declared end
+        // A window may be decoded from the head of a stream: the declared end
         // is honoured when the bytes reach it, otherwise running out is
-        // Errc::truncated and the caller may retry with more of the stream.
+        // Errc::size_mismatch and the caller may retry with more of the stream.
         const uint64_t end = std::min<uint64_t>(checked_end(stream, UINT64_MAX), stream.size());
-        if (!achievable(end, length))
-            fail(Errc::too_large, 3, fmt::format("{} compressed bytes cannot decode to {} bytes", end, length));
-        if (out.size() < length + kPrefixSlack)
-            fail(Errc::too_large, 0, fmt::format("prefix buffer of {} bytes for {} + slack", out.size(), length));
-        const uint64_t decoded = walk_packets<true>(Walk{stream.data(), end, out.data(), out.size(), length});
-        if (decoded < length)
-            fail(Errc::size_mismatch, end, fmt::format("stream decodes to {} bytes, a prefix of {} was asked", decoded, length));
-        return length;
+        if (!achievable(end, from + length))
+            fail(Errc::too_large, 3, fmt::format("{} compressed bytes cannot decode to {} bytes", end, from + length));
+        const uint64_t lead = std::min(from, kWindowLead);
+        if (out.size() < lead + length + kPrefixSlack)
+            fail(Errc::too_large, 0, fmt::format("window buffer of {} bytes for {} + {} + slack", out.size(), lead, length));
+        auto short_of = [&](uint64_t decoded, uint64_t wanted) {
+            fail(Errc::size_mismatch, end, fmt::format("stream decodes to {} bytes, {} were asked", decoded, wanted));
+        };
+        Cursor at;
+        uint64_t base = 0;  // the decoded position out[0] holds
+        if (from > kWindowLead) {
+            // What comes before the window passes through a small buffer that
+            // keeps only the last kWindowLead bytes (>= the longest lookback).
+            const uint64_t step = 1 << 20;
+            const uint64_t size = kWindowLead + step + kPrefixSlack;
+            auto history = std::make_unique_for_overwrite<uint8_t[]>(size);
+            uint64_t history_base = 0;
+            for (;;) {
+                const uint64_t stop = std::min(from, history_base + kWindowLead + step);
+                walk_packets<true>(Walk{stream.data(), end, history.get(), history_base + size, stop, history_base}, at);
+                if (at.pos >= from) break;
+                if (at.pos < stop) short_of(at.pos, from + length);
+                const uint64_t keep = at.pos - kWindowLead;
+                std::memmove(history.get(), history.get() + (keep - history_base), kWindowLead);
+                history_base = keep;
+            }
+            base = from - kWindowLead;
+            std::memcpy(out.data(), history.get() + (base - history_base), at.pos - base);
+        }
+        walk_packets<true>(Walk{stream.data(), end, out.data(), base + out.size(), from + length, base}, at);
+        if (at.pos < from + length) short_of(at.pos, from + length);
+        return from - base;
     });
+}
+
+Result<uint64_t> decompress_prefix_into(ByteSpan stream, std::span<uint8_t> out, uint64_t length) {
+    auto window = decompress_window_into(stream, out, 0, length);
+    if (!window.ok()) return window.error();
+    return length;
 }
 
 Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length) {

@@ -1,5 +1,6 @@
-// libFuzzer: the WAD LZ decoder (formats.md §5) on arbitrary streams, and the
-// compressor's output decoding back to its input.
+// libFuzzer: the WAD LZ decoder (formats.md §5) on arbitrary streams (whole,
+// prefix and window decodes agreeing), and the compressor's output decoding
+// back to its input.
 #include <algorithm>
 
 #include "formats/wad_lz/wad_lz.h"
@@ -14,9 +15,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (!decoded.ok() || decoded->size() != *measured) __builtin_trap();  // measure and decode must agree
         auto prefix = wad_lz::decompress_prefix(input, *measured / 2);
         if (!prefix.ok() || !std::equal(prefix->begin(), prefix->end(), decoded->begin())) __builtin_trap();
+        // The last quarter decoded alone, through the sliding history when it starts far enough in.
+        const uint64_t from = *measured - *measured / 4;
+        Bytes window(std::min(from, wad_lz::kWindowLead) + *measured / 4 + wad_lz::kPrefixSlack);
+        auto at = wad_lz::decompress_window_into(input, window, from, *measured / 4);
+        if (!at.ok() || !std::equal(decoded->begin() + static_cast<std::ptrdiff_t>(from), decoded->end(),
+                                    window.begin() + static_cast<std::ptrdiff_t>(*at)))
+            __builtin_trap();
     } else {
         (void)wad_lz::decompress(input, size);  // a wrong size must fail cleanly too
         (void)wad_lz::decompress_prefix(input, size / 2 + 1);
+        Bytes window(wad_lz::kWindowLead + 64 + wad_lz::kPrefixSlack);
+        (void)wad_lz::decompress_window_into(input, window, size * 8, 64);
     }
     if (size > 8192) return 0;  // the round trip below is the slow half; small inputs cover its branches
     const Bytes packed = wad_lz::compress(input, "fuzz");

@@ -268,3 +268,61 @@ TEST_CASE("WAD LZ refuses a declared size below its 16-byte header, saying why")
         CHECK(!wad_lz::decompress(s, 4).ok());
     }
 }
+
+namespace {
+
+// The window [from, from + length) of `stream`, decoded alone.
+Bytes window_of(const Bytes& stream, uint64_t from, uint64_t length) {
+    Bytes out(std::min(from, wad_lz::kWindowLead) + length + wad_lz::kPrefixSlack);
+    auto at = wad_lz::decompress_window_into(stream, out, from, length);
+    REQUIRE_MESSAGE(at.ok(), at.error().describe());
+    return Bytes(out.begin() + static_cast<std::ptrdiff_t>(*at), out.begin() + static_cast<std::ptrdiff_t>(*at + length));
+}
+
+}  // namespace
+
+TEST_CASE("a WAD LZ window decodes as the same bytes of the whole stream, holding only a short history") {
+    // Mixed data with far matches (distances past 0x4000, §5.2) across the
+    // window edges and the history buffer's 1 MiB steps.
+    Bytes data;
+    std::mt19937 rng(21);
+    while (data.size() < 3'500'000) {
+        const size_t n = 1 + rng() % 6000;
+        if (rng() % 3 == 0 && data.size() > 0xc000) {
+            const size_t back = 0x4000 + rng() % 0x7fff;  // a far repeat
+            const size_t start = data.size() - back;
+            for (size_t i = 0; i < n % 300; ++i) data.push_back(data[start + i]);
+        } else {
+            for (size_t i = 0; i < n; ++i) data.push_back(rng() % 4 == 0 ? static_cast<uint8_t>(rng()) : static_cast<uint8_t>(i % 7));
+        }
+    }
+    const Bytes stream = wad_lz::compress(data, "window");
+    const uint64_t size = data.size();
+    const std::pair<uint64_t, uint64_t> windows[] = {
+        {0, 100}, {5, 0x20000}, {wad_lz::kWindowLead - 1, 10}, {wad_lz::kWindowLead, 1}, {wad_lz::kWindowLead + 1, 5000},
+        {(1 << 20) + wad_lz::kWindowLead - 3, 7}, {(1 << 20) + wad_lz::kWindowLead, 70000}, {2'000'000, 1}, {size - 1, 1},
+        {size - 300'000, 300'000}, {0, size}};
+    for (const auto& [from, length] : windows) {
+        CAPTURE(from);
+        CAPTURE(length);
+        CHECK(window_of(stream, from, length) == Bytes(data.begin() + static_cast<std::ptrdiff_t>(from),
+                                                       data.begin() + static_cast<std::ptrdiff_t>(from + length)));
+    }
+    for (int i = 0; i < 40; ++i) {
+        const uint64_t from = rng() % size;
+        const uint64_t length = 1 + rng() % std::min<uint64_t>(size - from, 200000);
+        CAPTURE(from);
+        CHECK(window_of(stream, from, length) == Bytes(data.begin() + static_cast<std::ptrdiff_t>(from),
+                                                       data.begin() + static_cast<std::ptrdiff_t>(from + length)));
+    }
+    SUBCASE("a window past the end, or a stream cut short of it, is an error") {
+        Bytes out(wad_lz::kWindowLead + 10 + wad_lz::kPrefixSlack);
+        CHECK(wad_lz::decompress_window_into(stream, out, size - 5, 10).error().code == Errc::size_mismatch);
+        const Bytes cut(stream.begin(), stream.begin() + static_cast<std::ptrdiff_t>(stream.size() / 2));
+        CHECK_FALSE(wad_lz::decompress_window_into(cut, out, size - 20, 10).ok());
+    }
+    SUBCASE("a buffer without room for the history and the window is refused") {
+        Bytes out(wad_lz::kWindowLead + 10);
+        CHECK(wad_lz::decompress_window_into(stream, out, 2'000'000, 10).error().code == Errc::too_large);
+    }
+}
