@@ -12,6 +12,9 @@ namespace {
 
 constexpr size_t kHugePage = 2u << 20;
 constexpr size_t kMapAtLeast = 1u << 20;  // smaller blobs come from malloc
+// Huge pages only where faults would dominate: a 1-4 MiB window on 2 MiB
+// pages holds up to a page more than it uses.
+constexpr size_t kHugeAtLeast = 8u << 20;
 
 }  // namespace
 
@@ -26,7 +29,7 @@ std::shared_ptr<Blob> Blob::allocate(size_t size) {
     void* p = ::mmap(nullptr, allocated, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     auto* data = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(p) + kHugePage - 1) & ~(kHugePage - 1));
-    ::madvise(data, size, MADV_HUGEPAGE);  // advice only: small pages still work where THP is off
+    if (size >= kHugeAtLeast) ::madvise(data, size, MADV_HUGEPAGE);  // advice only: small pages work where THP is off
     return std::shared_ptr<Blob>(new Blob(p, allocated, true, data, size));
 }
 

@@ -1,8 +1,23 @@
 #include "cache/lru_cache.h"
 
+#include <algorithm>
+
 namespace gcfs::cache {
 
-LruCache::LruCache(uint64_t budget_bytes) { stats_.budget_bytes = budget_bytes; }
+namespace {
+thread_local bool sizing_loads = false;
+}  // namespace
+
+SizingLoads::SizingLoads() : outer_(!sizing_loads) { sizing_loads = true; }
+SizingLoads::~SizingLoads() {
+    if (outer_) sizing_loads = false;
+}
+bool SizingLoads::active() { return sizing_loads; }
+
+LruCache::LruCache(uint64_t budget_bytes, uint64_t sizing_budget_bytes)
+    : sizing_budget_(std::min(budget_bytes, sizing_budget_bytes)) {
+    stats_.budget_bytes = budget_bytes;
+}
 
 Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader, uint64_t expected_bytes) {
     std::shared_ptr<InFlight> flight;
@@ -10,17 +25,19 @@ Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader, uint64
         std::unique_lock lock(mutex_);
         if (auto it = entries_.find(key); it != entries_.end()) {
             ++stats_.hits;
-            recency_.splice(recency_.begin(), recency_, it->second.position);
+            touch_locked(it->second);
             return {it->second.bytes, {}};
         }
         if (auto it = in_flight_.find(key); it != in_flight_.end()) {
             ++stats_.waits;
             auto waiting = it->second;
+            waiting->read = waiting->read || !SizingLoads::active();
             loaded_.wait(lock, [&] { return waiting->done; });
             return waiting->outcome;
         }
         ++stats_.misses;
         flight = std::make_shared<InFlight>();
+        flight->read = !SizingLoads::active();
         in_flight_.emplace(key, flight);
         evict_locked(expected_bytes);
         reserved_ += expected_bytes;
@@ -38,7 +55,7 @@ Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader, uint64
         reserved_ -= expected_bytes;
         if (outcome.bytes) {
             stats_.loaded_bytes += outcome.bytes->size();
-            insert_locked(key, outcome.bytes);
+            insert_locked(key, outcome.bytes, !flight->read);
         } else {
             ++stats_.failures;
         }
@@ -50,24 +67,44 @@ Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader, uint64
     return outcome;
 }
 
-void LruCache::insert_locked(uint64_t key, Buffer bytes) {
+void LruCache::insert_locked(uint64_t key, Buffer bytes, bool sizing) {
     const uint64_t size = bytes->size();
     evict_locked(size);
-    recency_.push_front(key);
-    entries_.emplace(key, Entry{std::move(bytes), recency_.begin()});
+    if (sizing)
+        while (!sizing_recency_.empty() && stats_.sizing_bytes + size > sizing_budget_) evict_one_locked(sizing_recency_);
+    auto& pool = sizing ? sizing_recency_ : recency_;
+    pool.push_front(key);
+    entries_.emplace(key, Entry{std::move(bytes), sizing, pool.begin()});
     stats_.resident_bytes += size;
+    if (sizing) stats_.sizing_bytes += size;
     stats_.entries = entries_.size();
 }
 
-void LruCache::evict_locked(uint64_t needed) {
-    while (!recency_.empty() && stats_.resident_bytes + reserved_ + needed > stats_.budget_bytes) {
-        const uint64_t victim = recency_.back();
-        recency_.pop_back();
-        auto it = entries_.find(victim);
-        stats_.resident_bytes -= it->second.bytes->size();
-        entries_.erase(it);
-        ++stats_.evictions;
+void LruCache::touch_locked(Entry& entry) {
+    if (entry.sizing && !SizingLoads::active()) {  // read now: it stays like any read's bytes
+        recency_.splice(recency_.begin(), sizing_recency_, entry.position);
+        entry.sizing = false;
+        stats_.sizing_bytes -= entry.bytes->size();
+        return;
     }
+    auto& pool = entry.sizing ? sizing_recency_ : recency_;
+    pool.splice(pool.begin(), pool, entry.position);
+}
+
+void LruCache::evict_one_locked(std::list<uint64_t>& pool) {
+    const uint64_t victim = pool.back();
+    pool.pop_back();
+    auto it = entries_.find(victim);
+    stats_.resident_bytes -= it->second.bytes->size();
+    if (it->second.sizing) stats_.sizing_bytes -= it->second.bytes->size();
+    entries_.erase(it);
+    ++stats_.evictions;
+}
+
+void LruCache::evict_locked(uint64_t needed) {
+    // The sizing pool goes first: its bytes served a stat, not a read.
+    while (!(recency_.empty() && sizing_recency_.empty()) && stats_.resident_bytes + reserved_ + needed > stats_.budget_bytes)
+        evict_one_locked(sizing_recency_.empty() ? recency_ : sizing_recency_);
     stats_.entries = entries_.size();
 }
 

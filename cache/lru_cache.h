@@ -25,6 +25,7 @@ struct Loaded {
 struct CacheStats {
     uint64_t budget_bytes = 0;
     uint64_t resident_bytes = 0;
+    uint64_t sizing_bytes = 0;  // of resident_bytes, held in the sizing pool
     uint64_t entries = 0;
     uint64_t hits = 0;
     uint64_t misses = 0;       // loads started
@@ -34,9 +35,30 @@ struct CacheStats {
     uint64_t failures = 0;
 };
 
+// While one of these lives, the loads its thread starts are for sizes: a
+// stat that needed a per-level index built from decoded bytes. Such loads go
+// to a small pool of their own (LruCache's sizing budget), so that listing
+// the whole disc keeps the small indexes and lets the decoded bytes they came
+// from go. A read that meets such an entry moves it to the main pool.
+class SizingLoads {
+public:
+    SizingLoads();
+    ~SizingLoads();
+    SizingLoads(const SizingLoads&) = delete;
+    SizingLoads& operator=(const SizingLoads&) = delete;
+    static bool active();
+
+private:
+    bool outer_;
+};
+
 class LruCache {
 public:
-    explicit LruCache(uint64_t budget_bytes);
+    // The sizing pool's default: what one level's indexes and scene are built
+    // from at full scale (4-5 MiB: the tfrag region, the core's head through
+    // collision, its class window and the gameplay stream), with room to spare.
+    static constexpr uint64_t kSizingBudget = 8ull << 20;
+    explicit LruCache(uint64_t budget_bytes, uint64_t sizing_budget_bytes = kSizingBudget);
 
     // Returns the cached buffer for `key`, or runs `loader` (once across all
     // threads asking for `key` at the same time) and caches what it returns.
@@ -51,19 +73,25 @@ public:
 private:
     struct Entry {
         Buffer bytes;
+        bool sizing;  // in the sizing pool
         std::list<uint64_t>::iterator position;
     };
     struct InFlight {
         bool done = false;
+        bool read = false;  // a thread outside SizingLoads asked for it
         Loaded outcome;
     };
 
-    void insert_locked(uint64_t key, Buffer bytes);
+    void insert_locked(uint64_t key, Buffer bytes, bool sizing);
+    void touch_locked(Entry& entry);
+    void evict_one_locked(std::list<uint64_t>& pool);
     void evict_locked(uint64_t needed);  // until resident + reserved + needed fits the budget
 
     mutable std::mutex mutex_;
     std::condition_variable loaded_;
-    std::list<uint64_t> recency_;  // front = most recent
+    const uint64_t sizing_budget_;
+    std::list<uint64_t> recency_;         // main pool, front = most recent
+    std::list<uint64_t> sizing_recency_;  // sizing pool, front = most recent
     std::unordered_map<uint64_t, Entry> entries_;
     std::unordered_map<uint64_t, std::shared_ptr<InFlight>> in_flight_;
     CacheStats stats_;

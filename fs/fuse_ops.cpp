@@ -47,7 +47,12 @@ struct stat attributes(const tree::Disc& disc, const Node& n) {
         case NodeType::file:
             st.st_mode = S_IFREG | 0444;
             st.st_nlink = 1;
-            st.st_size = static_cast<off_t>(n.source->size());
+            {
+                // A size may need a level's index built: what it decodes for
+                // that is let go soon (cache/lru_cache.h), not kept like a read.
+                const cache::SizingLoads sizing;
+                st.st_size = static_cast<off_t>(n.source->size());
+            }
             break;
     }
     st.st_blocks = (st.st_size + 511) / 512;
@@ -262,10 +267,11 @@ void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) 
 }
 
 void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
-    const Node* n = disc_of(req).tree.node(ino);
+    const auto& disc = disc_of(req);
+    const Node* n = disc.tree.node(ino);
     if (!n) return (void)fuse_reply_err(req, ENOENT);
     std::string names;
-    for (const auto& name : tree::xattr_names(*n)) names += name + '\0';
+    for (const auto& name : tree::xattr_names(disc, *n)) names += name + '\0';
     reply_xattr(req, names, size);
 }
 

@@ -1,6 +1,7 @@
 #include "fs/mount.h"
 
 #include <dirent.h>
+#include <malloc.h>
 #include <fmt/format.h>
 #include <spdlog/sinks/syslog_sink.h>
 #include <spdlog/spdlog.h>
@@ -101,8 +102,25 @@ struct Session {
 
 }  // namespace
 
+namespace {
+
+// The daemon's worker threads each build indexes and scenes from many small
+// allocations, then free them. glibc's defaults keep what they freed: an arena
+// per thread (up to 8 per core) and a trim threshold that grows with the
+// largest block freed. Measured on a first `ls -lR` of the full-scale disc:
+// peak RSS 101-123 MiB with the defaults, 73 MiB with these (the cache's own
+// buffers are mapped apart from malloc and unaffected).
+void keep_heap_small() {
+    mallopt(M_ARENA_MAX, 2);
+    mallopt(M_MMAP_THRESHOLD, 256 << 10);  // fixed: no growth with what is freed
+    mallopt(M_TRIM_THRESHOLD, 1 << 20);
+}
+
+}  // namespace
+
 int run_mount(const MountOptions& options, tree::Disc& disc) {
     if (options.debug) spdlog::set_level(spdlog::level::debug);
+    keep_heap_small();
     if (const std::string problem = mountpoint_problem(options.mountpoint); !problem.empty()) {
         fmt::print(stderr, "gcfs: {}\n", problem);
         return 4;

@@ -91,9 +91,14 @@ const Node* Tree::node(uint64_t ino) const {
     n.name = run->files->name(ino - run->first_ino);
     n.type = NodeType::file;
     n.source = run->files->source(ino - run->first_ino);
-    n.provenance = run->files->provenance(ino - run->first_ino);
     std::unique_lock lock(run_nodes_mutex_);
     return &run_nodes_.try_emplace(ino, std::move(n)).first->second;  // a racing thread's node wins; same content
+}
+
+std::shared_ptr<const Provenance> Tree::provenance(const Node& file) const {
+    if (file.ino < kRunBase) return file.provenance;
+    const Run* run = run_of(file.ino);
+    return run ? run->files->provenance(file.ino - run->first_ino) : nullptr;
 }
 
 std::optional<uint64_t> Tree::lookup(uint64_t parent, const std::string& name) const {

@@ -35,14 +35,16 @@ std::string status(Disc& disc, const Node& node) {
 
 }  // namespace
 
-std::vector<std::string> xattr_names(const Node& node) {
-    if (node.type != NodeType::file || !node.provenance) return {};
+std::vector<std::string> xattr_names(const Disc& disc, const Node& node) {
+    if (node.type != NodeType::file || !disc.tree.provenance(node)) return {};
     return {kNames.begin(), kNames.end()};
 }
 
 std::optional<std::string> xattr_value(Disc& disc, const Node& node, std::string_view name) {
-    if (node.type != NodeType::file || !node.provenance) return std::nullopt;
-    const Provenance& p = *node.provenance;
+    if (node.type != NodeType::file) return std::nullopt;
+    const auto origin = disc.tree.provenance(node);
+    if (!origin) return std::nullopt;
+    const Provenance& p = *origin;
     if (name == kNames[0]) return p.container.empty() ? "none: made by gcfs" : p.container;
     if (name == kNames[1]) return sectors(p);
     if (name == kNames[2]) return p.decoder;

@@ -13,7 +13,7 @@ namespace gcfs::tree {
 
 // The attribute names of a node, in a fixed order; none for directories,
 // symlinks, and files without a recorded provenance.
-std::vector<std::string> xattr_names(const Node& node);
+std::vector<std::string> xattr_names(const Disc& disc, const Node& node);
 
 // An attribute's value, or nullopt for a name the node does not have.
 // user.gcfs.status opens and reads the file (decoding it if it is not in the

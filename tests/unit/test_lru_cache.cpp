@@ -105,3 +105,73 @@ TEST_CASE("blobs: large ones are mapped and can be narrowed without copying") {
     CHECK(std::vector<uint8_t>(small->begin(), small->end()) == std::vector<uint8_t>{1, 2, 3});
     CHECK(Blob::allocate(0)->size() == 0);
 }
+
+TEST_CASE("loads made for sizes stay in a small pool of their own until a read wants them") {
+    LruCache cache(10000, 1000);
+    auto loaded_again = [&](uint64_t key) {
+        bool again = false;
+        cache.get(key, [&] { again = true; return bytes(400); });
+        return again;
+    };
+    cache.get(10, [] { return bytes(400); });  // a read's bytes: the main pool
+    {
+        const SizingLoads sizing;
+        CHECK(SizingLoads::active());
+        {
+            const SizingLoads nested;  // scopes nest: the inner one's end keeps the outer active
+        }
+        CHECK(SizingLoads::active());
+        for (uint64_t key = 1; key <= 3; ++key) cache.get(key, [] { return bytes(400); });
+        CHECK(cache.stats().sizing_bytes == 800);  // the pool holds two: key 1 went for key 3
+        CHECK(loaded_again(1));                    // (a sizing load again, and 2 goes for it)
+        CHECK_FALSE(loaded_again(10));             // a sizing hit on a read's entry leaves it there
+    }
+    CHECK_FALSE(SizingLoads::active());
+    CHECK(cache.stats().resident_bytes == 400 + 800);
+    CHECK(cache.stats().sizing_bytes == 800);
+    CHECK(loaded_again(2));         // evicted from the pool
+    CHECK_FALSE(loaded_again(3));   // a read hits key 3 and moves it to the main pool
+    CHECK(cache.stats().sizing_bytes == 400);  // key 1 alone is left in the pool
+    {
+        const SizingLoads sizing;
+        for (uint64_t key = 4; key <= 6; ++key) cache.get(key, [] { return bytes(400); });
+    }
+    CHECK_FALSE(loaded_again(3));   // the pool's churn no longer touches it
+    CHECK_FALSE(loaded_again(10));
+}
+
+TEST_CASE("the sizing pool is emptied first when the whole budget is short") {
+    LruCache cache(1000, 1000);
+    {
+        const SizingLoads sizing;
+        cache.get(1, [] { return bytes(400); });
+    }
+    cache.get(2, [] { return bytes(400); });  // a read: more recent than nothing in its pool
+    cache.get(3, [] { return bytes(400); });  // over budget: the sizing entry goes, not 2
+    bool reloaded = false;
+    cache.get(2, [&] { reloaded = true; return bytes(400); });
+    CHECK_FALSE(reloaded);
+    CHECK(cache.stats().sizing_bytes == 0);
+    CHECK(cache.stats().resident_bytes == 800);
+}
+
+TEST_CASE("a read waiting on a load started for a size keeps what it loads") {
+    LruCache cache(1 << 20, 1 << 10);
+    std::atomic<bool> release{false}, started{false};
+    std::thread sizer([&] {
+        const SizingLoads sizing;
+        cache.get(1, [&] {
+            started = true;
+            while (!release) std::this_thread::yield();
+            return bytes(4000);  // larger than the whole sizing pool
+        });
+    });
+    while (!started) std::this_thread::yield();
+    std::thread reader([&] { cache.get(1, [] { return bytes(4000); }); });
+    while (cache.stats().waits == 0) std::this_thread::yield();
+    release = true;
+    sizer.join();
+    reader.join();
+    CHECK(cache.stats().sizing_bytes == 0);
+    CHECK(cache.stats().resident_bytes == 4000);
+}
