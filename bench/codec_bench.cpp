@@ -41,6 +41,7 @@ struct Stream {
 
 std::vector<Stream> core_streams(const tree::Disc& disc, size_t limit) {
     std::vector<Stream> streams;
+    disc.tree.build_all();  // every level's headers read
     for (const auto& level : disc.scan.levels) {
         if (!level.lump || !level.core || streams.size() >= limit) continue;
         Stream s{level.folder, formats::Bytes(static_cast<size_t>(level.lump->core_data.size)),

@@ -34,9 +34,12 @@ struct stat attributes(const tree::Disc& disc, const Node& n) {
     switch (n.type) {
         case NodeType::directory:
             st.st_mode = S_IFDIR | 0555;
-            st.st_nlink = 2;
-            for (const auto& [name, child] : n.children)
-                if (disc.tree.node(child)->type == NodeType::directory) ++st.st_nlink;
+            st.st_nlink = 1;  // a level folder: subdirectories not counted, its children unread (tree/node.h)
+            if (!n.lazy) {
+                st.st_nlink = 2;
+                for (const auto& [name, child] : n.children)
+                    if (disc.tree.node(child)->type == NodeType::directory) ++st.st_nlink;
+            }
             st.st_size = 0;
             break;
         case NodeType::symlink:

@@ -211,7 +211,7 @@ void scan_core(const Image& image, LevelScan& level) {
     scan_tfrags_header(image, level);
 }
 
-void scan_level(const Image& image, LevelScan& level) {
+void scan_container(const Image& image, LevelScan& level) {
     level.file_offset = static_cast<uint64_t>(level.part.file_lba) * kSectorSize;
     level.file_size = static_cast<uint64_t>(std::max(level.part.size_sectors, 0)) * kSectorSize;
     const bool inside = level.part.file_lba > 0 && level.file_offset + level.file_size <= image.size();
@@ -277,7 +277,27 @@ bool LevelScan::ok() const {
     return std::all_of(checks.begin(), checks.end(), [](const Check& c) { return c.ok; });
 }
 
+void scan_level(const Image& image, LevelScan& level) {
+    // Headers of a file rewritten since it was opened would describe other bytes.
+    if (!image.unchanged()) {
+        level.checks.push_back({"image unchanged since it was opened", false,
+                                "its size or modification time changed before this level's headers were read; "
+                                "unmount and mount it again"});
+        return;
+    }
+    scan_container(image, level);
+    if (level.header && level.toc_header)
+        level.checks.push_back({"TOC copy matches container header", same_except_sector(*level.header, *level.toc_header),
+                                "every field but +4 (sector) equal (§2.3)"});
+}
+
 DiscScan scan_disc(const Image& image) {
+    DiscScan disc = scan_table(image);
+    for (auto& level : disc.levels) scan_level(image, level);
+    return disc;
+}
+
+DiscScan scan_table(const Image& image) {
     DiscScan disc;
     if (image.size() < (iso9660::kPvdLba + 1) * kSectorSize)
         throw NotAGameDisc(fmt::format("{} bytes is too small for an ISO9660 image", image.size()));
@@ -318,10 +338,6 @@ DiscScan scan_disc(const Image& image) {
         level.scene = entry.scene;
         auto copy = parse_level_header(ByteSpan(toc_bytes).subspan(entry.level->toc_offset));
         if (copy.ok()) level.toc_header = *copy;
-        scan_level(image, level);
-        if (level.header && level.toc_header)
-            level.checks.push_back({"TOC copy matches container header", same_except_sector(*level.header, *level.toc_header),
-                                    "every field but +4 (sector) equal (§2.3)"});
         disc.levels.push_back(std::move(level));
     }
     return disc;

@@ -1,6 +1,7 @@
-// Reads every header of a disc image once, at mount: ISO9660 directories,
-// the table of contents, each level's container, data lump and core header.
-// Nothing is decompressed here.
+// Reads the headers of a disc image: ISO9660 directories and the table of
+// contents at mount (scan_table), then each level's container, data lump and
+// core header when its folder is first needed (scan_level). Nothing is
+// decompressed here but the 16-byte tfrags header.
 #pragma once
 
 #include <optional>
@@ -82,6 +83,12 @@ struct DiscScan {
     std::vector<LevelScan> levels;
 };
 
+// The ISO9660 directories and the table of contents; each level has its
+// table entry only (index, folder, container extent, the TOC's header copy).
+DiscScan scan_table(const Image& image);
+// The rest of one level's headers and checks.
+void scan_level(const Image& image, LevelScan& level);
+// Both, for every level.
 DiscScan scan_disc(const Image& image);
 
 }  // namespace gcfs::tree

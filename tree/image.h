@@ -29,9 +29,10 @@ public:
     // Reads up to `length` bytes, clamped to the image's end.
     formats::Bytes read_clamped(uint64_t offset, uint64_t length) const;
 
-private:
+    // The file still has the size and mtime it had when opened.
     bool unchanged() const;
 
+private:
     std::string path_;
     int fd_ = -1;
     uint64_t size_ = 0;

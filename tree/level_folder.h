@@ -29,10 +29,12 @@ private:
 
 class LevelFolder : public Origins {
 public:
-    LevelFolder(Disc& disc, const LevelScan& level, uint64_t dir) : Origins(disc.scan), disc(disc), level(level), dir(dir) {}
+    LevelFolder(Disc& disc, const LevelScan& level, Tree& tree, uint64_t dir)
+        : Origins(disc.scan), disc(disc), level(level), tree(tree), dir(dir) {}
 
     Disc& disc;
     const LevelScan& level;
+    Tree& tree;          // the folder's subtree, where its nodes go
     const uint64_t dir;  // the LEVELnn folder
 
     // Set by the level's extents and data-lump sections, as far as they exist.
@@ -43,13 +45,13 @@ public:
     CoreStream core_stream{};                           // image bytes of core_data.wad
     uint64_t core_index_offset = 0, core_index_length = 0;
 
-    LevelDecoders& decoders() const { return disc.decoders[level.folder]; }
+    LevelDecoders& decoders() const { return disc.decoders.at(level.folder); }
     const Image& image() const { return *disc.image; }
     cache::LruCache& cache() const { return *disc.cache; }
 
-    uint64_t directory(uint64_t parent, const std::string& name) const { return disc.tree.add_directory(parent, name); }
+    uint64_t directory(uint64_t parent, const std::string& name) const { return tree.add_directory(parent, name); }
     void file(uint64_t parent, const std::string& name, std::shared_ptr<const Source> source, Origin origin) const {
-        disc.tree.add_file(parent, name, std::move(source), std::move(origin));
+        tree.add_file(parent, name, std::move(source), std::move(origin));
     }
 
     // A file made from one region of the decoded core.

@@ -1,5 +1,7 @@
 #include "tree/node.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <mutex>
 #include <stdexcept>
@@ -13,6 +15,58 @@ Tree::Tree() {
     nodes_.push_back(std::move(root));
 }
 
+Tree::Tree(uint64_t number, const Tree& parent) : timestamp(parent.timestamp), base_(number << kTreeShift) {}
+
+uint64_t Tree::add_subtree(uint64_t parent, const std::string& name, SubtreeBuilder build) {
+    if (base_ != 0) throw std::invalid_argument("only the root tree has subtrees");
+    if (subtrees_.size() + 1 >= (1ull << (64 - kTreeShift))) throw std::length_error("too many subtrees");
+    const uint64_t folder = add(parent, name, NodeType::directory);
+    auto sub = std::make_unique<Subtree>();
+    sub->tree.reset(new Tree(subtrees_.size() + 1, *this));
+    // The folder node lives in the subtree (its children are added there);
+    // the root keeps only the name -> inode entry, pointing at it.
+    Node moved = std::move(own(folder));
+    moved.ino = sub->tree->base_ + 1;
+    moved.lazy = true;
+    own(parent).children[name] = moved.ino;
+    nodes_.pop_back();  // `folder` was the last node added
+    sub->tree->nodes_.push_back(std::move(moved));
+    sub->folder = &sub->tree->nodes_.front();
+    sub->build = std::move(build);
+    subtrees_.push_back(std::move(sub));
+    return subtrees_.back()->folder->ino;
+}
+
+Tree::Subtree* Tree::subtree_of(uint64_t ino) const {
+    const uint64_t number = ino >> kTreeShift;
+    if (base_ != 0 || number == 0 || number > subtrees_.size()) return nullptr;
+    return subtrees_[number - 1].get();
+}
+
+const Tree& Tree::built(Subtree& sub) const {
+    std::call_once(sub.once, [&] {
+        try {
+            sub.build(*sub.tree, sub.folder->ino);
+        } catch (const std::exception& e) {
+            // What was added stays (every node is whole); the rest is missing.
+            spdlog::error("{}: building the folder stopped: {}", sub.folder->name, e.what());
+        }
+        sub.built = true;
+    });
+    return *sub.tree;
+}
+
+void Tree::build_all() const {
+    for (const auto& sub : subtrees_) built(*sub);
+}
+
+uint64_t Tree::size() const {
+    uint64_t n = nodes_.size() + next_run_ino_ - base_ - kRunBase;
+    for (const auto& sub : subtrees_)
+        n += sub->built ? sub->tree->size() : 1;
+    return n;
+}
+
 bool Tree::run_claims(const Node& dir, const std::string& name) const {
     return std::any_of(dir.runs.begin(), dir.runs.end(), [&](size_t r) { return runs_[r].files->position(name).has_value(); });
 }
@@ -20,15 +74,16 @@ bool Tree::run_claims(const Node& dir, const std::string& name) const {
 uint64_t Tree::add(uint64_t parent, const std::string& name, NodeType type) {
     if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
         throw std::invalid_argument("bad node name '" + name + "'");
-    if (parent >= kRunBase || nodes_.at(parent - 1).type != NodeType::directory)
-        throw std::invalid_argument(name + ": parent is not a directory");
-    const uint64_t ino = nodes_.size() + 1;
-    auto& children = nodes_[parent - 1].children;
+    if (!owns(parent) || parent >= base_ + kRunBase || parent - base_ > nodes_.size() ||
+        own(parent).type != NodeType::directory)
+        throw std::invalid_argument(name + ": parent is not a directory of this tree");
+    const uint64_t ino = base_ + nodes_.size() + 1;
+    auto& children = own(parent).children;
     const size_t before = children.size();
     // Children mostly arrive in name order, so the end is the usual spot.
     children.emplace_hint(children.end(), name, ino);
-    if (children.size() == before || run_claims(nodes_[parent - 1], name))
-        throw std::invalid_argument("duplicate node " + path_of(parent) + "/" + name);
+    if (children.size() == before || run_claims(own(parent), name))
+        throw std::invalid_argument("duplicate node " + own(parent).name + "/" + name);
     Node n;
     n.ino = ino;
     n.parent = parent;
@@ -43,26 +98,27 @@ uint64_t Tree::add_directory(uint64_t parent, const std::string& name) { return 
 uint64_t Tree::add_file(uint64_t parent, const std::string& name, std::shared_ptr<const Source> source,
                         std::shared_ptr<const Provenance> provenance) {
     const uint64_t ino = add(parent, name, NodeType::file);
-    nodes_[ino - 1].source = std::move(source);
-    nodes_[ino - 1].provenance = std::move(provenance);
+    own(ino).source = std::move(source);
+    own(ino).provenance = std::move(provenance);
     return ino;
 }
 
 uint64_t Tree::add_symlink(uint64_t parent, const std::string& name, const std::string& target) {
     const uint64_t ino = add(parent, name, NodeType::symlink);
-    nodes_[ino - 1].link_target = target;
+    own(ino).link_target = target;
     return ino;
 }
 
 void Tree::add_file_run(uint64_t parent, std::shared_ptr<const FileRun> run) {
-    if (parent >= kRunBase || nodes_.at(parent - 1).type != NodeType::directory)
-        throw std::invalid_argument("file run: parent is not a directory");
-    Node& dir = nodes_[parent - 1];
+    if (!owns(parent) || parent >= base_ + kRunBase || parent - base_ > nodes_.size() ||
+        own(parent).type != NodeType::directory)
+        throw std::invalid_argument("file run: parent is not a directory of this tree");
+    Node& dir = own(parent);
     for (const auto& [name, ino] : dir.children)
-        if (run->position(name)) throw std::invalid_argument("file run claims " + path_of(parent) + "/" + name);
+        if (run->position(name)) throw std::invalid_argument("file run claims " + dir.name + "/" + name);
     for (uint64_t i = 0; !dir.runs.empty() && i < run->count(); ++i)
         if (run_claims(dir, run->name(i)))
-            throw std::invalid_argument("two file runs claim " + path_of(parent) + "/" + run->name(i));
+            throw std::invalid_argument("two file runs claim " + dir.name + "/" + run->name(i));
     dir.runs.push_back(runs_.size());
     runs_.push_back({next_run_ino_, parent, std::move(run)});
     next_run_ino_ += runs_.back().files->capacity();
@@ -77,8 +133,9 @@ const Tree::Run* Tree::run_of(uint64_t ino) const {
 }
 
 const Node* Tree::node(uint64_t ino) const {
-    if (ino == 0) return nullptr;
-    if (ino < kRunBase) return ino <= nodes_.size() ? &nodes_[ino - 1] : nullptr;
+    if (Subtree* sub = subtree_of(ino)) return ino == sub->folder->ino ? sub->folder : built(*sub).node(ino);
+    if (!owns(ino)) return nullptr;
+    if (ino < base_ + kRunBase) return ino - base_ <= nodes_.size() ? &own(ino) : nullptr;
     {
         std::shared_lock lock(run_nodes_mutex_);
         if (auto it = run_nodes_.find(ino); it != run_nodes_.end()) return &it->second;
@@ -96,12 +153,14 @@ const Node* Tree::node(uint64_t ino) const {
 }
 
 std::shared_ptr<const Provenance> Tree::provenance(const Node& file) const {
-    if (file.ino < kRunBase) return file.provenance;
+    if (Subtree* sub = subtree_of(file.ino)) return built(*sub).provenance(file);
+    if (file.ino < base_ + kRunBase) return file.provenance;
     const Run* run = run_of(file.ino);
     return run ? run->files->provenance(file.ino - run->first_ino) : nullptr;
 }
 
 std::optional<uint64_t> Tree::lookup(uint64_t parent, const std::string& name) const {
+    if (Subtree* sub = subtree_of(parent)) return built(*sub).lookup(parent, name);
     const Node* dir = node(parent);
     if (!dir || dir->type != NodeType::directory) return std::nullopt;
     if (name == ".") return parent;
@@ -113,6 +172,7 @@ std::optional<uint64_t> Tree::lookup(uint64_t parent, const std::string& name) c
 }
 
 void Tree::for_each_child(uint64_t ino, uint64_t skip, const ChildVisitor& visit) const {
+    if (Subtree* sub = subtree_of(ino)) return built(*sub).for_each_child(ino, skip, visit);
     const Node* dir = node(ino);
     if (!dir || dir->type != NodeType::directory) return;
     for (const auto& [name, child] : dir->children) {
@@ -120,7 +180,8 @@ void Tree::for_each_child(uint64_t ino, uint64_t skip, const ChildVisitor& visit
             --skip;
             continue;
         }
-        if (!visit(name, child, nodes_[child - 1].type)) return;
+        // A subtree's folder is listed from the root: its node is the subtree's.
+        if (!visit(name, child, owns(child) ? own(child).type : NodeType::directory)) return;
     }
     for (size_t r : dir->runs) {
         const Run& run = runs_[r];

@@ -1,14 +1,19 @@
 // The virtual tree: every directory, file and symlink the mount shows, with
 // inode numbers fixed for the life of the mount. Built nodes have ino =
 // index + 1; files of a FileRun have inodes reserved from kRunBase and get a
-// Node only when first looked up.
+// Node only when first looked up. A folder may be a subtree of its own (a
+// level folder), built on first listing or lookup inside it: its inodes
+// carry the subtree's number above kTreeShift.
 #pragma once
 
 #include <cstdint>
 #include <ctime>
 #include <functional>
+#include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <span>
@@ -56,7 +61,7 @@ class FileRun {
 public:
     virtual ~FileRun() = default;
     virtual uint64_t count() const = 0;
-    // Inodes to reserve at mount, >= count(): a run whose count is known only
+    // Inodes to reserve when the folder is built, >= count(): a run whose count is known only
     // after decoding (gameplay/help/, pvars/) answers a bound instead, so
     // building the tree decodes nothing.
     virtual uint64_t capacity() const { return count(); }
@@ -76,6 +81,9 @@ struct Node {
     std::string link_target;                   // symlinks
     std::shared_ptr<const Source> source;      // files
     std::shared_ptr<const Provenance> provenance;  // built files; a run's files: Tree::provenance
+    // A subtree's folder: its children are not known until it is built, so it
+    // shows st_nlink 1 (subdirectories not counted) whether built or not.
+    bool lazy = false;
 };
 
 class Tree {
@@ -83,12 +91,21 @@ public:
     static constexpr uint64_t kRootIno = 1;
 
     Tree();
+    Tree(const Tree&) = delete;
+    Tree& operator=(const Tree&) = delete;
 
     uint64_t add_directory(uint64_t parent, const std::string& name);
     uint64_t add_file(uint64_t parent, const std::string& name, std::shared_ptr<const Source> source,
                       std::shared_ptr<const Provenance> provenance);
     uint64_t add_symlink(uint64_t parent, const std::string& name, const std::string& target);
     void add_file_run(uint64_t parent, std::shared_ptr<const FileRun> run);
+    // A folder whose contents `build` adds to the subtree it is given, once,
+    // when first needed (a listing or lookup inside it, not a stat of it).
+    // Only the root tree has subtrees; the subtree's inodes are its own.
+    using SubtreeBuilder = std::function<void(Tree& subtree, uint64_t folder)>;
+    uint64_t add_subtree(uint64_t parent, const std::string& name, SubtreeBuilder build);
+    // Builds every subtree not built yet (whole-disc checks, tools).
+    void build_all() const;
 
     // Stable for the life of the tree; a run's file is materialised here.
     const Node* node(uint64_t ino) const;
@@ -103,12 +120,14 @@ public:
     void for_each_child(uint64_t dir, uint64_t skip, const ChildVisitor& visit) const;
     std::optional<uint64_t> resolve(const std::string& path) const;  // "LEVEL00/core_data.bin"
     std::string path_of(uint64_t ino) const;                         // the inverse, without a leading slash
-    // Nodes built, plus the inodes reserved for runs (their capacity: a bound, not a count).
-    uint64_t size() const { return nodes_.size() + next_run_ino_ - kRunBase; }
+    // Nodes built, plus the inodes reserved for runs (their capacity: a bound,
+    // not a count), in this tree and the subtrees built so far.
+    uint64_t size() const;
 
     std::time_t timestamp = 0;  // the volume's creation date, for every node
 
     static constexpr uint64_t kRunBase = 1ull << 40;
+    static constexpr int kTreeShift = 48;
 
 private:
     struct Run {
@@ -116,14 +135,29 @@ private:
         uint64_t parent;
         std::shared_ptr<const FileRun> files;
     };
+    struct Subtree {
+        std::unique_ptr<Tree> tree;
+        const Node* folder;  // its first node, readable before the build
+        SubtreeBuilder build;
+        std::once_flag once;
+        std::atomic<bool> built{false};
+    };
 
+    explicit Tree(uint64_t number, const Tree& parent);
     uint64_t add(uint64_t parent, const std::string& name, NodeType type);
+    Node& own(uint64_t ino) { return nodes_[ino - base_ - 1]; }
+    const Node& own(uint64_t ino) const { return nodes_[ino - base_ - 1]; }
+    bool owns(uint64_t ino) const { return ino > base_ && (ino >> kTreeShift) == (base_ >> kTreeShift); }
+    Subtree* subtree_of(uint64_t ino) const;   // null: not in a subtree of this tree
+    const Tree& built(Subtree& subtree) const;
     const Run* run_of(uint64_t ino) const;
     bool run_claims(const Node& dir, const std::string& name) const;
 
-    std::vector<Node> nodes_;
+    const uint64_t base_ = 0;  // this tree's number << kTreeShift
+    std::deque<Node> nodes_;   // a deque: a subtree's folder node stays put while it is built
+    std::vector<std::unique_ptr<Subtree>> subtrees_;
     std::vector<Run> runs_;  // by first_ino, ascending
-    uint64_t next_run_ino_ = kRunBase;
+    uint64_t next_run_ino_ = base_ + kRunBase;
     mutable std::shared_mutex run_nodes_mutex_;
     mutable std::unordered_map<uint64_t, Node> run_nodes_;  // node-based: pointers stay valid
 };

@@ -27,7 +27,7 @@ private:
     uint64_t offset_, length_;
 };
 
-// Content fixed at mount time (README.txt, info.json).
+// Content fixed once made (README.txt).
 class StaticText final : public Source {
 public:
     explicit StaticText(std::string text) : text_(std::move(text)) {}

@@ -78,7 +78,7 @@ public:
 
 private:
     std::shared_ptr<const LevelTerrain> terrain_;
-    formats::TfragsHeader header_;  // read at mount (§7.1): the patch count and table
+    formats::TfragsHeader header_;  // read with the level headers (§7.1): the patch count and table
     int lod_;
     std::shared_ptr<const Provenance> block_origin_;
 };

@@ -134,6 +134,8 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "by-id/NN     symlinks from the level id each header reports to its folder\n"
         ".gcfs/stats  cache size, hits, misses, bytes decoded, and every read error so far\n"
         "\n"
+        "Mounting reads only the table of contents; the levels' headers are read together when a level\n"
+        "folder or by-id/ is first opened, and each folder is made then. A level folder's link count is 1.\n"
         "Extents have the sizes their headers declare; OBJ and CSV sizes come from small per-level\n"
         "indexes: tfrag/, ties/ and shrubs/ are indexed when first listed; info.json, collision.obj, sky/ and gameplay/ when\n"
         "the level folder is (the head of the core and the gameplay stream are decoded once for them).\n"
@@ -143,10 +145,10 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "Where the numbers come from: docs/formats.md of the gcfs sources.\n"
         "\n",
         image_path, disc.volume.volume_id, disc.volume.system_id, utc(disc.volume.creation), disc.levels.size());
-    for (const auto& level : disc.levels) {
-        out += fmt::format("{}  id {:>3}  {}\n", level.folder, level.header ? std::to_string(level.header->id) : "?",
-                           level.ok() ? "all checks pass" : "CHECK FAILED: see info.json");
-    }
+    // From the table of contents alone: a level's own headers are read when
+    // its folder is first opened, and its checks are in its info.json.
+    for (const auto& level : disc.levels)
+        out += fmt::format("{}  LBA {:>7}  {:>7} sectors\n", level.folder, level.part.file_lba, level.part.size_sectors);
     return out;
 }
 

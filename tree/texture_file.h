@@ -1,7 +1,7 @@
 // textures/<table>_NNN.png: a level texture rendered from the decompressed
 // core (or, for a stashed moby row, the GS-RAM stash) and its palette in the
 // GS-RAM lump on first read, through the cache. Its size is known from the
-// texture table at mount (formats/export/png.h: stored image data).
+// texture table when the level folder is built (formats/export/png.h: stored image data).
 #pragma once
 
 #include <memory>
@@ -23,7 +23,7 @@ public:
                 formats::TextureEntry texture, int32_t textures_base, std::optional<uint64_t> stash = std::nullopt);
     uint64_t size() const override;
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
-    std::string open_error() const override;  // the §6.3 range checks, from sizes known at mount
+    std::string open_error() const override;  // the §6.3 range checks, from sizes in the level headers
 
 private:
     cache::Loaded render() const;

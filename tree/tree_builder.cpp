@@ -34,15 +34,18 @@ public:
     void build() {
         d_.tree.timestamp = d_.scan.volume.creation;
         const uint64_t root = Tree::kRootIno;
-        file(root, "README.txt", std::make_shared<StaticText>(readme_text(d_.scan, image_.path())),
+        file(d_.tree, root, "README.txt", std::make_shared<StaticText>(readme_text(d_.scan, image_.path())),
              Origins::generated("the volume descriptor and the table of contents"));
         disc_folder(d_.tree.add_directory(root, "disc"));
         global_folder(d_.tree.add_directory(root, "global"));
-        for (const auto& level : d_.scan.levels) level_folder(level);
-        by_id_folder(d_.tree.add_directory(root, "by-id"));
-        const uint64_t meta = d_.tree.add_directory(root, ".gcfs");
         Disc* disc = &d_;
-        file(meta, "stats", std::make_shared<LiveText>([disc] { return disc->diagnostics.render(disc->cache->stats()); }),
+        for (size_t i = 0; i < d_.scan.levels.size(); ++i)
+            d_.tree.add_subtree(root, d_.scan.levels[i].folder, [disc, i](Tree& tree, uint64_t folder) {
+                Builder(*disc).level_folder(tree, folder, disc->level(i));
+            });
+        d_.tree.add_subtree(root, "by-id", [disc](Tree& tree, uint64_t folder) { Builder(*disc).by_id_folder(tree, folder); });
+        const uint64_t meta = d_.tree.add_directory(root, ".gcfs");
+        file(d_.tree, meta, "stats", std::make_shared<LiveText>([disc] { return disc->diagnostics.render(disc->cache->stats()); }),
              Origins::generated("the daemon's cache counters and read errors, live"));
     }
 
@@ -50,8 +53,8 @@ private:
     std::shared_ptr<const Source> slice(uint64_t offset, uint64_t length) {
         return std::make_shared<ImageSlice>(image_, offset, length);
     }
-    void file(uint64_t dir, const std::string& name, std::shared_ptr<const Source> source, Origin origin) {
-        d_.tree.add_file(dir, name, std::move(source), std::move(origin));
+    static void file(Tree& tree, uint64_t dir, const std::string& name, std::shared_ptr<const Source> source, Origin origin) {
+        tree.add_file(dir, name, std::move(source), std::move(origin));
     }
 
     void disc_folder(uint64_t dir) {
@@ -59,7 +62,7 @@ private:
         for (const auto& f : d_.scan.files) {
             const uint64_t parent = ensure_directories(d_.tree, dir, f.path);
             const uint64_t offset = static_cast<uint64_t>(f.lba) * kSectorSize;
-            file(parent, leaf(f.path), slice(offset, f.size), origins.raw(offset, f.size, "the ISO9660 file (formats.md 2.2)"));
+            file(d_.tree, parent, leaf(f.path), slice(offset, f.size), origins.raw(offset, f.size, "the ISO9660 file (formats.md 2.2)"));
         }
     }
 
@@ -71,7 +74,7 @@ private:
             for (const auto& f : d_.scan.files) {
                 if (static_cast<int32_t>(f.lba) != g.lba) continue;
                 const uint64_t offset = static_cast<uint64_t>(f.lba) * kSectorSize;
-                file(dir, g.name + ".wad", slice(offset, f.size),
+                file(d_.tree, dir, g.name + ".wad", slice(offset, f.size),
                      origins.raw(offset, f.size, "global WAD " + g.name + " of the table of contents (formats.md 2.3)"));
                 break;
             }
@@ -79,13 +82,13 @@ private:
     }
 
     // The level's own files (headers, extents, data-lump sections), then
-    // every subsystem's part (tree/parts/).
-    void level_folder(const LevelScan& level) {
-        LevelFolder f(d_, level, d_.tree.add_directory(Tree::kRootIno, level.folder));
+    // every subsystem's part (tree/parts/), into the folder's subtree.
+    void level_folder(Tree& tree, uint64_t folder, const LevelScan& level) {
+        LevelFolder f(d_, level, tree, folder);
         // Live: the checks made at mount, and every read failure met since.
         const Diagnostics* diagnostics = &d_.diagnostics;
         const LevelDecoders* decoders = &f.decoders();  // map nodes stay put; filled by the parts
-        file(f.dir, "info.json", std::make_shared<LiveText>([&level, diagnostics, decoders] {
+        f.file(f.dir, "info.json", std::make_shared<LiveText>([&level, diagnostics, decoders] {
                  const GeometryIndex* geometry = decoders->geometry ? &decoders->geometry->index() : nullptr;
                  const GameplayIndex* gameplay = decoders->gameplay_index ? &decoders->gameplay_index->index() : nullptr;
                  return level_info_json(level, geometry, gameplay, {decoders->mobies.get(), decoders->ties.get(), decoders->shrubs.get()},
@@ -97,11 +100,11 @@ private:
             if (part && part->file_lba > 0) {
                 const uint64_t offset = static_cast<uint64_t>(part->file_lba) * kSectorSize;
                 const uint64_t length = static_cast<uint64_t>(part->size_sectors) * kSectorSize;
-                file(f.dir, name, slice(offset, length), f.raw(offset, length, "the level's WAD of the table of contents (3.4)"));
+                f.file(f.dir, name, slice(offset, length), f.raw(offset, length, "the level's WAD of the table of contents (3.4)"));
             }
         if (!level.header) return;
         const auto header_size = static_cast<uint64_t>(level.header->header_size);
-        file(f.dir, "header.bin", slice(level.file_offset, header_size),
+        f.file(f.dir, "header.bin", slice(level.file_offset, header_size),
              f.raw(level.file_offset, header_size, "the container header (formats.md 3.1)"));
         extent_files(f);
         if (level.lump) lump_files(f);
@@ -118,21 +121,21 @@ private:
                 const std::string why = fmt::format("extent {} claims sectors [{}, {}) of a {}-sector container (see info.json)",
                                                     extent.name, extent.range.offset, extent.range.end(),
                                                     level.file_size / kSectorSize);
-                file(f.dir, extent.name == "gameplay" ? "gameplay.wad" : extent.name + ".bin",
+                f.file(f.dir, extent.name == "gameplay" ? "gameplay.wad" : extent.name + ".bin",
                      std::make_shared<Unreadable>(why), f.raw(level.file_offset, 0, why));
                 continue;
             }
             if (extent.name == "gameplay") {
                 // §9: gameplay is a WAD-LZ stream; its decoded size is not stored.
-                file(f.dir, "gameplay.wad", slice(offset, size), f.raw(offset, size, "the gameplay extent (formats.md 3.1, 9)"));
+                f.file(f.dir, "gameplay.wad", slice(offset, size), f.raw(offset, size, "the gameplay extent (formats.md 3.1, 9)"));
                 f.gameplay = std::make_shared<WadStream>(image_, cache_, offset, size, std::nullopt);
                 f.gameplay_offset = offset;
                 f.gameplay_length = size;
                 f.decoders().gameplay = f.gameplay;
-                file(f.dir, "gameplay.bin", f.gameplay,
+                f.file(f.dir, "gameplay.bin", f.gameplay,
                      f.decoded(offset, size, LevelFolder::kWadLz, "gameplay.wad decompressed; its size measured from the packets (9)"));
             } else {
-                file(f.dir, extent.name + ".bin", slice(offset, size),
+                f.file(f.dir, extent.name + ".bin", slice(offset, size),
                      f.raw(offset, size, "the " + extent.name + " extent (formats.md 3.1)"));
             }
         }
@@ -151,15 +154,15 @@ private:
                     f.core_index_offset = offset;
                     f.core_index_length = size;
                 }
-                file(f.dir, section.name + ".bin", bytes, f.raw(offset, size, what));
+                f.file(f.dir, section.name + ".bin", bytes, f.raw(offset, size, what));
                 continue;
             }
-            file(f.dir, section.name + ".wad", slice(offset, size), f.raw(offset, size, what));
+            f.file(f.dir, section.name + ".wad", slice(offset, size), f.raw(offset, size, what));
             std::optional<uint64_t> declared;
             if (section.name == "core_data" && level.core)  // §6.1 0x8C
                 declared = static_cast<uint64_t>(level.core->assets_decompressed_size);
             auto stream = std::make_shared<WadStream>(image_, cache_, offset, size, declared);
-            file(f.dir, section.name + ".bin", stream,
+            f.file(f.dir, section.name + ".bin", stream,
                  f.decoded(offset, size, LevelFolder::kWadLz, section.name + ".wad decompressed"));
             if (section.name != "core_data") continue;
             f.decoders().core_data = stream;
@@ -168,13 +171,15 @@ private:
         }
     }
 
-    void by_id_folder(uint64_t dir) {
+    // Reads every level's headers (not their folders) for the ids.
+    void by_id_folder(Tree& tree, uint64_t dir) {
         std::set<std::string> used;
-        for (const auto& level : d_.scan.levels) {
+        for (size_t i = 0; i < d_.scan.levels.size(); ++i) {
+            const LevelScan& level = d_.level(i);
             if (!level.header) continue;
             std::string name = std::to_string(level.header->id);
             if (!used.insert(name).second) name += "-" + level.folder;  // two containers claim one id
-            d_.tree.add_symlink(dir, name, "../" + level.folder);
+            tree.add_symlink(dir, name, "../" + level.folder);
         }
     }
 
@@ -185,11 +190,20 @@ private:
 
 }  // namespace
 
+const LevelScan& Disc::level(size_t i) {
+    std::call_once(scanned, [&] {
+        for (auto& level : scan.levels) scan_level(*image, level);
+    });
+    return scan.levels.at(i);
+}
+
 std::unique_ptr<Disc> open_disc(const std::string& image_path, uint64_t cache_budget_bytes) {
     auto disc = std::make_unique<Disc>();
     disc->image = std::make_unique<Image>(image_path);
     disc->cache = std::make_unique<cache::LruCache>(cache_budget_bytes);
-    disc->scan = scan_disc(*disc->image);
+    disc->scan = scan_table(*disc->image);
+    // Made now: level folders built at once on two threads must not both insert.
+    for (const auto& level : disc->scan.levels) disc->decoders[level.folder];
     Builder(*disc).build();
     return disc;
 }

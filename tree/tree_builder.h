@@ -1,9 +1,14 @@
-// Opens an image and builds the whole virtual tree once: headers parsed,
-// every size known, nothing decoded (fuse-archive style: one tree, lazy readers).
+// Opens an image and builds the virtual tree (fuse-archive style: one tree,
+// lazy readers): at open only what the root shows (the ISO9660 directories and
+// the table of contents). The levels' headers are read together when any
+// level folder (or by-id/) is first needed, and each level folder's part of
+// the tree is built once, when something inside it is first looked up or
+// listed. Nothing is decoded for either.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "cache/lru_cache.h"
@@ -35,10 +40,19 @@ struct LevelDecoders {
 struct Disc {
     std::unique_ptr<Image> image;
     std::unique_ptr<cache::LruCache> cache;
-    DiscScan scan;
+    DiscScan scan;  // a level's entry is whole once level() has scanned it
     Tree tree;
     Diagnostics diagnostics;
-    std::map<std::string, LevelDecoders> decoders;  // by level folder
+    std::map<std::string, LevelDecoders> decoders;  // by level folder; every entry made at open
+
+    // scan.levels[i], with every level's headers read and checked on the
+    // first call: one pass over the disc's level headers (a few MiB), so that
+    // a folder built later comes from the image as it was at that pass.
+    const LevelScan& level(size_t i);
+    // Every level folder built (whole-disc checks: gcfs verify, extract).
+    void build_all() { tree.build_all(); }
+
+    std::once_flag scanned;  // for level()
 };
 
 // Throws std::system_error (cannot open) or NotAGameDisc (wrong content).

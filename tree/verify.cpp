@@ -189,11 +189,12 @@ bool DiscVerdict::ok() const {
 
 DiscVerdict verify_disc(const Disc& disc) {
     DiscVerdict verdict;
+    disc.tree.build_all();  // every level's headers read and its decoders made
     for (const auto& level : disc.scan.levels) {
         LevelVerdict v;
         v.folder = level.folder;
         v.id = level.header ? std::to_string(level.header->id) : "?";
-        v.checks = level.checks;  // tiling, units, region order, sizes: checked at mount
+        v.checks = level.checks;  // tiling, units, region order, sizes: checked when the folder was built
         const auto found = disc.decoders.find(level.folder);
         if (found != disc.decoders.end()) {
             const LevelDecoders& d = found->second;

@@ -104,7 +104,7 @@ TEST_CASE("a texture takes its palette at gs_ram + palette x 0x100 and maps PS2 
 TEST_CASE("classes/ and textures/ of a built disc: tables as CSV, every tfrag texture a PNG") {
     const BuiltDisc& built = small_disc();
     auto disc = tree::open_disc(built.path, 64 << 20);
-    const auto& level = disc->scan.levels[2];
+    const auto& level = disc->level(2);
     const auto read = [&](const std::string& path) {
         const tree::Node* n = disc->tree.node(*disc->tree.resolve(path));
         Bytes out(n->source->size());

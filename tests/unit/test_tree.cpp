@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <set>
+#include <thread>
+#include <vector>
 
 #include "disc_fixture.h"
 #include "tree/sources.h"
@@ -67,7 +70,7 @@ TEST_CASE("a corrupt core stream reads as an error naming its offset; the rest s
     uint64_t stream_at;
     {
         auto disc = tree::open_disc(copy, 64 << 20);
-        const auto& level = disc->scan.levels[1];
+        const auto& level = disc->level(1);
         stream_at = level.data_offset + static_cast<uint64_t>(level.lump->core_data.offset);
     }
     {
@@ -169,4 +172,70 @@ TEST_CASE("tfrag patch runs accept only the canonical file name") {
     for (const char* bad : {"patch_7.obj", "patch_00007.obj", "patch_0007.OBJ", "patch_-001.obj", "patch_9999.obj",
                             "patch_.obj", "patch_0007.obj.bak"})
         CHECK_MESSAGE(!disc->tree.resolve(std::string("LEVEL00/tfrag/") + bad), bad);
+}
+
+TEST_CASE("opening reads only the table of contents; a level folder is built when something inside it is needed") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 16 << 20);
+    const size_t levels = disc->scan.levels.size();
+    REQUIRE(levels >= 3);
+    auto read_headers = [&] {
+        size_t n = 0;
+        for (const auto& level : disc->scan.levels) n += level.header.has_value();
+        return n;
+    };
+    CHECK(read_headers() == 0);
+
+    // The root lists every level folder; stating one builds nothing.
+    std::set<std::string> names;
+    disc->tree.for_each_child(tree::Tree::kRootIno, 0, [&](const std::string& name, uint64_t ino, tree::NodeType type) {
+        names.insert(name);
+        if (name.starts_with("LEVEL")) {
+            CHECK(type == tree::NodeType::directory);
+            CHECK(disc->tree.node(ino)->lazy);
+        }
+        return true;
+    });
+    CHECK(names.contains("LEVEL01"));
+    CHECK(read_headers() == 0);
+    CHECK_FALSE(disc->decoders.at("LEVEL01").core_data);
+
+    // A lookup inside LEVEL01 reads every level's headers in one pass, and
+    // builds LEVEL01's folder alone.
+    const auto folder = disc->tree.lookup(tree::Tree::kRootIno, "LEVEL01");
+    REQUIRE(folder);
+    const auto core = disc->tree.lookup(*folder, "core_data.bin");
+    REQUIRE(core);
+    CHECK(read_headers() == levels);
+    CHECK(disc->decoders.at("LEVEL01").core_data);
+    CHECK_FALSE(disc->decoders.at("LEVEL00").core_data);
+    CHECK((*core >> tree::Tree::kTreeShift) != 0);  // the subtree's own inodes
+    CHECK(disc->tree.path_of(*core) == "LEVEL01/core_data.bin");
+    CHECK(disc->tree.lookup(*folder, "..") == tree::Tree::kRootIno);
+    CHECK(disc->tree.node(*core)->source->size() == built.levels.at(1).core_data.size());
+    CHECK(disc->cache->stats().misses == 0);  // built, nothing decoded
+
+    // by-id lists every level's id, and builds no other folder.
+    const auto by_id = disc->tree.resolve("by-id");
+    REQUIRE(by_id);
+    size_t links = 0;
+    disc->tree.for_each_child(*by_id, 0, [&](const std::string&, uint64_t, tree::NodeType type) {
+        links += type == tree::NodeType::symlink;
+        return true;
+    });
+    CHECK(links == levels);
+    CHECK_FALSE(disc->decoders.at("LEVEL02").core_data);
+
+    // Threads racing into one unbuilt folder build it once and agree.
+    std::vector<uint64_t> found(4);
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < found.size(); ++t)
+        threads.emplace_back([&, t] { found[t] = disc->tree.resolve("LEVEL02/tfrag/terrain.obj").value_or(0); });
+    for (auto& t : threads) t.join();
+    CHECK(found[0] != 0);
+    CHECK(std::set<uint64_t>(found.begin(), found.end()).size() == 1);
+    const uint64_t before = disc->tree.size();
+    disc->build_all();
+    CHECK(disc->tree.size() > before);
+    for (const auto& level : disc->scan.levels) CHECK(disc->decoders.at(level.folder).core_data);
 }

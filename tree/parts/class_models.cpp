@@ -36,7 +36,7 @@ void class_models(LevelFolder& f, ClassKind kind) {
     // Ties: LOD 0 here, lod1/ and lod2/; mobies: the high LOD here, the low one in low/.
     const int lods = kind == ClassKind::tie ? 3 : kind == ClassKind::moby ? 2 : 1;
     const uint64_t lod_dirs[3] = {dir, lods > 1 ? f.directory(dir, kind == ClassKind::moby ? "low" : "lod1") : 0, lods > 2 ? f.directory(dir, "lod2") : 0};
-    if (kind == ClassKind::moby) f.disc.tree.add_file_run(dir, std::make_shared<SkeletonRun>(models, origin("JSON", "the skeleton (11)")));
+    if (kind == ClassKind::moby) f.tree.add_file_run(dir, std::make_shared<SkeletonRun>(models, origin("JSON", "the skeleton (11)")));
     FolderNames names[3];
     for (size_t c = 0; c < models->listed().size(); ++c) {
         const std::string name = safe_name(fmt::format("{}_{}", prefix, models->listed()[c]));

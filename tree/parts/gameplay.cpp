@@ -20,10 +20,10 @@ void gameplay(LevelFolder& f) {
                origin(name.ends_with(".obj") ? "OBJ" : name.ends_with(".json") ? "JSON" : "CSV"));
     // One file per language slot at most; pvars: one per moby, and 65,536 is
     // far past any level's moby count (a larger table lists its first 65,536).
-    f.disc.tree.add_file_run(f.directory(dir, "help"),
+    f.tree.add_file_run(f.directory(dir, "help"),
                              std::make_shared<GameplayRun>(decoded, "help/", formats::gameplay::kLanguageCount,
                                                            origin("UTF-8 text (3.4)")));
-    f.disc.tree.add_file_run(f.directory(dir, "pvars"),
+    f.tree.add_file_run(f.directory(dir, "pvars"),
                              std::make_shared<GameplayRun>(decoded, "pvars/", 1u << 16, origin("raw pvar bytes (3.13)")));
 }
 

@@ -11,9 +11,9 @@ void scene(LevelFolder& f) {
     if (!d.terrain && !d.geometry && !d.gameplay) return;
     SceneSources sources{.level = f.level.folder, .terrain = d.terrain, .geometry = d.geometry, .gameplay = d.gameplay,
                          .ties = d.ties, .shrubs = d.shrubs, .mobies = d.mobies, .textures = {}};
-    if (const auto textures = f.disc.tree.lookup(f.dir, "textures"))
-        f.disc.tree.for_each_child(*textures, 0, [&](const std::string& name, uint64_t ino, NodeType type) {
-            if (type == NodeType::file) sources.textures[name] = f.disc.tree.node(ino)->source;
+    if (const auto textures = f.tree.lookup(f.dir, "textures"))
+        f.tree.for_each_child(*textures, 0, [&](const std::string& name, uint64_t ino, NodeType type) {
+            if (type == NodeType::file) sources.textures[name] = f.tree.node(ino)->source;
             return true;
         });
     auto scene = std::make_shared<LevelScene>(f.cache(), std::move(sources));

@@ -15,7 +15,7 @@ void sky(LevelFolder& f) {
     };
     f.file(dir, "sky.obj", std::make_shared<SkyFile>(geometry, SkyFile::Kind::obj), origin("OBJ"));
     f.file(dir, "sky.mtl", std::make_shared<SkyFile>(geometry, SkyFile::Kind::mtl), origin("MTL"));
-    f.disc.tree.add_file_run(dir, std::make_shared<SkyTextureRun>(geometry, origin("8-bit indexed PNG")));
+    f.tree.add_file_run(dir, std::make_shared<SkyTextureRun>(geometry, origin("8-bit indexed PNG")));
 }
 
 }  // namespace gcfs::tree::parts

@@ -21,7 +21,7 @@ void tfrag(LevelFolder& f) {
            Origins::generated("a material per tfrag texture, mapped to ../textures/ (formats.md 6.3)"));
     const uint64_t lod_dirs[3] = {dir, f.directory(dir, "lod1"), f.directory(dir, "lod2")};
     for (int lod = 0; lod < 3; ++lod)
-        f.disc.tree.add_file_run(lod_dirs[lod], std::make_shared<PatchObjRun>(terrain, *level.tfrags, lod, tfrags("OBJ")));
+        f.tree.add_file_run(lod_dirs[lod], std::make_shared<PatchObjRun>(terrain, *level.tfrags, lod, tfrags("OBJ")));
 }
 
 }  // namespace gcfs::tree::parts
