@@ -85,8 +85,19 @@ fuse_entry_param entry_for(const tree::Disc& disc, uint64_t ino) {
     return e;
 }
 
+// A folder that cannot be shown (tree::Tree::folder_error): EIO, logged once.
+bool folder_failed(fuse_req_t req, fuse_ino_t ino) {
+    auto& disc = disc_of(req);
+    const std::string error = disc.tree.folder_error(ino);
+    if (error.empty()) return false;
+    disc.diagnostics.report(disc.tree.path_of(ino), "open", error);
+    fuse_reply_err(req, EIO);
+    return true;
+}
+
 void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
     const auto& disc = disc_of(req);
+    if (folder_failed(req, parent)) return;
     const auto ino = disc.tree.lookup(parent, name);
     if (!ino) {
         fuse_entry_param e{};
@@ -131,6 +142,7 @@ void op_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
 // at `offset`; with `plus` every entry carries its attributes, like a LOOKUP.
 void list_directory(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, bool plus) {
     const auto& disc = disc_of(req);
+    if (folder_failed(req, ino)) return;
     const Node* n = disc.tree.node(ino);
     if (!n || n->type != NodeType::directory) return (void)fuse_reply_err(req, ENOTDIR);
     std::vector<char> buffer(size);

@@ -280,6 +280,7 @@ bool LevelScan::ok() const {
 void scan_level(const Image& image, LevelScan& level) {
     // Headers of a file rewritten since it was opened would describe other bytes.
     if (!image.unchanged()) {
+        level.stale = true;
         level.checks.push_back({"image unchanged since it was opened", false,
                                 "its size or modification time changed before this level's headers were read; "
                                 "unmount and mount it again"});

@@ -67,6 +67,8 @@ struct LevelScan {
     // mount (16 of them), so the tfrag/ folder knows its patch count.
     std::optional<formats::TfragsHeader> tfrags;
     std::vector<Check> checks;
+    // The image had changed (size or mtime) when these headers were to be read.
+    bool stale = false;
 
     bool ok() const;
     // The region of DAT named `name` ("tfrag", ...), or null.

@@ -46,7 +46,7 @@ Tree::Subtree* Tree::subtree_of(uint64_t ino) const {
 const Tree& Tree::built(Subtree& sub) const {
     std::call_once(sub.once, [&] {
         try {
-            sub.build(*sub.tree, sub.folder->ino);
+            sub.error = sub.build(*sub.tree, sub.folder->ino);
         } catch (const std::exception& e) {
             // What was added stays (every node is whole); the rest is missing.
             spdlog::error("{}: building the folder stopped: {}", sub.folder->name, e.what());
@@ -54,6 +54,13 @@ const Tree& Tree::built(Subtree& sub) const {
         sub.built = true;
     });
     return *sub.tree;
+}
+
+std::string Tree::folder_error(uint64_t ino) const {
+    Subtree* sub = subtree_of(ino);
+    if (!sub || ino != sub->folder->ino) return {};
+    built(*sub);
+    return sub->error;
 }
 
 void Tree::build_all() const {

@@ -102,8 +102,12 @@ public:
     // A folder whose contents `build` adds to the subtree it is given, once,
     // when first needed (a listing or lookup inside it, not a stat of it).
     // Only the root tree has subtrees; the subtree's inodes are its own.
-    using SubtreeBuilder = std::function<void(Tree& subtree, uint64_t folder)>;
+    // `build` returns why the folder cannot be shown at all (empty: it can).
+    using SubtreeBuilder = std::function<std::string(Tree& subtree, uint64_t folder)>;
     uint64_t add_subtree(uint64_t parent, const std::string& name, SubtreeBuilder build);
+    // Why folder `ino` (a subtree's, built by this call if need be) cannot be
+    // looked into or listed; empty for every other folder.
+    std::string folder_error(uint64_t ino) const;
     // Builds every subtree not built yet (whole-disc checks, tools).
     void build_all() const;
 
@@ -139,6 +143,7 @@ private:
         std::unique_ptr<Tree> tree;
         const Node* folder;  // its first node, readable before the build
         SubtreeBuilder build;
+        std::string error;  // what `build` returned
         std::once_flag once;
         std::atomic<bool> built{false};
     };

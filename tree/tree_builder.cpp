@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <set>
 
 #include "tree/level_folder.h"
@@ -27,6 +29,13 @@ uint64_t ensure_directories(Tree& tree, uint64_t parent, const std::string& path
 
 std::string leaf(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
+// A level whose headers were to be read after the image changed under the
+// mount shows nothing of the new bytes: its folder answers EIO, like every
+// read of the changed image (tree/image.h).
+std::string stale_image_error() {
+    return fmt::format("the image changed since it was opened ({}); unmount and mount it again", std::strerror(ESTALE));
+}
+
 class Builder {
 public:
     explicit Builder(Disc& disc) : d_(disc), image_(*disc.image), cache_(*disc.cache) {}
@@ -41,9 +50,15 @@ public:
         Disc* disc = &d_;
         for (size_t i = 0; i < d_.scan.levels.size(); ++i)
             d_.tree.add_subtree(root, d_.scan.levels[i].folder, [disc, i](Tree& tree, uint64_t folder) {
-                Builder(*disc).level_folder(tree, folder, disc->level(i));
+                const LevelScan& level = disc->level(i);
+                if (level.stale) return stale_image_error();
+                Builder(*disc).level_folder(tree, folder, level);
+                return std::string();
             });
-        d_.tree.add_subtree(root, "by-id", [disc](Tree& tree, uint64_t folder) { Builder(*disc).by_id_folder(tree, folder); });
+        d_.tree.add_subtree(root, "by-id", [disc](Tree& tree, uint64_t folder) {
+            Builder(*disc).by_id_folder(tree, folder);
+            return std::string();
+        });
         const uint64_t meta = d_.tree.add_directory(root, ".gcfs");
         file(d_.tree, meta, "stats", std::make_shared<LiveText>([disc] { return disc->diagnostics.render(disc->cache->stats()); }),
              Origins::generated("the daemon's cache counters and read errors, live"));
@@ -191,10 +206,9 @@ private:
 }  // namespace
 
 const LevelScan& Disc::level(size_t i) {
-    std::call_once(scanned, [&] {
-        for (auto& level : scan.levels) scan_level(*image, level);
-    });
-    return scan.levels.at(i);
+    LevelScan& level = scan.levels.at(i);
+    std::call_once(scanned.at(i), [&] { scan_level(*image, level); });
+    return level;
 }
 
 std::unique_ptr<Disc> open_disc(const std::string& image_path, uint64_t cache_budget_bytes) {
@@ -202,6 +216,7 @@ std::unique_ptr<Disc> open_disc(const std::string& image_path, uint64_t cache_bu
     disc->image = std::make_unique<Image>(image_path);
     disc->cache = std::make_unique<cache::LruCache>(cache_budget_bytes);
     disc->scan = scan_table(*disc->image);
+    disc->scanned.resize(disc->scan.levels.size());
     // Made now: level folders built at once on two threads must not both insert.
     for (const auto& level : disc->scan.levels) disc->decoders[level.folder];
     Builder(*disc).build();

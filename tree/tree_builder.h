@@ -1,11 +1,12 @@
 // Opens an image and builds the virtual tree (fuse-archive style: one tree,
 // lazy readers): at open only what the root shows (the ISO9660 directories and
-// the table of contents). The levels' headers are read together when any
-// level folder (or by-id/) is first needed, and each level folder's part of
-// the tree is built once, when something inside it is first looked up or
-// listed. Nothing is decoded for either.
+// the table of contents). A level's headers are read, and its folder's part
+// of the tree built, once, when something inside the folder is first looked
+// up or listed (by-id/ reads every level's headers). Nothing is decoded for
+// either.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,14 +46,12 @@ struct Disc {
     Diagnostics diagnostics;
     std::map<std::string, LevelDecoders> decoders;  // by level folder; every entry made at open
 
-    // scan.levels[i], with every level's headers read and checked on the
-    // first call: one pass over the disc's level headers (a few MiB), so that
-    // a folder built later comes from the image as it was at that pass.
+    // scan.levels[i], its headers read and checked on the first call.
     const LevelScan& level(size_t i);
     // Every level folder built (whole-disc checks: gcfs verify, extract).
     void build_all() { tree.build_all(); }
 
-    std::once_flag scanned;  // for level()
+    std::deque<std::once_flag> scanned;  // by level, for level()
 };
 
 // Throws std::system_error (cannot open) or NotAGameDisc (wrong content).

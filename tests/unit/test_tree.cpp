@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <thread>
@@ -200,13 +201,14 @@ TEST_CASE("opening reads only the table of contents; a level folder is built whe
     CHECK(read_headers() == 0);
     CHECK_FALSE(disc->decoders.at("LEVEL01").core_data);
 
-    // A lookup inside LEVEL01 reads every level's headers in one pass, and
-    // builds LEVEL01's folder alone.
+    // A lookup inside LEVEL01 reads its headers and builds it, and only it.
     const auto folder = disc->tree.lookup(tree::Tree::kRootIno, "LEVEL01");
     REQUIRE(folder);
     const auto core = disc->tree.lookup(*folder, "core_data.bin");
     REQUIRE(core);
-    CHECK(read_headers() == levels);
+    CHECK(disc->scan.levels[1].header.has_value());
+    CHECK(read_headers() == 1);
+    CHECK(disc->tree.folder_error(*folder).empty());
     CHECK(disc->decoders.at("LEVEL01").core_data);
     CHECK_FALSE(disc->decoders.at("LEVEL00").core_data);
     CHECK((*core >> tree::Tree::kTreeShift) != 0);  // the subtree's own inodes
@@ -215,7 +217,7 @@ TEST_CASE("opening reads only the table of contents; a level folder is built whe
     CHECK(disc->tree.node(*core)->source->size() == built.levels.at(1).core_data.size());
     CHECK(disc->cache->stats().misses == 0);  // built, nothing decoded
 
-    // by-id lists every level's id, and builds no other folder.
+    // by-id reads every level's headers for the ids, and builds no other folder.
     const auto by_id = disc->tree.resolve("by-id");
     REQUIRE(by_id);
     size_t links = 0;
@@ -224,6 +226,7 @@ TEST_CASE("opening reads only the table of contents; a level folder is built whe
         return true;
     });
     CHECK(links == levels);
+    CHECK(read_headers() == levels);
     CHECK_FALSE(disc->decoders.at("LEVEL02").core_data);
 
     // Threads racing into one unbuilt folder build it once and agree.
@@ -238,4 +241,25 @@ TEST_CASE("opening reads only the table of contents; a level folder is built whe
     disc->build_all();
     CHECK(disc->tree.size() > before);
     for (const auto& level : disc->scan.levels) CHECK(disc->decoders.at(level.folder).core_data);
+}
+
+TEST_CASE("a level folder first opened after the image changed under it answers an error, not the new bytes") {
+    const BuiltDisc& built = small_disc();
+    const std::string copy = built.path + ".changed.iso";
+    std::filesystem::copy_file(built.path, copy, std::filesystem::copy_options::overwrite_existing);
+    auto disc = tree::open_disc(copy, 16 << 20);
+    REQUIRE(disc->tree.resolve("LEVEL00/core_data.bin"));  // LEVEL00 built before the change
+    {
+        std::ofstream grow(copy, std::ios::binary | std::ios::app);
+        grow << "more bytes";
+    }
+    const auto level01 = disc->tree.resolve("LEVEL01");
+    REQUIRE(level01);
+    const std::string error = disc->tree.folder_error(*level01);
+    CHECK(error.find("Stale file handle") != std::string::npos);
+    CHECK_FALSE(disc->tree.lookup(*level01, "core_data.bin"));
+    CHECK(disc->scan.levels[1].stale);
+    CHECK(disc->tree.folder_error(*disc->tree.resolve("LEVEL00")).empty());  // built from the image as it was
+    CHECK(disc->tree.resolve("LEVEL00/core_data.bin"));
+    ::unlink(copy.c_str());
 }
