@@ -105,8 +105,10 @@ private:
 // (`available` bytes of extent), holding only a short history of what comes
 // before (wad_lz::decompress_window_into). Reads only about as much of the
 // stream as the window needs, and the whole extent if that was not enough.
+// `decoded_total`, when known, is what the whole stream decodes to: the first
+// read is then sized from the stream's own ratio rather than the worst case.
 formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t offset, uint64_t available,
-                                                    uint64_t from, uint64_t length);
+                                                    uint64_t from, uint64_t length, uint64_t decoded_total = 0);
 // "stream <error> (image byte 0x…)": how a damaged WAD-LZ stream is reported.
 std::string stream_error(const formats::FormatError& error, uint64_t image_offset);
 // The most memory decode_stream_window holds at once (output, history, stream).
@@ -116,6 +118,7 @@ uint64_t stream_window_peak(uint64_t available, uint64_t from, uint64_t length);
 struct CoreStream {
     uint64_t offset = 0;     // image offset of the stream
     uint64_t available = 0;  // bytes of its extent
+    uint64_t decoded = 0;    // what the whole stream decodes to (core header 0x8C); 0: unknown
 };
 
 // Decoded bytes [from, to) of the core_data stream, through the cache under

@@ -182,7 +182,7 @@ private:
             if (section.name != "core_data") continue;
             f.decoders().core_data = stream;
             f.core = stream;
-            f.core_stream = {offset, size};
+            f.core_stream = {offset, size, declared.value_or(0)};
         }
     }
 
