@@ -14,7 +14,7 @@ PRISTINE=${2:-$HERE/build/debian12-minbase.tar}
 ROOT=$(mktemp -d /tmp/gcfs-fresh-root.XXXXXX)
 cleanup() {
     chroot "$ROOT" fusermount3 -u /tmp/gcfs-demo/mnt 2>/dev/null
-    for m in dev/pts dev proc sys; do umount "$ROOT/$m" 2>/dev/null; done
+    for m in dev/shm dev/pts dev proc sys; do umount "$ROOT/$m" 2>/dev/null; done
     rm -rf "$ROOT"
 }
 trap cleanup EXIT
@@ -24,7 +24,8 @@ if [ -f "$PRISTINE" ]; then
 else
     debootstrap --variant=minbase bookworm "$ROOT" http://deb.debian.org/debian >/dev/null 2>&1 || { echo "debootstrap failed"; exit 1; }
 fi
-mount --bind /dev "$ROOT/dev" && mount --bind /dev/pts "$ROOT/dev/pts" && mount -t proc proc "$ROOT/proc" &&
+mount --bind /dev "$ROOT/dev" && mount --bind /dev/pts "$ROOT/dev/pts" && mount --bind /dev/shm "$ROOT/dev/shm" &&
+    mount -t proc proc "$ROOT/proc" &&
     mount -t sysfs sys "$ROOT/sys" || { echo "cannot prepare the chroot"; exit 1; }
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 mkdir -p "$ROOT/root/gcfs" "$ROOT/root/shared"
