@@ -31,7 +31,14 @@ cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 mkdir -p "$ROOT/root/gcfs" "$ROOT/root/shared"
 git -C "$HERE" archive HEAD | tar -C "$ROOT/root/gcfs" -x
 cp -r "$HERE/../shared/." "$ROOT/root/shared/"
-in_root() { chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root CI=true "$@"; }
+# A host whose egress proxy re-signs TLS (npm's registry is https) trusts that
+# proxy through its own CA bundle: Node in the root is handed a copy of it.
+extra_ca=()
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+    cp "$NODE_EXTRA_CA_CERTS" "$ROOT/etc/host-ca.crt"
+    extra_ca=(NODE_EXTRA_CA_CERTS=/etc/host-ca.crt)
+fi
+in_root() { chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root CI=true "${extra_ca[@]}" "$@"; }
 
 in_root bash -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends make >/dev/null" ||
     { echo "cannot install make"; exit 1; }
