@@ -54,9 +54,8 @@ std::string stream_error(const formats::FormatError& error, uint64_t image_offse
 }
 
 uint64_t stream_window_peak(uint64_t available, uint64_t from, uint64_t length) {
-    const uint64_t history = from > 0 ? formats::wad_lz::kWindowLead + (1 << 20) : 0;  // the walk to `from`
-    return std::min(from, formats::wad_lz::kWindowLead) + length + formats::wad_lz::kPrefixSlack + history +
-           std::max(available, prefix_first_read(available, from + length));
+    return std::min(from, formats::wad_lz::kWindowLead) + length + formats::wad_lz::kPrefixSlack +
+           formats::wad_lz::window_scratch_bytes(from) + std::max(available, prefix_first_read(available, from + length));
 }
 
 formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t offset, uint64_t available,

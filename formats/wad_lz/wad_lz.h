@@ -54,6 +54,7 @@ Result<uint64_t> check_decodable(ByteSpan stream, uint64_t decoded_size);
 // kPrefixSlack bytes beyond `length`: the last packet may run past it.
 constexpr uint64_t kPrefixSlack = 288 + 3;  // §5.2: a big match and its trailing literals
 Result<uint64_t> decompress_prefix_into(ByteSpan stream, std::span<uint8_t> out, uint64_t length);
+Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length);
 
 // Decodes bytes [from, from + length) without holding what comes before: the
 // walk to `from` keeps only a history as long as the longest lookback
@@ -63,7 +64,12 @@ Result<uint64_t> decompress_prefix_into(ByteSpan stream, std::span<uint8_t> out,
 // short, and running out of it first is an error.
 constexpr uint64_t kWindowLead = 0x10000;
 Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out, uint64_t from, uint64_t length);
-Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length);
+// The scratch the walk to `from` holds beside `out`: the history and a step
+// of output at a time, only when the window starts past kWindowLead.
+constexpr uint64_t kWindowStep = 1 << 20;
+constexpr uint64_t window_scratch_bytes(uint64_t from) {
+    return from > kWindowLead ? kWindowLead + kWindowStep + kPrefixSlack : 0;
+}
 
 // Emits a stream satisfying every writer constraint of §5.4.
 Bytes compress(ByteSpan input, std::string_view tag);

@@ -234,12 +234,11 @@ Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out,
         if (from > kWindowLead) {
             // What comes before the window passes through a small buffer that
             // keeps only the last kWindowLead bytes (>= the longest lookback).
-            const uint64_t step = 1 << 20;
-            const uint64_t size = kWindowLead + step + kPrefixSlack;
+            const uint64_t size = window_scratch_bytes(from);
             auto history = std::make_unique_for_overwrite<uint8_t[]>(size);
             uint64_t history_base = 0;
             for (;;) {
-                const uint64_t stop = std::min(from, history_base + kWindowLead + step);
+                const uint64_t stop = std::min(from, history_base + kWindowLead + kWindowStep);
                 walk_packets<true>(Walk{stream.data(), end, history.get(), history_base + size, stop, history_base}, at);
                 if (at.pos >= from) break;
                 if (at.pos < stop) short_of(at.pos, from + length);
