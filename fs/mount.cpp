@@ -100,10 +100,6 @@ struct Session {
     }
 };
 
-}  // namespace
-
-namespace {
-
 // The daemon's worker threads each build indexes and scenes from many small
 // allocations, then free them. glibc's defaults keep what they freed: an arena
 // per thread (up to 8 per core) and a trim threshold that grows with the

@@ -74,6 +74,11 @@ uint64_t Tree::size() const {
     return n;
 }
 
+Node* Tree::own_directory(uint64_t ino) {
+    if (!owns(ino) || ino >= base_ + kRunBase || ino - base_ > nodes_.size()) return nullptr;
+    return own(ino).type == NodeType::directory ? &own(ino) : nullptr;
+}
+
 bool Tree::run_claims(const Node& dir, const std::string& name) const {
     return std::any_of(dir.runs.begin(), dir.runs.end(), [&](size_t r) { return runs_[r].files->position(name).has_value(); });
 }
@@ -81,16 +86,15 @@ bool Tree::run_claims(const Node& dir, const std::string& name) const {
 uint64_t Tree::add(uint64_t parent, const std::string& name, NodeType type) {
     if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
         throw std::invalid_argument("bad node name '" + name + "'");
-    if (!owns(parent) || parent >= base_ + kRunBase || parent - base_ > nodes_.size() ||
-        own(parent).type != NodeType::directory)
-        throw std::invalid_argument(name + ": parent is not a directory of this tree");
+    Node* dir = own_directory(parent);
+    if (!dir) throw std::invalid_argument(name + ": parent is not a directory of this tree");
     const uint64_t ino = base_ + nodes_.size() + 1;
-    auto& children = own(parent).children;
+    auto& children = dir->children;
     const size_t before = children.size();
     // Children mostly arrive in name order, so the end is the usual spot.
     children.emplace_hint(children.end(), name, ino);
-    if (children.size() == before || run_claims(own(parent), name))
-        throw std::invalid_argument("duplicate node " + own(parent).name + "/" + name);
+    if (children.size() == before || run_claims(*dir, name))
+        throw std::invalid_argument("duplicate node " + dir->name + "/" + name);
     Node n;
     n.ino = ino;
     n.parent = parent;
@@ -117,10 +121,9 @@ uint64_t Tree::add_symlink(uint64_t parent, const std::string& name, const std::
 }
 
 void Tree::add_file_run(uint64_t parent, std::shared_ptr<const FileRun> run) {
-    if (!owns(parent) || parent >= base_ + kRunBase || parent - base_ > nodes_.size() ||
-        own(parent).type != NodeType::directory)
-        throw std::invalid_argument("file run: parent is not a directory of this tree");
-    Node& dir = own(parent);
+    Node* found = own_directory(parent);
+    if (!found) throw std::invalid_argument("file run: parent is not a directory of this tree");
+    Node& dir = *found;
     for (const auto& [name, ino] : dir.children)
         if (run->position(name)) throw std::invalid_argument("file run claims " + dir.name + "/" + name);
     for (uint64_t i = 0; !dir.runs.empty() && i < run->count(); ++i)

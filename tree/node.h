@@ -153,6 +153,7 @@ private:
     Node& own(uint64_t ino) { return nodes_[ino - base_ - 1]; }
     const Node& own(uint64_t ino) const { return nodes_[ino - base_ - 1]; }
     bool owns(uint64_t ino) const { return ino > base_ && (ino >> kTreeShift) == (base_ >> kTreeShift); }
+    Node* own_directory(uint64_t ino);  // a built directory of this tree, or null
     Subtree* subtree_of(uint64_t ino) const;   // null: not in a subtree of this tree
     const Tree& built(Subtree& subtree) const;
     const Run* run_of(uint64_t ino) const;

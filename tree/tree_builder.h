@@ -47,9 +47,8 @@ struct Disc {
     std::map<std::string, LevelDecoders> decoders;  // by level folder; every entry made at open
 
     // scan.levels[i], its headers read and checked on the first call.
+    // (tree.build_all() builds every level folder: whole-disc checks.)
     const LevelScan& level(size_t i);
-    // Every level folder built (whole-disc checks: gcfs verify, extract).
-    void build_all() { tree.build_all(); }
 
     std::deque<std::once_flag> scanned;  // by level, for level()
 };

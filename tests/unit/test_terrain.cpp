@@ -84,7 +84,7 @@ TEST_CASE("tfrag/ lists each patch at three LODs and decodes only the tfrag regi
 TEST_CASE("OBJ and CSV texts have the sizes stat reports and the counts the index holds") {
     const BuiltDisc& built = small_disc();
     auto disc = tree::open_disc(built.path, 64 << 20);
-    disc->build_all();
+    disc->tree.build_all();
     const auto& index = disc->decoders.at("LEVEL02").terrain->index();
     REQUIRE(index.error.empty());
     const std::string terrain = read_text(*disc, "LEVEL02/tfrag/terrain.obj");

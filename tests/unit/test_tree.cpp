@@ -238,7 +238,7 @@ TEST_CASE("opening reads only the table of contents; a level folder is built whe
     CHECK(found[0] != 0);
     CHECK(std::set<uint64_t>(found.begin(), found.end()).size() == 1);
     const uint64_t before = disc->tree.size();
-    disc->build_all();
+    disc->tree.build_all();
     CHECK(disc->tree.size() > before);
     for (const auto& level : disc->scan.levels) CHECK(disc->decoders.at(level.folder).core_data);
 }
