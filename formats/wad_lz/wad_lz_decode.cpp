@@ -34,131 +34,181 @@ struct Cursor {
 // next multiple of 8 on both sides; bytes past `count` are overwritten by later
 // packets. Forward chunks stay exact for overlapping matches whose source is
 // at least 8 bytes behind.
+inline void copy_chunk(uint8_t* dst, const uint8_t* src) {
+    uint64_t chunk;
+    std::memcpy(&chunk, src, 8);
+    std::memcpy(dst, &chunk, 8);
+}
 inline void copy_chunks(uint8_t* dst, const uint8_t* src, uint64_t count) {
-    for (uint64_t i = 0; i < count; i += 8) {
-        uint64_t chunk;
-        std::memcpy(&chunk, src + i, 8);
-        std::memcpy(dst + i, &chunk, 8);
-    }
+    for (uint64_t i = 0; i < count; i += 8) copy_chunk(dst + i, src + i);
+}
+// For a match whose source lies d < 8 bytes back: which of the d source bytes
+// each of the first 8 output bytes repeats, and the smallest multiple of d
+// that is at least 8.
+constexpr uint8_t kRepeatIndex[8][8] = {
+    {}, {0, 0, 0, 0, 0, 0, 0, 0}, {0, 1, 0, 1, 0, 1, 0, 1}, {0, 1, 2, 0, 1, 2, 0, 1},
+    {0, 1, 2, 3, 0, 1, 2, 3}, {0, 1, 2, 3, 4, 0, 1, 2}, {0, 1, 2, 3, 4, 5, 0, 1}, {0, 1, 2, 3, 4, 5, 6, 0}};
+constexpr uint8_t kWholePeriods[8] = {0, 8, 8, 9, 8, 10, 12, 14};
+
+// The same with at least 16 bytes moved: most runs are that short, and a
+// fixed copy spares the loop's data-dependent branch.
+inline void copy_chunks_16(uint8_t* dst, const uint8_t* src, uint64_t count) {
+    copy_chunk(dst, src);
+    copy_chunk(dst + 8, src + 8);
+    if (count > 16) [[unlikely]] copy_chunks(dst + 16, src + 16, count - 16);
 }
 
-template <bool kWrite>
-void walk_packets(const Walk& w, Cursor& at) {
+// The most one packet reads and writes (§5.2): a big literal reads its flag,
+// its count and 273 bytes, then peeks at the next flag; a big match writes
+// 288 bytes and its 3 trailing literals. Chunked copies run up to 15 past both.
+constexpr uint64_t kMaxPacketInput = 1 + 1 + 273 + 1 + 15;
+constexpr uint64_t kMaxPacketOutput = 288 + 3 + 15;
+
+// One packet at `p` (formats.md §5.2). Unchecked packets are those the walk
+// knows to lie at least one largest packet away from the end of the input and
+// of the output: their bounds checks cannot fail, so only the rules that
+// depend on the bytes themselves (lookback, double literal) are tested, and
+// copies move whole chunks past the bytes they need.
+template <bool kWrite, bool kChecked>
+[[gnu::always_inline]] inline void decode_packet(const Walk& w, uint64_t& p, uint64_t& pos) {
     const uint8_t* const in = w.in;
     const uint64_t end = w.end;
-    uint64_t p = at.p;
-    uint64_t pos = at.pos;
-    // Output position `pos` lives at out[pos - base]; window mode keeps at
-    // least the longest lookback (§5.2) behind `pos` in the buffer.
     auto at_pos = [&]() { return w.out + (pos - w.base); };
-
     auto need = [&](uint64_t count, uint64_t packet) {
-        if (count > end - p)
+        if (kChecked && count > end - p) [[unlikely]]
             fail(Errc::truncated, packet,
                  fmt::format("packet needs {} more bytes, stream ends {} bytes later", count, end - p));
     };
     auto room = [&](uint64_t count, uint64_t packet) {
-        if (count > w.capacity - pos)
+        if (kChecked && count > w.capacity - pos) [[unlikely]]
             fail(Errc::size_mismatch, packet,
                  fmt::format("stream decodes past the declared size of {} bytes", w.capacity));
     };
     auto copy_input = [&](uint64_t count, uint64_t packet) {
         need(count, packet);
         room(count, packet);
-        if constexpr (kWrite) std::memcpy(at_pos(), in + p, count);
+        if constexpr (kWrite) {
+            if (!kChecked)
+                copy_chunks_16(at_pos(), in + p, count);
+            else if (count <= 3 && end - p >= 8 && w.capacity - pos >= 8)
+                copy_chunk(at_pos(), in + p);
+            else
+                std::memcpy(at_pos(), in + p, count);
+        }
         p += count;
         pos += count;
     };
 
-    while (p < end && pos < w.stop_at) {
-        const uint64_t packet = p;
-        const uint8_t flag = in[p++];
-        uint64_t length = 0, distance = 0, trailing = 0;
+    const uint64_t packet = p;
+    const uint8_t flag = in[p++];
+    uint64_t length = 0, distance = 0, trailing = 0;
 
-        if (flag < 0x10) {  // literal packets
-            uint64_t count;
-            if (flag == 0) {
-                need(1, packet);
-                count = in[p++] + 18ull;
-            } else {
-                count = flag + 3ull;
-            }
-            copy_input(count, packet);
-            if (p < end && in[p] < 0x10)
-                fail(Errc::double_literal, p,
-                     fmt::format("literal packet at 0x{:x} is followed by flag 0x{:02x}", packet, in[p]));
-            continue;
-        }
-        if (flag < 0x20) {  // far match, dummy or pad
-            uint64_t m = flag & 7;
-            if (m == 0) {
-                need(1, packet);
-                m = in[p++] + 7ull;
-            }
-            need(2, packet);
-            const uint8_t b0 = in[p++];
-            const uint8_t b1 = in[p++];
-            const uint64_t x = ((flag & 8) ? 0x4000u : 0u) + b1 * 64ull + (b0 >> 2);
-            if (x == 0 && m != 1) {
-                // Pad: skip filler to the next 0x1000 boundary. Like Wrench's
-                // decoder, a pad that runs off the end simply ends the stream.
-                p = kHeaderSize + align_up(p - kHeaderSize, kPadAlignment);
-                continue;
-            }
-            if (x != 0) {
-                length = m + 2;
-                distance = x + 0x4000;
-            }
-            trailing = b0 & 3;
-        } else if (flag < 0x40) {  // medium / big match
-            uint64_t m = flag & 0x1f;
-            if (m == 0) {
-                need(1, packet);
-                m = in[p++] + 31ull;
-            }
-            need(2, packet);
-            const uint8_t b1 = in[p++];
-            const uint8_t b2 = in[p++];
-            length = m + 2;
-            distance = b2 * 64ull + (b1 >> 2) + 1;
-            trailing = b1 & 3;
-        } else {  // little match
+    if (flag < 0x10) {  // literal packets
+        uint64_t count;
+        if (flag == 0) {
             need(1, packet);
-            const uint8_t b1 = in[p++];
-            length = (flag >> 5) + 1ull;
-            distance = b1 * 8ull + ((flag >> 2) & 7) + 1;
-            trailing = flag & 3;
-        }
-
-        if (length != 0) {
-            if (distance > pos)
-                fail(Errc::lookback, packet,
-                     fmt::format("match reaches {} bytes back with only {} decoded", distance, pos));
-            room(length, packet);
-            if constexpr (kWrite) {
-                uint8_t* dst = at_pos();
-                const uint8_t* src = dst - distance;
-                if (distance >= 8 && length <= 16 && w.capacity - pos >= 16) {
-                    copy_chunks(dst, src, length);
-                } else if (distance >= length) {
-                    std::memcpy(dst, src, length);
-                } else if (distance == 1) {
-                    std::memset(dst, *src, length);
-                } else {
-                    for (uint64_t i = 0; i < length; ++i) dst[i] = src[i];  // overlapping: RLE-like
-                }
-            }
-            pos += length;
-        }
-        if (trailing == 0) continue;
-        if (kWrite && end - p >= 8 && w.capacity - pos >= 8) {  // 1-3 bytes: one chunk, checks folded
-            copy_chunks(at_pos(), in + p, trailing);
-            p += trailing;
-            pos += trailing;
+            count = in[p++] + 18ull;
         } else {
-            copy_input(trailing, packet);
+            count = flag + 3ull;
         }
+        copy_input(count, packet);
+        if (p < end && in[p] < 0x10) [[unlikely]]
+            fail(Errc::double_literal, p,
+                 fmt::format("literal packet at 0x{:x} is followed by flag 0x{:02x}", packet, in[p]));
+        return;
     }
+    if (flag < 0x20) {  // far match, dummy or pad
+        uint64_t m = flag & 7;
+        if (m == 0) {
+            need(1, packet);
+            m = in[p++] + 7ull;
+        }
+        need(2, packet);
+        const uint8_t b0 = in[p++];
+        const uint8_t b1 = in[p++];
+        const uint64_t x = ((flag & 8) ? 0x4000u : 0u) + b1 * 64ull + (b0 >> 2);
+        if (x == 0 && m != 1) {
+            // Pad: skip filler to the next 0x1000 boundary. Like Wrench's
+            // decoder, a pad that runs off the end simply ends the stream.
+            p = kHeaderSize + align_up(p - kHeaderSize, kPadAlignment);
+            return;
+        }
+        if (x != 0) {
+            length = m + 2;
+            distance = x + 0x4000;
+        }
+        trailing = b0 & 3;
+    } else if (flag < 0x40) {  // medium / big match
+        uint64_t m = flag & 0x1f;
+        if (m == 0) {
+            need(1, packet);
+            m = in[p++] + 31ull;
+        }
+        need(2, packet);
+        const uint8_t b1 = in[p++];
+        const uint8_t b2 = in[p++];
+        length = m + 2;
+        distance = b2 * 64ull + (b1 >> 2) + 1;
+        trailing = b1 & 3;
+    } else {  // little match
+        need(1, packet);
+        const uint8_t b1 = in[p++];
+        length = (flag >> 5) + 1ull;
+        distance = b1 * 8ull + ((flag >> 2) & 7) + 1;
+        trailing = flag & 3;
+    }
+
+    if (length != 0) {
+        if (distance > pos) [[unlikely]]
+            fail(Errc::lookback, packet, fmt::format("match reaches {} bytes back with only {} decoded", distance, pos));
+        room(length, packet);
+        if constexpr (kWrite) {
+            uint8_t* dst = at_pos();
+            const uint8_t* src = dst - distance;
+            if (!kChecked && distance >= 8) {
+                copy_chunks_16(dst, src, length);
+            } else if (!kChecked) {
+                // A source closer than 8 bytes repeats its first `distance`
+                // bytes: the first 8 are gathered from those alone (no load
+                // waits on the store before it), the rest copied in chunks
+                // from a whole number of periods (at least 8) back.
+                uint8_t pattern[8];
+                for (uint64_t i = 0; i < 8; ++i) pattern[i] = src[kRepeatIndex[distance][i]];
+                std::memcpy(dst, pattern, 8);
+                if (length > 8) copy_chunks(dst + 8, dst + 8 - kWholePeriods[distance], length - 8);
+            } else if (distance >= 8 && length <= 16 && w.capacity - pos >= 16) {
+                copy_chunks(dst, src, length);
+            } else if (distance >= length) {
+                std::memcpy(dst, src, length);
+            } else if (distance == 1) {
+                std::memset(dst, *src, length);
+            } else {
+                for (uint64_t i = 0; i < length; ++i) dst[i] = src[i];  // overlapping: RLE-like
+            }
+        }
+        pos += length;
+    }
+    if (!kChecked) {  // 0-3 bytes: one chunk, whatever their number
+        if constexpr (kWrite) copy_chunk(at_pos(), in + p);
+        p += trailing;
+        pos += trailing;
+    } else if (trailing != 0) {
+        copy_input(trailing, packet);
+    }
+}
+
+template <bool kWrite>
+void walk_packets(const Walk& w, Cursor& at) {
+    uint64_t p = at.p;
+    uint64_t pos = at.pos;
+    // Output position `pos` lives at out[pos - base]; window mode keeps at
+    // least the longest lookback (§5.2) behind `pos` in the buffer. Far from
+    // both ends, packets skip their bounds checks.
+    const uint64_t fast_input_end = w.end > kMaxPacketInput ? w.end - kMaxPacketInput : 0;
+    const uint64_t fast_output_end = w.capacity > kMaxPacketOutput ? w.capacity - kMaxPacketOutput : 0;
+    const uint64_t fast_stop = std::min(fast_output_end, w.stop_at);
+    while (p < fast_input_end && pos < fast_stop) decode_packet<kWrite, false>(w, p, pos);
+    while (p < w.end && pos < w.stop_at) decode_packet<kWrite, true>(w, p, pos);
     at = {p, pos};
 }
 

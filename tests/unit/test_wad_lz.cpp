@@ -326,3 +326,110 @@ TEST_CASE("a WAD LZ window decodes as the same bytes of the whole stream, holdin
         CHECK(wad_lz::decompress_window_into(stream, out, 2'000'000, 10).error().code == Errc::too_large);
     }
 }
+
+namespace {
+
+// §5.2's pseudocode, one byte at a time and nothing else: the reference the
+// decoder's chunked copies are held to.
+Bytes reference_decode(const Bytes& s) {
+    Bytes out;
+    size_t p = 16;
+    auto copy_in = [&](size_t n) {
+        out.insert(out.end(), s.begin() + static_cast<std::ptrdiff_t>(p), s.begin() + static_cast<std::ptrdiff_t>(p + n));
+        p += n;
+    };
+    while (p < s.size()) {
+        const uint8_t f = s[p++];
+        if (f < 0x10) {
+            const size_t n = f == 0 ? s[p++] + 18u : f + 3u;
+            copy_in(n);
+            continue;
+        }
+        size_t length = 0, distance = 0, trailing = 0;
+        if (f < 0x20) {
+            size_t m = f & 7;
+            if (m == 0) m = s[p++] + 7u;
+            const uint8_t b0 = s[p++], b1 = s[p++];
+            const size_t x = ((f & 8) ? 0x4000u : 0u) + b1 * 64u + (b0 >> 2);
+            if (x != 0) length = m + 2, distance = x + 0x4000;
+            trailing = b0 & 3;
+        } else if (f < 0x40) {
+            size_t m = f & 0x1f;
+            if (m == 0) m = s[p++] + 31u;
+            const uint8_t b1 = s[p++], b2 = s[p++];
+            length = m + 2, distance = b2 * 64u + (b1 >> 2) + 1, trailing = b1 & 3;
+        } else {
+            const uint8_t b1 = s[p++];
+            length = (f >> 5) + 1u, distance = b1 * 8u + ((f >> 2) & 7) + 1, trailing = f & 3;
+        }
+        for (size_t i = 0; i < length; ++i) out.push_back(out[out.size() - distance]);
+        copy_in(trailing);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("WAD LZ: every match distance and length decodes as the grammar's byte-at-a-time copy") {
+    // Hand-built packets (not the compressor's choice of them): short and
+    // overlapping distances, lengths up to a big match's 288, trailing
+    // literals of 0-3 and literals of every size, far from and near both
+    // ends of the stream, where the decoder copies in chunks or exactly.
+    std::mt19937 rng(7);
+    Bytes s = stream_of({0x00, 255});
+    for (int i = 0; i < 273; ++i) s.push_back(static_cast<uint8_t>(rng()));
+    size_t decoded = 273;
+    while (s.size() < 200'000) {
+        const uint32_t kind = rng() % 4;
+        const size_t trailing = rng() % 4;
+        if (kind == 0) {  // medium or big match, distance 1..64 or up to what is decoded
+            const size_t distance = 1 + (rng() % 2 ? rng() % 64 : rng() % std::min<size_t>(decoded, 16384));
+            const size_t m = 1 + rng() % 286;
+            if (m <= 31) {
+                s.push_back(static_cast<uint8_t>(0x20 | m));
+            } else {
+                s.push_back(0x20);
+                s.push_back(static_cast<uint8_t>(m - 31));
+            }
+            s.push_back(static_cast<uint8_t>(((distance - 1) % 64) << 2 | trailing));
+            s.push_back(static_cast<uint8_t>((distance - 1) / 64));
+            decoded += m + 2;
+        } else if (kind == 1) {  // little match, lengths 3..8, distances 1..2048
+            const size_t length = 3 + rng() % 6, distance = 1 + rng() % std::min<size_t>(decoded, 2048);
+            s.push_back(static_cast<uint8_t>((length - 1) << 5 | ((distance - 1) % 8) << 2 | trailing));
+            s.push_back(static_cast<uint8_t>((distance - 1) / 8));
+            decoded += length;
+        } else if (kind == 2 && decoded > 0x4100) {  // far match
+            const size_t x = 1 + rng() % std::min<size_t>(decoded - 0x4000, 0x7fff);
+            const size_t m = 1 + rng() % 7;
+            s.push_back(static_cast<uint8_t>(0x10 | (x >= 0x4000 ? 8 : 0) | m));
+            s.push_back(static_cast<uint8_t>((x % 64) << 2 | trailing));
+            s.push_back(static_cast<uint8_t>((x % 0x4000) / 64));
+            decoded += m + 2;
+        } else {  // a literal, then a match so that no literal follows it (§5.2)
+            const size_t n = 4 + rng() % 270;
+            if (n <= 18) {
+                s.push_back(static_cast<uint8_t>(n - 3));
+            } else {
+                s.push_back(0x00);
+                s.push_back(static_cast<uint8_t>(n - 18));
+            }
+            for (size_t i = 0; i < n; ++i) s.push_back(static_cast<uint8_t>(rng()));
+            s.push_back(0x40);  // little match: length 3, distance 1, no trailing bytes
+            s.push_back(0x00);
+            decoded += n + 3;
+            continue;
+        }
+        for (size_t i = 0; i < trailing; ++i) s.push_back(static_cast<uint8_t>(rng()));
+        decoded += trailing;
+    }
+    const uint32_t size = static_cast<uint32_t>(s.size());
+    for (int i = 0; i < 4; ++i) s[3 + i] = static_cast<uint8_t>(size >> (8 * i));
+    const Bytes expected = reference_decode(s);
+    REQUIRE(expected.size() == decoded);
+    auto out = wad_lz::decompress(s, decoded);
+    REQUIRE_MESSAGE(out.ok(), out.error().describe());
+    CHECK(*out == expected);
+    CHECK(window_of(s, 100'000, decoded - 100'000) ==
+          Bytes(expected.begin() + 100'000, expected.end()));
+}
