@@ -71,6 +71,38 @@ constexpr uint64_t window_scratch_bytes(uint64_t from) {
     return from > kWindowLead ? kWindowLead + kWindowStep + kPrefixSlack : 0;
 }
 
+// Decodes a whole stream front to back as its bytes arrive, so that each
+// step's output can be handed on before the rest is decoded (streamed reads).
+// The checks are those of decompress_into; once a step fails, the decoder is
+// spent.
+class StepDecoder {
+public:
+    // `stream` spans the extent the stream may occupy (its declared size must
+    // fit), of which only the first bytes may have arrived; `out` is exactly
+    // the declared decoded size.
+    StepDecoder(ByteSpan stream, std::span<uint8_t> out);
+    // Decodes what the first `arrived` bytes allow and returns how many bytes
+    // of `out` are final. Once every byte up to the declared end has arrived,
+    // `out` must be exactly full.
+    Result<uint64_t> advance(uint64_t arrived);
+    // The declared compressed size once the header has arrived (0 before).
+    uint64_t input_end() const { return end_; }
+    bool done() const { return done_; }
+
+    // Where the walk is: the next packet's input offset and the bytes decoded.
+    struct Cursor {
+        uint64_t p = kHeaderSize;
+        uint64_t pos = 0;
+    };
+
+private:
+    ByteSpan stream_;
+    std::span<uint8_t> out_;
+    uint64_t end_ = 0;
+    Cursor at_;
+    bool done_ = false;
+};
+
 // Emits a stream satisfying every writer constraint of §5.4.
 Bytes compress(ByteSpan input, std::string_view tag);
 

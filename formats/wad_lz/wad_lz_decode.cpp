@@ -20,14 +20,11 @@ struct Walk {
     uint64_t capacity;  // the decoded position `out` ends at
     uint64_t stop_at = UINT64_MAX;  // prefix mode: stop once this much is decoded
     uint64_t base = 0;  // window mode: the decoded position out[0] holds
+    uint64_t input_limit = UINT64_MAX;  // step mode: no packet starts here or past it
 };
 
-// Where a walk is: the next packet's input offset and the bytes decoded so
-// far. A walk always stops between packets, so it can be resumed.
-struct Cursor {
-    uint64_t p = kHeaderSize;
-    uint64_t pos = 0;
-};
+// A walk always stops between packets, so it can be resumed from its cursor.
+using Cursor = StepDecoder::Cursor;
 
 // Copies in fixed 8-byte chunks: a few moves instead of a library call for
 // the 1-16-byte runs most packets carry. The caller guarantees slack up to the
@@ -204,11 +201,12 @@ void walk_packets(const Walk& w, Cursor& at) {
     // Output position `pos` lives at out[pos - base]; window mode keeps at
     // least the longest lookback (§5.2) behind `pos` in the buffer. Far from
     // both ends, packets skip their bounds checks.
-    const uint64_t fast_input_end = w.end > kMaxPacketInput ? w.end - kMaxPacketInput : 0;
+    const uint64_t input_stop = std::min(w.end, w.input_limit);
+    const uint64_t fast_input_end = std::min(w.end > kMaxPacketInput ? w.end - kMaxPacketInput : 0, input_stop);
     const uint64_t fast_output_end = w.capacity > kMaxPacketOutput ? w.capacity - kMaxPacketOutput : 0;
     const uint64_t fast_stop = std::min(fast_output_end, w.stop_at);
     while (p < fast_input_end && pos < fast_stop) decode_packet<kWrite, false>(w, p, pos);
-    while (p < w.end && pos < w.stop_at) decode_packet<kWrite, true>(w, p, pos);
+    while (p < input_stop && pos < w.stop_at) decode_packet<kWrite, true>(w, p, pos);
     at = {p, pos};
 }
 
@@ -302,6 +300,33 @@ Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out,
         walk_packets<true>(Walk{stream.data(), end, out.data(), base + out.size(), from + length, base}, at);
         if (at.pos < from + length) short_of(at.pos, from + length);
         return from - base;
+    });
+}
+
+StepDecoder::StepDecoder(ByteSpan stream, std::span<uint8_t> out) : stream_(stream), out_(out) {}
+
+Result<uint64_t> StepDecoder::advance(uint64_t arrived) {
+    return capture([&] {
+        arrived = std::min<uint64_t>(arrived, stream_.size());
+        if (end_ == 0) {
+            if (arrived < kHeaderSize && arrived < stream_.size()) return uint64_t{0};  // more to come
+            end_ = checked_end(stream_, stream_.size());
+            if (!achievable(end_, out_.size()))
+                fail(Errc::too_large, 3,
+                     fmt::format("{} compressed bytes cannot decode to the declared {} bytes", end_, out_.size()));
+        }
+        const bool all = arrived >= end_;
+        // A packet reads at most kMaxPacketInput bytes: one starting that far
+        // before the bytes that arrived runs on bytes that are there.
+        const uint64_t limit = all ? end_ : (arrived > kMaxPacketInput ? arrived - kMaxPacketInput : 0);
+        walk_packets<true>(Walk{stream_.data(), end_, out_.data(), out_.size(), UINT64_MAX, 0, limit}, at_);
+        if (all) {
+            if (at_.pos != out_.size())
+                fail(Errc::size_mismatch, end_,
+                     fmt::format("stream decodes to {} bytes, {} were declared", at_.pos, out_.size()));
+            done_ = true;
+        }
+        return at_.pos;
     });
 }
 

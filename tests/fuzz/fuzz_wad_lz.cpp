@@ -1,5 +1,5 @@
 // libFuzzer: the WAD LZ decoder (formats.md §5) on arbitrary streams (whole,
-// prefix and window decodes agreeing), and the compressor's output decoding
+// prefix, window and step-by-step decodes agreeing), and the compressor's output decoding
 // back to its input.
 #include <algorithm>
 
@@ -22,7 +22,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (!at.ok() || !std::equal(decoded->begin() + static_cast<std::ptrdiff_t>(from), decoded->end(),
                                     window.begin() + static_cast<std::ptrdiff_t>(*at)))
             __builtin_trap();
-    } else {
+    }
+    {
+        // Step by step as the bytes arrive (a few uneven steps): the same
+        // verdict as the whole decode, and on success the same bytes.
+        Bytes stepped(measured.ok() ? *measured : size);
+        wad_lz::StepDecoder decoder(input, stepped);
+        bool failed = false;
+        for (uint64_t arrived = 1; !decoder.done() && !failed; arrived = arrived * 3 + 7) failed = !decoder.advance(arrived).ok();
+        if (measured.ok() && (failed || !std::equal(stepped.begin(), stepped.end(), wad_lz::decompress(input, *measured)->begin())))
+            __builtin_trap();
+        if (!measured.ok() && !failed) __builtin_trap();
+    }
+    if (!measured.ok()) {
         (void)wad_lz::decompress(input, size);  // a wrong size must fail cleanly too
         (void)wad_lz::decompress_prefix(input, size / 2 + 1);
         Bytes window(wad_lz::kWindowLead + 64 + wad_lz::kPrefixSlack);

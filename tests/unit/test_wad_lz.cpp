@@ -433,3 +433,61 @@ TEST_CASE("WAD LZ: every match distance and length decodes as the grammar's byte
     CHECK(window_of(s, 100'000, decoded - 100'000) ==
           Bytes(expected.begin() + 100'000, expected.end()));
 }
+
+TEST_CASE("a WAD LZ stream decoded step by step as its bytes arrive equals the whole decode") {
+    std::mt19937 rng(11);
+    Bytes data;
+    while (data.size() < 2'000'000) {
+        const size_t n = 1 + rng() % 3000;
+        for (size_t i = 0; i < n; ++i) data.push_back(rng() % 3 == 0 ? static_cast<uint8_t>(rng()) : static_cast<uint8_t>(i % 5));
+    }
+    const Bytes stream = wad_lz::compress(data, "steps");
+    Bytes extent = stream;
+    extent.resize(stream.size() + 777, 0xEE);  // the extent may run past the stream's declared end
+
+    Bytes out(data.size());
+    wad_lz::StepDecoder decoder(extent, out);
+    uint64_t arrived = 0, ready = 0;
+    while (!decoder.done()) {
+        arrived += 1 + rng() % 70'000;
+        auto step = decoder.advance(arrived);
+        REQUIRE_MESSAGE(step.ok(), step.error().describe());
+        CHECK(*step >= ready);  // bytes once final stay final
+        ready = *step;
+        // What is called final already equals the data.
+        REQUIRE(std::equal(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(ready), data.begin()));
+        if (arrived < stream.size()) CHECK_FALSE(decoder.done());
+    }
+    CHECK(decoder.input_end() == stream.size());
+    CHECK(ready == data.size());
+    CHECK(out == data);
+
+    SUBCASE("a stream that decodes short of the declared size fails at its end") {
+        Bytes bigger(data.size() + 1);
+        wad_lz::StepDecoder short_decoder(stream, bigger);
+        CHECK(short_decoder.advance(stream.size() / 2).ok());
+        CHECK(short_decoder.advance(stream.size()).error().code == Errc::size_mismatch);
+    }
+    SUBCASE("a match reaching before the output fails at its packet, the bytes before it final") {
+        Bytes bad = stream_of({0x01, 'a', 'b', 'c', 'd', 0x40, 0x10});  // little match, distance 0x10*8+1 > 4
+        Bytes small(7);
+        wad_lz::StepDecoder bad_decoder(bad, small);
+        const auto step = bad_decoder.advance(bad.size());
+        CHECK(step.error().code == Errc::lookback);
+        CHECK(Bytes(small.begin(), small.begin() + 4) == bytes_of("abcd"));
+    }
+    SUBCASE("a header declaring more than the extent holds is refused at the first step") {
+        const Bytes cut(stream.begin(), stream.begin() + 1000);
+        Bytes any(data.size());
+        wad_lz::StepDecoder cut_decoder(cut, any);
+        CHECK(cut_decoder.advance(10).ok());  // no header yet
+        CHECK(cut_decoder.advance(1000).error().code == Errc::out_of_range);
+    }
+    SUBCASE("an extent shorter than a header fails once all of it has arrived") {
+        const Bytes tiny = {'W', 'A', 'D'};
+        Bytes any(1);
+        wad_lz::StepDecoder tiny_decoder(tiny, any);
+        CHECK(tiny_decoder.advance(2).ok());
+        CHECK(tiny_decoder.advance(3).error().code == Errc::truncated);
+    }
+}
