@@ -26,7 +26,7 @@ Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader, uint64
         if (auto it = entries_.find(key); it != entries_.end()) {
             ++stats_.hits;
             touch_locked(it->second);
-            return {it->second.bytes, {}};
+            return {it->second.bytes, {}, it->second.filling};
         }
         if (auto it = in_flight_.find(key); it != in_flight_.end()) {
             ++stats_.waits;
@@ -55,7 +55,7 @@ Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader, uint64
         reserved_ -= expected_bytes;
         if (outcome.bytes) {
             stats_.loaded_bytes += outcome.bytes->size();
-            insert_locked(key, outcome.bytes, !flight->read);
+            insert_locked(key, outcome, !flight->read);
         } else {
             ++stats_.failures;
         }
@@ -67,14 +67,14 @@ Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader, uint64
     return outcome;
 }
 
-void LruCache::insert_locked(uint64_t key, Buffer bytes, bool sizing) {
-    const uint64_t size = bytes->size();
+void LruCache::insert_locked(uint64_t key, const Loaded& loaded, bool sizing) {
+    const uint64_t size = loaded.bytes->size();
     evict_locked(size);
     if (sizing)
         while (!sizing_recency_.empty() && stats_.sizing_bytes + size > sizing_budget_) evict_one_locked(sizing_recency_);
     auto& pool = sizing ? sizing_recency_ : recency_;
     pool.push_front(key);
-    entries_.emplace(key, Entry{std::move(bytes), sizing, pool.begin()});
+    entries_.emplace(key, Entry{loaded.bytes, loaded.filling, sizing, pool.begin()});
     stats_.resident_bytes += size;
     if (sizing) stats_.sizing_bytes += size;
     stats_.entries = entries_.size();
@@ -92,13 +92,22 @@ void LruCache::touch_locked(Entry& entry) {
 }
 
 void LruCache::evict_one_locked(std::list<uint64_t>& pool) {
-    const uint64_t victim = pool.back();
-    pool.pop_back();
-    auto it = entries_.find(victim);
-    stats_.resident_bytes -= it->second.bytes->size();
-    if (it->second.sizing) stats_.sizing_bytes -= it->second.bytes->size();
-    entries_.erase(it);
+    erase_locked(entries_.find(pool.back()));
     ++stats_.evictions;
+}
+
+void LruCache::erase_locked(std::unordered_map<uint64_t, Entry>::iterator it) {
+    Entry& entry = it->second;
+    (entry.sizing ? sizing_recency_ : recency_).erase(entry.position);
+    stats_.resident_bytes -= entry.bytes->size();
+    if (entry.sizing) stats_.sizing_bytes -= entry.bytes->size();
+    entries_.erase(it);
+    stats_.entries = entries_.size();
+}
+
+void LruCache::forget(uint64_t key) {
+    std::lock_guard lock(mutex_);
+    if (auto it = entries_.find(key); it != entries_.end()) erase_locked(it);
 }
 
 void LruCache::evict_locked(uint64_t needed) {

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "cache/blob.h"
+#include "cache/filling.h"
 
 namespace gcfs::cache {
 
@@ -20,6 +21,9 @@ using Buffer = std::shared_ptr<const Blob>;
 struct Loaded {
     Buffer bytes;       // null on failure
     std::string error;  // why the loader failed
+    // Set when the loader handed `bytes` over before filling them: wait on it
+    // for the part a read needs. Null: every byte is final.
+    std::shared_ptr<const Filling> filling;
 };
 
 struct CacheStats {
@@ -68,11 +72,16 @@ public:
     // budget is still returned and kept alone.
     Loaded get(uint64_t key, const std::function<Loaded()>& loader, uint64_t expected_bytes = 0);
 
+    // Drops `key`'s entry, if any: a fill that failed after its loader
+    // returned, so its bytes stop counting against the budget.
+    void forget(uint64_t key);
+
     CacheStats stats() const;
 
 private:
     struct Entry {
         Buffer bytes;
+        std::shared_ptr<const Filling> filling;
         bool sizing;  // in the sizing pool
         std::list<uint64_t>::iterator position;
     };
@@ -82,7 +91,8 @@ private:
         Loaded outcome;
     };
 
-    void insert_locked(uint64_t key, Buffer bytes, bool sizing);
+    void insert_locked(uint64_t key, const Loaded& loaded, bool sizing);
+    void erase_locked(std::unordered_map<uint64_t, Entry>::iterator it);
     void touch_locked(Entry& entry);
     void evict_one_locked(std::list<uint64_t>& pool);
     void evict_locked(uint64_t needed);  // until resident + reserved + needed fits the budget

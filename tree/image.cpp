@@ -61,6 +61,10 @@ bool Image::read(uint64_t offset, std::span<uint8_t> out) const {
     return true;
 }
 
+void Image::prefetch(uint64_t offset, uint64_t length) const {
+    (void)::posix_fadvise(fd_, static_cast<off_t>(offset), static_cast<off_t>(length), POSIX_FADV_WILLNEED);
+}
+
 formats::Bytes Image::read_clamped(uint64_t offset, uint64_t length) const {
     if (offset >= size_) return {};
     formats::Bytes out(std::min(length, size_ - offset));

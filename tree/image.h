@@ -26,6 +26,11 @@ public:
     // truncated or rewritten since it was opened (size or mtime changed).
     bool read(uint64_t offset, std::span<uint8_t> out) const;
 
+    // Asks the kernel to start reading [offset, offset + length) now, without
+    // waiting: a decode that reads its stream in steps then finds the later
+    // steps' bytes on their way. A hint only; failures are ignored.
+    void prefetch(uint64_t offset, uint64_t length) const;
+
     // Reads up to `length` bytes, clamped to the image's end.
     formats::Bytes read_clamped(uint64_t offset, uint64_t length) const;
 

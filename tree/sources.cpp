@@ -129,32 +129,97 @@ uint64_t WadStream::size() const {
 
 std::string WadStream::open_error() const {
     size();
-    return size_ ? std::string() : size_error_;
+    if (!size_) return size_error_;
+    return failure();
 }
 
-cache::Loaded WadStream::decode() const {
+WadStream::~WadStream() {
+    std::lock_guard lock(filler_mutex_);
+    if (filler_.joinable()) filler_.join();
+}
+
+std::string WadStream::failure() const {
+    std::lock_guard lock(failure_mutex_);
+    return failure_;
+}
+
+cache::Loaded WadStream::start_fill() const {
+    if (std::string failed = failure(); !failed.empty()) return {nullptr, failed};
     const uint64_t expected = size();
     if (!size_) return {nullptr, size_error_};
-    const auto stream = read_extent(image_, offset_, available_);
-    if (!stream.ok()) return {nullptr, stream.error().message};
-    const formats::ByteSpan bytes = (*stream)->bytes();
-    if (auto decodable = formats::wad_lz::check_decodable(bytes, expected); !decodable.ok())
-        return {nullptr, stream_error(decodable.error(), offset_)};
+    // Checked before the buffer is allocated; the decoder checks the stream's
+    // own declared size against it again.
+    if (!formats::wad_lz::achievable(available_, expected))
+        return {nullptr, fmt::format("stream of at most {} bytes cannot decode to the declared {} bytes (image byte 0x{:x})",
+                                     available_, expected, offset_)};
     auto out = cache::Blob::allocate(expected);
-    auto done = formats::wad_lz::decompress_into(bytes, out->bytes());
-    if (!done.ok()) return {nullptr, stream_error(done.error(), offset_)};
-    return {out, {}};
+    auto filling = std::make_shared<cache::Filling>();
+    std::lock_guard lock(filler_mutex_);
+    if (filler_.joinable()) filler_.join();  // an evicted decode still running: at most one stream's worth
+    filler_ = std::thread([this, out, filling] { fill(out, filling); });
+    return {out, {}, filling};
+}
+
+void WadStream::fill(std::shared_ptr<cache::Blob> out, std::shared_ptr<cache::Filling> filling) const {
+    // A small first step so the first read is answered soon, then larger ones.
+    constexpr uint64_t kFirstStep = 64 << 10, kStep = 512 << 10;
+    std::string error;
+    try {
+        image_.prefetch(offset_, available_);
+        // The stream is held whole for the decode (the cache's reservation
+        // does not cover it once the loader has returned): at most one
+        // extent per decode in flight, freed when it ends.
+        auto stream = cache::Blob::allocate(available_);
+        formats::wad_lz::StepDecoder decoder(stream->bytes(), out->bytes());
+        uint64_t arrived = 0;
+        for (uint64_t step = kFirstStep; !decoder.done(); step = kStep) {
+            const uint64_t limit = decoder.input_end() ? decoder.input_end() : available_;
+            const uint64_t next = std::min(limit, arrived + step);
+            if (!image_.read(offset_ + arrived, stream->bytes().subspan(arrived, next - arrived))) {
+                error = fmt::format("image read at 0x{:x} failed: {}", offset_ + arrived, std::strerror(errno));
+                break;
+            }
+            arrived = next;
+            const auto ready = decoder.advance(arrived);
+            if (!ready.ok()) {
+                error = stream_error(ready.error(), offset_);
+                break;
+            }
+            filling->advance(*ready);
+        }
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    if (error.empty()) return;
+    {
+        std::lock_guard lock(failure_mutex_);
+        failure_ = error;
+    }
+    filling->fail(error);
+    cache_.forget(key_);
+}
+
+cache::Loaded WadStream::loaded() const {
+    // Peak memory of a load: the output and the whole compressed stream.
+    return cache_.get(key_, [this] { return start_fill(); }, size() + available_);
 }
 
 cache::Loaded WadStream::decoded() const {
-    // Peak memory of a load: the output and the whole compressed stream.
-    return cache_.get(key_, [this] { return decode(); }, size() + available_);
+    cache::Loaded whole = loaded();
+    if (whole.bytes && whole.filling) {
+        if (std::string error = whole.filling->wait_for(whole.bytes->size()); !error.empty()) return {nullptr, error};
+    }
+    return {whole.bytes, whole.error};
 }
 
 ReadOutcome WadStream::read(uint64_t offset, std::span<uint8_t> out) const {
-    const cache::Loaded loaded = decoded();
-    if (!loaded.bytes) return {0, loaded.error};
-    return copy_window(loaded.bytes->bytes(), offset, out);
+    const cache::Loaded buffer = loaded();
+    if (!buffer.bytes) return {0, buffer.error};
+    const uint64_t end = std::min<uint64_t>(buffer.bytes->size(), offset + out.size());
+    if (buffer.filling && offset < end) {
+        if (std::string error = buffer.filling->wait_for(end); !error.empty()) return {0, error};
+    }
+    return copy_window(buffer.bytes->bytes(), offset, out);
 }
 
 SubRange::SubRange(std::shared_ptr<const Source> whole, uint64_t offset, uint64_t length)

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "cache/lru_cache.h"
 #include "tree/image.h"
@@ -54,18 +55,29 @@ private:
 // A WAD-LZ stream in the image, decompressed on first read into the cache.
 // The decoded size comes from a header when one declares it; otherwise it is
 // measured once by walking the packets (no output is written).
+//
+// The decode streams (issue 18): the first read hands the cache a buffer of
+// the decoded size and a thread of the stream's own decodes into it front to
+// back, reading the stream in steps while the kernel reads ahead. A read is
+// answered as soon as its bytes are decoded. A stream found damaged part way
+// is rejected whole from then on: every read and open answers the error.
 class WadStream final : public Source {
 public:
     WadStream(const Image& image, cache::LruCache& cache, uint64_t offset, uint64_t available,
               std::optional<uint64_t> declared_size);
+    ~WadStream() override;
     uint64_t size() const override;
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
     std::string open_error() const override;
-    // The whole decoded buffer (null with `error` set on failure).
+    // The whole decoded buffer, once all of it is decoded (null with `error`
+    // set on failure).
     cache::Loaded decoded() const;
 
 private:
-    cache::Loaded decode() const;
+    cache::Loaded loaded() const;      // through the cache, possibly still filling
+    cache::Loaded start_fill() const;  // the cache's loader
+    void fill(std::shared_ptr<cache::Blob> out, std::shared_ptr<cache::Filling> filling) const;
+    std::string failure() const;
 
     const Image& image_;
     cache::LruCache& cache_;
@@ -74,6 +86,10 @@ private:
     mutable std::once_flag measured_;
     mutable std::optional<uint64_t> size_;
     mutable std::string size_error_;
+    mutable std::mutex filler_mutex_;
+    mutable std::thread filler_;  // the last decode started (joined before the next, and at the end)
+    mutable std::mutex failure_mutex_;
+    mutable std::string failure_;  // why the decode failed, once it has
 };
 
 // A file the headers name but that cannot be read at all (an extent past its

@@ -175,3 +175,41 @@ TEST_CASE("a read waiting on a load started for a size keeps what it loads") {
     CHECK(cache.stats().sizing_bytes == 0);
     CHECK(cache.stats().resident_bytes == 4000);
 }
+
+TEST_CASE("a buffer handed over before it is filled: reads wait for their part, a failure answers every wait after it") {
+    LruCache cache(1 << 20);
+    auto filling = std::make_shared<Filling>();
+    auto blob = Blob::allocate(1000);
+    const auto first = cache.get(3, [&] { return Loaded{blob, {}, filling}; });
+    REQUIRE(first.filling);
+    // A hit shares the same progress.
+    CHECK(cache.get(3, [] { return bytes(1); }).filling == first.filling);
+
+    std::atomic<bool> served{false};
+    std::thread reader([&] {
+        if (first.filling->wait_for(600).empty() && blob->data()[599] == 7) served = true;
+    });
+    std::fill(blob->data(), blob->data() + 500, 7);
+    filling->advance(500);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK_FALSE(served);  // 600 bytes asked, 500 final
+    std::fill(blob->data() + 500, blob->data() + 700, 7);
+    filling->advance(700);
+    reader.join();
+    CHECK(served);
+    CHECK(first.filling->wait_for(700).empty());
+
+    std::string late;
+    std::thread waiting([&] { late = first.filling->wait_for(1000); });
+    filling->fail("damaged at 0x2bc");
+    waiting.join();
+    CHECK(late == "damaged at 0x2bc");
+    CHECK(first.filling->wait_for(10) == "damaged at 0x2bc");  // rejected whole, early bytes too
+
+    cache.forget(3);
+    CHECK(cache.stats().entries == 0);
+    CHECK(cache.stats().resident_bytes == 0);
+    bool reloaded = false;
+    cache.get(3, [&] { reloaded = true; return bytes(10); });
+    CHECK(reloaded);
+}

@@ -2,8 +2,12 @@
 // errors on damaged extents.
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
+
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -261,5 +265,69 @@ TEST_CASE("a level folder first opened after the image changed under it answers 
     CHECK(disc->scan.levels[1].stale);
     CHECK(disc->tree.folder_error(*disc->tree.resolve("LEVEL00")).empty());  // built from the image as it was
     CHECK(disc->tree.resolve("LEVEL00/core_data.bin"));
+    ::unlink(copy.c_str());
+}
+
+TEST_CASE("a core stream is served while it decodes: readers at scattered offsets see the builder's bytes") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    const formats::Bytes& expected = built.levels.at(3).core_data;
+    const tree::Node* core = disc->tree.node(*disc->tree.resolve("LEVEL03/core_data.bin"));
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> readers;
+    for (int t = 0; t < 6; ++t)
+        readers.emplace_back([&, t] {
+            // Each reader starts at its own sixth of the stream, the last
+            // ones asking for bytes the decode has not reached yet.
+            const uint64_t step = expected.size() / 6;
+            for (uint64_t at = step * static_cast<uint64_t>(t); at < expected.size(); at += 70001) {
+                formats::Bytes chunk(std::min<uint64_t>(4096, expected.size() - at));
+                const auto outcome = core->source->read(at, chunk);
+                if (!outcome.ok() || outcome.bytes != chunk.size() ||
+                    !std::equal(chunk.begin(), chunk.end(), expected.begin() + static_cast<std::ptrdiff_t>(at)))
+                    ++wrong;
+            }
+        });
+    for (auto& r : readers) r.join();
+    CHECK(wrong == 0);
+    CHECK(disc->cache->stats().misses == 1);  // one decode served them all
+    CHECK(read_all(*disc, "LEVEL03/core_data.bin") == expected);
+}
+
+TEST_CASE("a core stream found damaged near its end is rejected whole from then on, bytes before the damage too") {
+    const BuiltDisc& built = small_disc();
+    const std::string copy = built.path + ".short";
+    {
+        std::ifstream in(built.path, std::ios::binary);
+        std::ofstream out(copy, std::ios::binary);
+        out << in.rdbuf();
+    }
+    uint64_t stream_at;
+    {
+        auto disc = tree::open_disc(copy, 64 << 20);
+        const auto& level = disc->level(2);
+        stream_at = level.data_offset + static_cast<uint64_t>(level.lump->core_data.offset);
+    }
+    {
+        // The stream's own header (formats.md §5.1) declares 64 bytes fewer:
+        // the decode stops short of the core's declared size, at its end.
+        std::fstream f(copy, std::ios::binary | std::ios::in | std::ios::out);
+        f.seekg(static_cast<std::streamoff>(stream_at + 3));
+        int32_t declared = 0;
+        f.read(reinterpret_cast<char*>(&declared), 4);
+        declared -= 64;
+        f.seekp(static_cast<std::streamoff>(stream_at + 3));
+        f.write(reinterpret_cast<const char*>(&declared), 4);
+    }
+    auto disc = tree::open_disc(copy, 64 << 20);
+    const tree::Node* bad = disc->tree.node(*disc->tree.resolve("LEVEL02/core_data.bin"));
+    formats::Bytes whole(bad->source->size());
+    const auto outcome = bad->source->read(0, whole);
+    CHECK_FALSE(outcome.ok());
+    CHECK_MESSAGE(outcome.error.find(fmt::format("image byte 0x{:x}", stream_at)) != std::string::npos, outcome.error);
+    formats::Bytes head(4096);
+    CHECK_FALSE(bad->source->read(0, head).ok());
+    CHECK(bad->source->open_error() == outcome.error);
+    CHECK(read_all(*disc, "LEVEL00/core_data.bin") == built.levels.at(0).core_data);
     ::unlink(copy.c_str());
 }
