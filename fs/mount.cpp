@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "fs/fuse_ops.h"
+#include "fs/resident_program.h"
 
 namespace gcfs::fs {
 
@@ -156,11 +157,13 @@ int run_mount(const MountOptions& options, tree::Disc& disc) {
                  disc.scan.levels.size(), disc.tree.size(), options.cache_bytes);
     if (fuse_daemonize(options.foreground ? 1 : 0) != 0) return 7;
 
+    std::thread mapping = map_program_in_background();  // after daemonising: threads do not survive the fork
     fuse_loop_config* config = fuse_loop_cfg_create();
     fuse_loop_cfg_set_max_threads(config, 16);
     fuse_loop_cfg_set_idle_threads(config, 4);
     const int loop = fuse_session_loop_mt(session.se, config);
     fuse_loop_cfg_destroy(config);
+    mapping.join();
     spdlog::info("unmounting {}", options.mountpoint);
     return loop == 0 ? 0 : 8;
 }
