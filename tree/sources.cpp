@@ -58,19 +58,52 @@ uint64_t stream_window_peak(uint64_t available, uint64_t from, uint64_t length) 
            formats::wad_lz::window_scratch_bytes(from) + std::max(available, prefix_first_read(available, from + length));
 }
 
+namespace {
+
+// How much of a stream its first `decoded` bytes are expected to take: the
+// stream's own ratio with a margin when `decoded_total` is known (a cold read
+// is most of a first small read's time: 400 KiB instead of the worst case's
+// 1.2 MiB for a full-scale tfrag region), else the worst case.
+uint64_t expected_read(uint64_t available, uint64_t decoded, uint64_t decoded_total) {
+    const uint64_t worst = prefix_first_read(available, decoded);
+    if (decoded_total == 0) return worst;
+    const double ratio = static_cast<double>(available) / static_cast<double>(decoded_total);
+    return std::min(worst, static_cast<uint64_t>(static_cast<double>(decoded) * ratio * 1.5) + (64 << 10));
+}
+
+// The head of a stream, [0, length): read in growing steps while the kernel
+// reads ahead what the stream's own ratio says the head needs, and decoded as
+// the steps arrive, so the disc and the decoder work at the same time.
+formats::Result<cache::Buffer> decode_stream_head(const Image& image, uint64_t offset, uint64_t available,
+                                                  uint64_t length, uint64_t decoded_total) {
+    auto out = cache::Blob::allocate(length + formats::wad_lz::kPrefixSlack);
+    // Only the pages the steps fill are touched: the extent's length is an upper bound.
+    auto stream = cache::Blob::allocate(available);
+    image.prefetch(offset, expected_read(available, length, decoded_total));
+    formats::wad_lz::StepDecoder decoder(stream->bytes(), out->bytes(), length);
+    uint64_t arrived = 0;
+    for (uint64_t step = 64 << 10; !decoder.done(); step = std::min<uint64_t>(step * 2, 1 << 20)) {
+        const uint64_t next = std::min(decoder.input_end() ? decoder.input_end() : available, arrived + step);
+        if (!image.read(offset + arrived, stream->bytes().subspan(arrived, next - arrived)))
+            return formats::FormatError{formats::Errc::truncated, arrived,
+                                        fmt::format("image read at 0x{:x} failed: {}", offset + arrived, std::strerror(errno))};
+        arrived = next;
+        if (auto step_done = decoder.advance(arrived); !step_done.ok()) return step_done.error();
+    }
+    out->narrow(0, length);
+    return cache::Buffer(out);
+}
+
+}  // namespace
+
 formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t offset, uint64_t available,
                                                     uint64_t from, uint64_t length, uint64_t decoded_total) {
+    if (from == 0) return decode_stream_head(image, offset, available, length, decoded_total);
     auto out = cache::Blob::allocate(std::min(from, formats::wad_lz::kWindowLead) + length + formats::wad_lz::kPrefixSlack);
-    // Reads grow until the window decodes: the stream's own ratio with a
-    // margin (a cold read is most of a first small read's time: 400 KiB
-    // instead of the worst case's 1.2 MiB for a full-scale tfrag region),
-    // then the worst case, then the whole extent.
+    // Reads grow until the window decodes: the expected read, then the worst
+    // case, then the whole extent.
     const uint64_t worst = prefix_first_read(available, from + length);
-    uint64_t reads[3] = {worst, worst, available};
-    if (decoded_total > 0) {
-        const double ratio = static_cast<double>(available) / static_cast<double>(decoded_total);
-        reads[0] = std::min(worst, static_cast<uint64_t>(static_cast<double>(from + length) * ratio * 1.5) + (64 << 10));
-    }
+    const uint64_t reads[3] = {expected_read(available, from + length, decoded_total), worst, available};
     uint64_t tried = 0;
     for (uint64_t read : reads) {
         if (read <= tried) continue;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -79,11 +80,14 @@ class StepDecoder {
 public:
     // `stream` spans the extent the stream may occupy (its declared size must
     // fit), of which only the first bytes may have arrived; `out` is exactly
-    // the declared decoded size.
-    StepDecoder(ByteSpan stream, std::span<uint8_t> out);
+    // the declared decoded size. With `prefix`, only the stream's first
+    // `prefix` bytes are decoded (the head of a level core, say): `out` then
+    // needs kPrefixSlack bytes past them, and the stream may decode to more.
+    StepDecoder(ByteSpan stream, std::span<uint8_t> out, std::optional<uint64_t> prefix = std::nullopt);
     // Decodes what the first `arrived` bytes allow and returns how many bytes
-    // of `out` are final. Once every byte up to the declared end has arrived,
-    // `out` must be exactly full.
+    // of `out` are final (at most the prefix). Once every byte up to the
+    // declared end has arrived, `out` must be exactly full (or the prefix
+    // decoded).
     Result<uint64_t> advance(uint64_t arrived);
     // The declared compressed size once the header has arrived (0 before).
     uint64_t input_end() const { return end_; }
@@ -98,6 +102,8 @@ public:
 private:
     ByteSpan stream_;
     std::span<uint8_t> out_;
+    uint64_t wanted_;  // bytes to decode: all of out_, or the prefix
+    bool prefix_;
     uint64_t end_ = 0;
     Cursor at_;
     bool done_ = false;

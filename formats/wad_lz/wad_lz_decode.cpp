@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 
 #include "formats/wad_lz/wad_lz.h"
 
@@ -303,7 +304,11 @@ Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out,
     });
 }
 
-StepDecoder::StepDecoder(ByteSpan stream, std::span<uint8_t> out) : stream_(stream), out_(out) {}
+StepDecoder::StepDecoder(ByteSpan stream, std::span<uint8_t> out, std::optional<uint64_t> prefix)
+    : stream_(stream), out_(out), wanted_(prefix.value_or(out.size())), prefix_(prefix.has_value()) {
+    if (prefix_ && out_.size() < wanted_ + kPrefixSlack)
+        throw std::invalid_argument("StepDecoder: a prefix needs kPrefixSlack bytes of room past it");
+}
 
 Result<uint64_t> StepDecoder::advance(uint64_t arrived) {
     return capture([&] {
@@ -311,16 +316,23 @@ Result<uint64_t> StepDecoder::advance(uint64_t arrived) {
         if (end_ == 0) {
             if (arrived < kHeaderSize && arrived < stream_.size()) return uint64_t{0};  // more to come
             end_ = checked_end(stream_, stream_.size());
-            if (!achievable(end_, out_.size()))
+            if (!achievable(end_, wanted_))
                 fail(Errc::too_large, 3,
-                     fmt::format("{} compressed bytes cannot decode to the declared {} bytes", end_, out_.size()));
+                     fmt::format("{} compressed bytes cannot decode to the declared {} bytes", end_, wanted_));
         }
         const bool all = arrived >= end_;
         // A packet reads at most kMaxPacketInput bytes: one starting that far
         // before the bytes that arrived runs on bytes that are there.
         const uint64_t limit = all ? end_ : (arrived > kMaxPacketInput ? arrived - kMaxPacketInput : 0);
-        walk_packets<true>(Walk{stream_.data(), end_, out_.data(), out_.size(), UINT64_MAX, 0, limit}, at_);
+        const uint64_t stop = prefix_ ? wanted_ : UINT64_MAX;
+        walk_packets<true>(Walk{stream_.data(), end_, out_.data(), out_.size(), stop, 0, limit}, at_);
+        if (prefix_ && at_.pos >= wanted_) {
+            done_ = true;
+            return wanted_;
+        }
         if (all) {
+            if (prefix_)
+                fail(Errc::size_mismatch, end_, fmt::format("stream decodes to {} bytes, {} were asked", at_.pos, wanted_));
             if (at_.pos != out_.size())
                 fail(Errc::size_mismatch, end_,
                      fmt::format("stream decodes to {} bytes, {} were declared", at_.pos, out_.size()));

@@ -33,6 +33,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (measured.ok() && (failed || !std::equal(stepped.begin(), stepped.end(), wad_lz::decompress(input, *measured)->begin())))
             __builtin_trap();
         if (!measured.ok() && !failed) __builtin_trap();
+        if (measured.ok()) {  // the first half alone, as the head of a core is read
+            const uint64_t half = *measured / 2;
+            Bytes head(half + wad_lz::kPrefixSlack);
+            wad_lz::StepDecoder prefix(input, head, half);
+            for (uint64_t arrived = 5; !prefix.done(); arrived = arrived * 2 + 1)
+                if (!prefix.advance(arrived).ok()) __builtin_trap();
+            if (!std::equal(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(half), stepped.begin())) __builtin_trap();
+        }
     }
     if (!measured.ok()) {
         (void)wad_lz::decompress(input, size);  // a wrong size must fail cleanly too

@@ -491,3 +491,28 @@ TEST_CASE("a WAD LZ stream decoded step by step as its bytes arrive equals the w
         CHECK(tiny_decoder.advance(3).error().code == Errc::truncated);
     }
 }
+
+TEST_CASE("a WAD LZ stream's head decoded step by step stops at the prefix and needs no more of the stream") {
+    std::mt19937 rng(12);
+    Bytes data;
+    while (data.size() < 600'000) data.push_back(rng() % 4 == 0 ? static_cast<uint8_t>(rng()) : static_cast<uint8_t>(data.size() % 9));
+    const Bytes stream = wad_lz::compress(data, "head");
+    const uint64_t prefix = 250'001;
+    Bytes out(prefix + wad_lz::kPrefixSlack);
+    wad_lz::StepDecoder decoder(stream, out, prefix);
+    uint64_t arrived = 0;
+    while (!decoder.done()) {
+        arrived += 4096;
+        auto step = decoder.advance(arrived);
+        REQUIRE_MESSAGE(step.ok(), step.error().describe());
+        CHECK(*step <= prefix);
+    }
+    CHECK(arrived < stream.size());  // done before the whole stream arrived
+    CHECK(std::equal(out.begin(), out.begin() + prefix, data.begin()));
+
+    SUBCASE("a prefix past what the stream decodes to fails once it has all arrived") {
+        Bytes big(data.size() + 10 + wad_lz::kPrefixSlack);
+        wad_lz::StepDecoder past(stream, big, data.size() + 10);
+        CHECK(past.advance(stream.size()).error().code == Errc::size_mismatch);
+    }
+}
