@@ -37,7 +37,7 @@ struct stat attributes(const tree::Disc& disc, const Node& n) {
             st.st_nlink = 1;  // a level folder: subdirectories not counted, its children unread (tree/node.h)
             if (!n.lazy) {
                 st.st_nlink = 2;
-                for (const auto& [name, child] : n.children)
+                for (const auto& [name, child] : n.children())
                     if (disc.tree.node(child)->type == NodeType::directory) ++st.st_nlink;
             }
             st.st_size = 0;
@@ -45,7 +45,7 @@ struct stat attributes(const tree::Disc& disc, const Node& n) {
         case NodeType::symlink:
             st.st_mode = S_IFLNK | 0777;
             st.st_nlink = 1;
-            st.st_size = static_cast<off_t>(n.link_target.size());
+            st.st_size = static_cast<off_t>(n.link_target().size());
             break;
         case NodeType::file:
             st.st_mode = S_IFREG | 0444;
@@ -126,7 +126,7 @@ void op_readlink(fuse_req_t req, fuse_ino_t ino) {
         fuse_reply_err(req, EINVAL);
         return;
     }
-    fuse_reply_readlink(req, n->link_target.c_str());
+    fuse_reply_readlink(req, n->link_target().c_str());
 }
 
 void op_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {

@@ -27,7 +27,7 @@ void list(const tree::Disc& disc, uint64_t ino) {
         const tree::Node* c = disc.tree.node(child);
         switch (c->type) {
             case tree::NodeType::directory: fmt::print("{:>12}  {}/\n", "", name); break;
-            case tree::NodeType::symlink: fmt::print("{:>12}  {} -> {}\n", "", name, c->link_target); break;
+            case tree::NodeType::symlink: fmt::print("{:>12}  {} -> {}\n", "", name, c->link_target()); break;
             case tree::NodeType::file: fmt::print("{:>12}  {}\n", c->source->size(), name); break;
         }
         return true;

@@ -65,9 +65,9 @@ public:
                 });
                 return;
             case tree::NodeType::symlink:
-                if (!inside_dest(to.parent_path() / n.link_target))
-                    return problem(to.string(), "refused: the link " + n.link_target + " points out of " + dest_.string());
-                std::filesystem::create_symlink(n.link_target, to, ec);
+                if (!inside_dest(to.parent_path() / n.link_target()))
+                    return problem(to.string(), "refused: the link " + n.link_target() + " points out of " + dest_.string());
+                std::filesystem::create_symlink(n.link_target(), to, ec);
                 if (ec) problem(to.string(), ec.message());
                 return;
             case tree::NodeType::file: return file(ino, n, to);

@@ -8,10 +8,21 @@
 
 namespace gcfs::tree {
 
+const std::map<std::string, uint64_t>& Node::children() const {
+    static const std::map<std::string, uint64_t> none;
+    return branch ? branch->children : none;
+}
+
+const std::string& Node::link_target() const {
+    static const std::string none;
+    return branch ? branch->link_target : none;
+}
+
 Tree::Tree() {
     Node root;
     root.ino = kRootIno;
     root.parent = kRootIno;
+    root.branch = std::make_unique<Node::Branch>();
     nodes_.push_back(std::move(root));
 }
 
@@ -28,7 +39,7 @@ uint64_t Tree::add_subtree(uint64_t parent, const std::string& name, SubtreeBuil
     Node moved = std::move(own(folder));
     moved.ino = sub->tree->base_ + 1;
     moved.lazy = true;
-    own(parent).children[name] = moved.ino;
+    own(parent).branch->children[name] = moved.ino;
     nodes_.pop_back();  // `folder` was the last node added
     sub->tree->nodes_.push_back(std::move(moved));
     sub->folder = &sub->tree->nodes_.front();
@@ -80,7 +91,7 @@ Node* Tree::own_directory(uint64_t ino) {
 }
 
 bool Tree::run_claims(const Node& dir, const std::string& name) const {
-    return std::any_of(dir.runs.begin(), dir.runs.end(), [&](size_t r) { return runs_[r].files->position(name).has_value(); });
+    return std::any_of(dir.branch->runs.begin(), dir.branch->runs.end(), [&](size_t r) { return runs_[r].files->position(name).has_value(); });
 }
 
 uint64_t Tree::add(uint64_t parent, const std::string& name, NodeType type) {
@@ -89,7 +100,7 @@ uint64_t Tree::add(uint64_t parent, const std::string& name, NodeType type) {
     Node* dir = own_directory(parent);
     if (!dir) throw std::invalid_argument(name + ": parent is not a directory of this tree");
     const uint64_t ino = base_ + nodes_.size() + 1;
-    auto& children = dir->children;
+    auto& children = dir->branch->children;
     const size_t before = children.size();
     // Children mostly arrive in name order, so the end is the usual spot.
     children.emplace_hint(children.end(), name, ino);
@@ -100,6 +111,7 @@ uint64_t Tree::add(uint64_t parent, const std::string& name, NodeType type) {
     n.parent = parent;
     n.name = name;
     n.type = type;
+    if (type != NodeType::file) n.branch = std::make_unique<Node::Branch>();
     nodes_.push_back(std::move(n));
     return ino;
 }
@@ -116,7 +128,7 @@ uint64_t Tree::add_file(uint64_t parent, const std::string& name, std::shared_pt
 
 uint64_t Tree::add_symlink(uint64_t parent, const std::string& name, const std::string& target) {
     const uint64_t ino = add(parent, name, NodeType::symlink);
-    own(ino).link_target = target;
+    own(ino).branch->link_target = target;
     return ino;
 }
 
@@ -124,12 +136,12 @@ void Tree::add_file_run(uint64_t parent, std::shared_ptr<const FileRun> run) {
     Node* found = own_directory(parent);
     if (!found) throw std::invalid_argument("file run: parent is not a directory of this tree");
     Node& dir = *found;
-    for (const auto& [name, ino] : dir.children)
+    for (const auto& [name, ino] : dir.children())
         if (run->position(name)) throw std::invalid_argument("file run claims " + dir.name + "/" + name);
-    for (uint64_t i = 0; !dir.runs.empty() && i < run->count(); ++i)
+    for (uint64_t i = 0; !dir.branch->runs.empty() && i < run->count(); ++i)
         if (run_claims(dir, run->name(i)))
             throw std::invalid_argument("two file runs claim " + dir.name + "/" + run->name(i));
-    dir.runs.push_back(runs_.size());
+    dir.branch->runs.push_back(runs_.size());
     runs_.push_back({next_run_ino_, parent, std::move(run)});
     next_run_ino_ += runs_.back().files->capacity();
 }
@@ -175,8 +187,8 @@ std::optional<uint64_t> Tree::lookup(uint64_t parent, const std::string& name) c
     if (!dir || dir->type != NodeType::directory) return std::nullopt;
     if (name == ".") return parent;
     if (name == "..") return dir->parent;
-    if (auto it = dir->children.find(name); it != dir->children.end()) return it->second;
-    for (size_t r : dir->runs)
+    if (auto it = dir->children().find(name); it != dir->children().end()) return it->second;
+    for (size_t r : dir->branch->runs)
         if (auto position = runs_[r].files->position(name)) return runs_[r].first_ino + *position;
     return std::nullopt;
 }
@@ -185,7 +197,7 @@ void Tree::for_each_child(uint64_t ino, uint64_t skip, const ChildVisitor& visit
     if (Subtree* sub = subtree_of(ino)) return built(*sub).for_each_child(ino, skip, visit);
     const Node* dir = node(ino);
     if (!dir || dir->type != NodeType::directory) return;
-    for (const auto& [name, child] : dir->children) {
+    for (const auto& [name, child] : dir->children()) {
         if (skip > 0) {
             --skip;
             continue;
@@ -193,7 +205,7 @@ void Tree::for_each_child(uint64_t ino, uint64_t skip, const ChildVisitor& visit
         // A subtree's folder is listed from the root: its node is the subtree's.
         if (!visit(name, child, owns(child) ? own(child).type : NodeType::directory)) return;
     }
-    for (size_t r : dir->runs) {
+    for (size_t r : dir->branch->runs) {
         const Run& run = runs_[r];
         const uint64_t count = run.files->count();
         if (skip >= count) {

@@ -50,7 +50,7 @@ TEST_CASE("tree shows the design's layout with header-derived sizes and no decod
     CHECK(disc->tree.node(*ino)->source->size() == built.levels.at(2).core_data.size());
     CHECK(disc->cache->stats().misses == 0);  // sizes came from headers
     const tree::Node* link = disc->tree.node(*disc->tree.resolve("by-id/30"));
-    CHECK(link->link_target == "../LEVEL04");
+    CHECK(link->link_target() == "../LEVEL04");
 }
 
 TEST_CASE("decompressed extents equal the builder's originals") {
