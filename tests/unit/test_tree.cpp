@@ -34,6 +34,26 @@ formats::Bytes read_all(const tree::Disc& disc, const std::string& path) {
     return out;
 }
 
+// A copy of the built disc to damage, and the image offset of `level`'s
+// core_data stream in it.
+struct DiscCopy {
+    std::string path;
+    uint64_t core_stream_at = 0;
+};
+
+DiscCopy copy_disc(const BuiltDisc& built, const std::string& suffix, size_t level) {
+    DiscCopy copy{built.path + suffix};
+    {
+        std::ifstream in(built.path, std::ios::binary);
+        std::ofstream out(copy.path, std::ios::binary);
+        out << in.rdbuf();
+    }
+    auto disc = tree::open_disc(copy.path, 64 << 20);
+    const auto& scanned = disc->level(level);
+    copy.core_stream_at = scanned.data_offset + static_cast<uint64_t>(scanned.lump->core_data.offset);
+    return copy;
+}
+
 }  // namespace
 
 TEST_CASE("tree shows the design's layout with header-derived sizes and no decoding") {
@@ -66,18 +86,7 @@ TEST_CASE("decompressed extents equal the builder's originals") {
 
 TEST_CASE("a corrupt core stream reads as an error naming its offset; the rest still reads") {
     const BuiltDisc& built = small_disc();
-    const std::string copy = built.path + ".corrupt";
-    {
-        std::ifstream in(built.path, std::ios::binary);
-        std::ofstream out(copy, std::ios::binary);
-        out << in.rdbuf();
-    }
-    uint64_t stream_at;
-    {
-        auto disc = tree::open_disc(copy, 64 << 20);
-        const auto& level = disc->level(1);
-        stream_at = level.data_offset + static_cast<uint64_t>(level.lump->core_data.offset);
-    }
+    const auto [copy, stream_at] = copy_disc(built, ".corrupt", 1);
     {
         // A big match reaching far back as the first packet: lookback before the start.
         std::fstream f(copy, std::ios::binary | std::ios::in | std::ios::out);
@@ -296,18 +305,7 @@ TEST_CASE("a core stream is served while it decodes: readers at scattered offset
 
 TEST_CASE("a core stream found damaged near its end is rejected whole from then on, bytes before the damage too") {
     const BuiltDisc& built = small_disc();
-    const std::string copy = built.path + ".short";
-    {
-        std::ifstream in(built.path, std::ios::binary);
-        std::ofstream out(copy, std::ios::binary);
-        out << in.rdbuf();
-    }
-    uint64_t stream_at;
-    {
-        auto disc = tree::open_disc(copy, 64 << 20);
-        const auto& level = disc->level(2);
-        stream_at = level.data_offset + static_cast<uint64_t>(level.lump->core_data.offset);
-    }
+    const auto [copy, stream_at] = copy_disc(built, ".short", 2);
     {
         // The stream's own header (formats.md §5.1) declares 64 bytes fewer:
         // the decode stops short of the core's declared size, at its end.
