@@ -69,6 +69,9 @@ private:
 
         CollisionOctant octant;
         octant.coord = coord;
+        // The counts were checked against the octant's bytes just above.
+        octant.vertices.reserve(vertex_count);
+        octant.faces.reserve(face_count);
         uint64_t p = 4;
         for (int i = 0; i < vertex_count; ++i, p += 4) octant.vertices.push_back(unpack_collision_vertex(u32_at(body, p)));
         const uint64_t quads_at = p + 4ull * face_count;
