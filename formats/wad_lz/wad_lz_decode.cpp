@@ -315,10 +315,7 @@ Result<uint64_t> StepDecoder::advance(uint64_t arrived) {
         arrived = std::min<uint64_t>(arrived, stream_.size());
         if (end_ == 0) {
             if (arrived < kHeaderSize && arrived < stream_.size()) return uint64_t{0};  // more to come
-            end_ = checked_end(stream_, stream_.size());
-            if (!achievable(end_, wanted_))
-                fail(Errc::too_large, 3,
-                     fmt::format("{} compressed bytes cannot decode to the declared {} bytes", end_, wanted_));
+            end_ = check_decodable(stream_, wanted_).value();
         }
         const bool all = arrived >= end_;
         // A packet reads at most kMaxPacketInput bytes: one starting that far
