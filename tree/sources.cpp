@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 
 #include "formats/wad_lz/wad_lz.h"
 
@@ -83,26 +84,40 @@ uint64_t expected_read(uint64_t available, uint64_t decoded, uint64_t decoded_to
     return std::min(worst, static_cast<uint64_t>(static_cast<double>(decoded) * ratio * 1.5) + (64 << 10));
 }
 
-// The head of a stream, [0, length): read in growing steps while the kernel
-// reads ahead what the stream's own ratio says the head needs, and decoded as
-// the steps arrive, so the disc and the decoder work at the same time.
-formats::Result<cache::Buffer> decode_stream_head(const Image& image, uint64_t offset, uint64_t available,
-                                                  uint64_t length, uint64_t decoded_total) {
-    auto out = cache::Blob::allocate(length + formats::wad_lz::kPrefixSlack);
+// Decodes the stream at image `offset` (`available` bytes of extent) into
+// `out` as wad_lz::StepDecoder does with `prefix`, reading it in growing
+// steps (a small first one, so the first bytes come soon) and decoding each
+// as it arrives, so the disc and the decoder work at the same time; `decoded`
+// hears how many bytes of `out` are final after each step. The error is a
+// failed image read or the decoder's.
+formats::Result<uint64_t> decode_in_steps(const Image& image, uint64_t offset, uint64_t available,
+                                          std::span<uint8_t> out, std::optional<uint64_t> prefix,
+                                          const std::function<void(uint64_t)>& decoded = {}) {
     // Only the pages the steps fill are touched: the extent's length is an upper bound.
     const Input stream = input_buffer(available);
-    const std::span<uint8_t> stream_bytes = stream.bytes();
-    image.prefetch(offset, expected_read(available, length, decoded_total));
-    formats::wad_lz::StepDecoder decoder(stream_bytes, out->bytes(), length);
-    uint64_t arrived = 0;
+    formats::wad_lz::StepDecoder decoder(stream.bytes(), out, prefix);
+    uint64_t arrived = 0, ready = 0;
     for (uint64_t step = 64 << 10; !decoder.done(); step = std::min<uint64_t>(step * 2, 1 << 20)) {
         const uint64_t next = std::min(decoder.input_end() ? decoder.input_end() : available, arrived + step);
-        if (!image.read(offset + arrived, stream_bytes.subspan(arrived, next - arrived)))
+        if (!image.read(offset + arrived, stream.bytes().subspan(arrived, next - arrived)))
             return formats::FormatError{formats::Errc::truncated, arrived,
                                         fmt::format("image read at 0x{:x} failed: {}", offset + arrived, std::strerror(errno))};
         arrived = next;
-        if (auto step_done = decoder.advance(arrived); !step_done.ok()) return step_done.error();
+        auto step_done = decoder.advance(arrived);
+        if (!step_done.ok()) return step_done.error();
+        ready = *step_done;
+        if (decoded) decoded(ready);
     }
+    return ready;
+}
+
+// The head of a stream, [0, length), decoded in steps while the kernel reads
+// ahead what the stream's own ratio says the head needs.
+formats::Result<cache::Buffer> decode_stream_head(const Image& image, uint64_t offset, uint64_t available,
+                                                  uint64_t length, uint64_t decoded_total) {
+    auto out = cache::Blob::allocate(length + formats::wad_lz::kPrefixSlack);
+    image.prefetch(offset, expected_read(available, length, decoded_total));
+    if (auto done = decode_in_steps(image, offset, available, out->bytes(), length); !done.ok()) return done.error();
     out->narrow(0, length);
     return cache::Buffer(out);
 }
@@ -207,32 +222,15 @@ cache::Loaded WadStream::start_fill() const {
 }
 
 void WadStream::fill(std::shared_ptr<cache::Blob> out, std::shared_ptr<cache::Filling> filling) const {
-    // A small first step so the first read is answered soon, then larger ones.
-    constexpr uint64_t kFirstStep = 64 << 10, kStep = 512 << 10;
     std::string error;
     try {
         image_.prefetch(offset_, available_);
         // The stream is held whole for the decode (the cache's reservation
         // does not cover it once the loader has returned): at most one
         // extent per decode in flight, freed when it ends.
-        const Input stream = input_buffer(available_);
-        formats::wad_lz::StepDecoder decoder(stream.bytes(), out->bytes());
-        uint64_t arrived = 0;
-        for (uint64_t step = kFirstStep; !decoder.done(); step = kStep) {
-            const uint64_t limit = decoder.input_end() ? decoder.input_end() : available_;
-            const uint64_t next = std::min(limit, arrived + step);
-            if (!image_.read(offset_ + arrived, stream.bytes().subspan(arrived, next - arrived))) {
-                error = fmt::format("image read at 0x{:x} failed: {}", offset_ + arrived, std::strerror(errno));
-                break;
-            }
-            arrived = next;
-            const auto ready = decoder.advance(arrived);
-            if (!ready.ok()) {
-                error = stream_error(ready.error(), offset_);
-                break;
-            }
-            filling->advance(*ready);
-        }
+        auto done = decode_in_steps(image_, offset_, available_, out->bytes(), std::nullopt,
+                                    [&](uint64_t ready) { filling->advance(ready); });
+        if (!done.ok()) error = stream_error(done.error(), offset_);
     } catch (const std::exception& e) {
         error = e.what();
     }
