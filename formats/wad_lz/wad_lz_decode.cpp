@@ -100,6 +100,16 @@ template <bool kWrite, bool kChecked>
     const uint64_t packet = p;
     const uint8_t flag = in[p++];
     uint64_t length = 0, distance = 0, trailing = 0;
+    // §5.2: a match's M is the flag's low bits, or when those are zero an
+    // extra byte E plus the largest value they hold (E + 7, E + 31).
+    auto match_m = [&](uint8_t mask) {
+        uint64_t m = flag & mask;
+        if (m == 0) {
+            need(1, packet);
+            m = in[p++] + uint64_t{mask};
+        }
+        return m;
+    };
 
     if (flag < 0x10) {  // literal packets
         uint64_t count;
@@ -116,11 +126,7 @@ template <bool kWrite, bool kChecked>
         return;
     }
     if (flag < 0x20) {  // far match, dummy or pad
-        uint64_t m = flag & 7;
-        if (m == 0) {
-            need(1, packet);
-            m = in[p++] + 7ull;
-        }
+        const uint64_t m = match_m(7);
         need(2, packet);
         const uint8_t b0 = in[p++];
         const uint8_t b1 = in[p++];
@@ -137,11 +143,7 @@ template <bool kWrite, bool kChecked>
         }
         trailing = b0 & 3;
     } else if (flag < 0x40) {  // medium / big match
-        uint64_t m = flag & 0x1f;
-        if (m == 0) {
-            need(1, packet);
-            m = in[p++] + 31ull;
-        }
+        const uint64_t m = match_m(0x1f);
         need(2, packet);
         const uint8_t b1 = in[p++];
         const uint8_t b2 = in[p++];
