@@ -67,8 +67,11 @@ std::string stream_error(const formats::FormatError& error, uint64_t image_offse
 }
 
 uint64_t stream_window_peak(uint64_t available, uint64_t from, uint64_t length) {
+    // A head is decoded from a buffer as long as the extent, of which it
+    // touches what the head needs; a window past the start reads a piece at a time.
+    const uint64_t input = from == 0 ? available : formats::wad_lz::kInputStep;
     return std::min(from, formats::wad_lz::kWindowLead) + length + formats::wad_lz::kPrefixSlack +
-           formats::wad_lz::window_scratch_bytes(from) + std::max(available, prefix_first_read(available, from + length));
+           formats::wad_lz::window_scratch_bytes(from) + input;
 }
 
 namespace {
@@ -128,23 +131,20 @@ formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t
                                                     uint64_t from, uint64_t length, uint64_t decoded_total) {
     if (from == 0) return decode_stream_head(image, offset, available, length, decoded_total);
     auto out = cache::Blob::allocate(std::min(from, formats::wad_lz::kWindowLead) + length + formats::wad_lz::kPrefixSlack);
-    // Reads grow until the window decodes: the expected read, then the worst
-    // case, then the whole extent.
-    const uint64_t worst = prefix_first_read(available, from + length);
-    const uint64_t reads[3] = {expected_read(available, from + length, decoded_total), worst, available};
-    uint64_t tried = 0;
-    for (uint64_t read : reads) {
-        if (read <= tried) continue;
-        tried = read;
-        const auto stream = read_extent(image, offset, read);
-        if (!stream.ok()) return stream.error();
-        auto at = formats::wad_lz::decompress_window_into(stream->bytes(), out->bytes(), from, length);
-        if (!at.ok() && read < available) continue;  // the window needed more of the stream
-        if (!at.ok()) return at.error();
-        out->narrow(*at, length);
-        return cache::Buffer(out);
-    }
-    return formats::FormatError{formats::Errc::truncated, 0, "unreachable"};
+    // The decoder takes the stream a piece at a time (a window at the end of
+    // a core walks all 9 MB of it; holding it whole was the largest part of a
+    // level's sizing peak), while the kernel reads ahead what it will need.
+    image.prefetch(offset, expected_read(available, from + length, decoded_total));
+    auto at = formats::wad_lz::decompress_window_read(
+        available,
+        [&](uint64_t at, std::span<uint8_t> into) -> std::string {
+            if (image.read(offset + at, into)) return {};
+            return fmt::format("image read at 0x{:x} failed: {}", offset + at, std::strerror(errno));
+        },
+        out->bytes(), from, length);
+    if (!at.ok()) return at.error();
+    out->narrow(*at, length);
+    return cache::Buffer(out);
 }
 
 ImageSlice::ImageSlice(const Image& image, uint64_t offset, uint64_t length)

@@ -119,13 +119,12 @@ private:
 
 // Decodes bytes [from, from + length) of the WAD-LZ stream at image `offset`
 // (`available` bytes of extent), holding only a short history of what comes
-// before (wad_lz::decompress_window_into). Reads only about as much of the
-// stream as the window needs, and the whole extent if that was not enough.
-// A window at the head of the stream is read in steps and decoded as they
-// arrive (wad_lz::StepDecoder), the kernel reading ahead meanwhile.
-// `decoded_total`, when known, is what the whole stream decodes to: the first
-// read (or read-ahead) is then sized from the stream's own ratio rather than
-// the worst case.
+// before and a piece of the stream at a time (wad_lz::decompress_window_read);
+// it reads only as much of the stream as the window needs. A window at the
+// head of the stream is read in steps and decoded as they arrive
+// (wad_lz::StepDecoder). Either way the kernel reads ahead meanwhile:
+// `decoded_total`, when known, is what the whole stream decodes to, and the
+// read-ahead is then sized from the stream's own ratio rather than the worst case.
 formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t offset, uint64_t available,
                                                     uint64_t from, uint64_t length, uint64_t decoded_total = 0);
 // "stream <error> (image byte 0x…)": how a damaged WAD-LZ stream is reported.

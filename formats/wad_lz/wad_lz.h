@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -65,6 +66,15 @@ Result<Bytes> decompress_prefix(ByteSpan stream, uint64_t length);
 // short, and running out of it first is an error.
 constexpr uint64_t kWindowLead = 0x10000;
 Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out, uint64_t from, uint64_t length);
+// The same window with the stream read a piece at a time, so that at most
+// kInputStep bytes of it are held: `read` fills `into` with the stream's bytes
+// from `offset` on and returns why it could not (empty: it did). `available`
+// is the stream's extent; its declared size must fit in it (§5.1). `step`
+// (more than two largest packets) is how much is held and read at a time.
+using ReadStream = std::function<std::string(uint64_t offset, std::span<uint8_t> into)>;
+constexpr uint64_t kInputStep = 256 << 10;
+Result<uint64_t> decompress_window_read(uint64_t available, const ReadStream& read, std::span<uint8_t> out, uint64_t from,
+                                        uint64_t length, uint64_t step = kInputStep);
 // The scratch the walk to `from` holds beside `out`: the history and a step
 // of output at a time, only when the window starts past kWindowLead.
 constexpr uint64_t kWindowStep = 1 << 20;

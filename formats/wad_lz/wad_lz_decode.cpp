@@ -22,6 +22,7 @@ struct Walk {
     uint64_t stop_at = UINT64_MAX;  // prefix mode: stop once this much is decoded
     uint64_t base = 0;  // window mode: the decoded position out[0] holds
     uint64_t input_limit = UINT64_MAX;  // step mode: no packet starts here or past it
+    uint64_t in_base = 0;  // fed mode: the stream position in[0] holds
 };
 
 // A walk always stops between packets, so it can be resumed from its cursor.
@@ -69,7 +70,9 @@ constexpr uint64_t kMaxPacketOutput = 288 + 3 + 15;
 // copies move whole chunks past the bytes they need.
 template <bool kWrite, bool kChecked>
 [[gnu::always_inline]] inline void decode_packet(const Walk& w, uint64_t& p, uint64_t& pos) {
+    // Positions are the stream's; `in` holds them from w.in_base on.
     const uint8_t* const in = w.in;
+    const uint64_t in_base = w.in_base;
     const uint64_t end = w.end;
     auto at_pos = [&]() { return w.out + (pos - w.base); };
     auto need = [&](uint64_t count, uint64_t packet) {
@@ -87,18 +90,18 @@ template <bool kWrite, bool kChecked>
         room(count, packet);
         if constexpr (kWrite) {
             if (!kChecked)
-                copy_chunks_16(at_pos(), in + p, count);
+                copy_chunks_16(at_pos(), in + (p - in_base), count);
             else if (count <= 3 && end - p >= 8 && w.capacity - pos >= 8)
-                copy_chunk(at_pos(), in + p);
+                copy_chunk(at_pos(), in + (p - in_base));
             else
-                std::memcpy(at_pos(), in + p, count);
+                std::memcpy(at_pos(), in + (p - in_base), count);
         }
         p += count;
         pos += count;
     };
 
     const uint64_t packet = p;
-    const uint8_t flag = in[p++];
+    const uint8_t flag = in[p++ - in_base];
     uint64_t length = 0, distance = 0, trailing = 0;
     // §5.2: a match's M is the flag's low bits, or when those are zero an
     // extra byte E plus the largest value they hold (E + 7, E + 31).
@@ -106,7 +109,7 @@ template <bool kWrite, bool kChecked>
         uint64_t m = flag & mask;
         if (m == 0) {
             need(1, packet);
-            m = in[p++] + uint64_t{mask};
+            m = in[p++ - in_base] + uint64_t{mask};
         }
         return m;
     };
@@ -115,21 +118,21 @@ template <bool kWrite, bool kChecked>
         uint64_t count;
         if (flag == 0) {
             need(1, packet);
-            count = in[p++] + 18ull;
+            count = in[p++ - in_base] + 18ull;
         } else {
             count = flag + 3ull;
         }
         copy_input(count, packet);
-        if (p < end && in[p] < 0x10) [[unlikely]]
+        if (p < end && in[p - in_base] < 0x10) [[unlikely]]
             fail(Errc::double_literal, p,
-                 fmt::format("literal packet at 0x{:x} is followed by flag 0x{:02x}", packet, in[p]));
+                 fmt::format("literal packet at 0x{:x} is followed by flag 0x{:02x}", packet, in[p - in_base]));
         return;
     }
     if (flag < 0x20) {  // far match, dummy or pad
         const uint64_t m = match_m(7);
         need(2, packet);
-        const uint8_t b0 = in[p++];
-        const uint8_t b1 = in[p++];
+        const uint8_t b0 = in[p++ - in_base];
+        const uint8_t b1 = in[p++ - in_base];
         const uint64_t x = ((flag & 8) ? 0x4000u : 0u) + b1 * 64ull + (b0 >> 2);
         if (x == 0 && m != 1) {
             // Pad: skip filler to the next 0x1000 boundary. Like Wrench's
@@ -145,14 +148,14 @@ template <bool kWrite, bool kChecked>
     } else if (flag < 0x40) {  // medium / big match
         const uint64_t m = match_m(0x1f);
         need(2, packet);
-        const uint8_t b1 = in[p++];
-        const uint8_t b2 = in[p++];
+        const uint8_t b1 = in[p++ - in_base];
+        const uint8_t b2 = in[p++ - in_base];
         length = m + 2;
         distance = b2 * 64ull + (b1 >> 2) + 1;
         trailing = b1 & 3;
     } else {  // little match
         need(1, packet);
-        const uint8_t b1 = in[p++];
+        const uint8_t b1 = in[p++ - in_base];
         length = (flag >> 5) + 1ull;
         distance = b1 * 8ull + ((flag >> 2) & 7) + 1;
         trailing = flag & 3;
@@ -189,7 +192,7 @@ template <bool kWrite, bool kChecked>
         pos += length;
     }
     if (!kChecked) {  // 0-3 bytes: one chunk, whatever their number
-        if constexpr (kWrite) copy_chunk(at_pos(), in + p);
+        if constexpr (kWrite) copy_chunk(at_pos(), in + (p - in_base));
         p += trailing;
         pos += trailing;
     } else if (trailing != 0) {
@@ -266,43 +269,116 @@ Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out) {
     });
 }
 
+namespace {
+
+// Where a window's walk reads the stream: all of it in memory, or a piece at
+// a time through a ReadStream, keeping at most `step` bytes.
+class Feed {
+public:
+    Feed(ByteSpan whole, uint64_t end) : data_(whole.data()), held_end_(end), end_(end) {}
+    Feed(const ReadStream& read, uint64_t end, uint64_t step)
+        : read_(&read), buffer_(std::make_unique_for_overwrite<uint8_t[]>(step)), step_(step), end_(end) {
+        data_ = buffer_.get();
+    }
+    uint64_t end() const { return end_; }
+
+    // Walks from `at` until `w.stop_at` is decoded or the stream ends.
+    void walk(Walk w, Cursor& at) {
+        for (;;) {
+            // A packet reads at most kMaxPacketInput bytes: one starting that
+            // far before the end of what is held runs on bytes that are here.
+            if (read_ && held_end_ < end_ && at.p + kMaxPacketInput >= held_end_) refill(at.p);
+            const bool all = held_end_ >= end_;
+            w.in = data_;
+            w.in_base = base_;
+            w.input_limit = all ? UINT64_MAX : held_end_ - kMaxPacketInput;
+            walk_packets<true>(w, at);
+            if (all || at.pos >= w.stop_at || at.p >= end_) return;
+        }
+    }
+
+private:
+    // Keeps the unread bytes from `p` on (a pad may have skipped past all
+    // that is held) and reads on to fill the buffer.
+    void refill(uint64_t p) {
+        const uint64_t kept = p < held_end_ ? held_end_ - p : 0;
+        if (kept) std::memmove(buffer_.get(), buffer_.get() + (p - base_), kept);
+        base_ = p;
+        const uint64_t from = p + kept, to = std::min(end_, p + step_);
+        if (to > from) {
+            if (const std::string error = (*read_)(from, {buffer_.get() + kept, to - from}); !error.empty())
+                fail(Errc::truncated, from, error);
+        }
+        held_end_ = std::max(to, p);
+    }
+
+    const ReadStream* read_ = nullptr;
+    std::unique_ptr<uint8_t[]> buffer_;
+    const uint64_t step_ = 0;
+    const uint8_t* data_ = nullptr;
+    uint64_t base_ = 0, held_end_ = 0;  // stream bytes [base_, held_end_) are at data_
+    uint64_t end_;
+};
+
+// decompress_window_into's walk (see wad_lz.h), from whichever feed.
+uint64_t decode_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64_t length) {
+    const uint64_t end = feed.end();
+    if (!achievable(end, from + length))
+        fail(Errc::too_large, 3, fmt::format("{} compressed bytes cannot decode to {} bytes", end, from + length));
+    const uint64_t lead = std::min(from, kWindowLead);
+    if (out.size() < lead + length + kPrefixSlack)
+        fail(Errc::too_large, 0, fmt::format("window buffer of {} bytes for {} + {} + slack", out.size(), lead, length));
+    auto short_of = [&](uint64_t decoded, uint64_t wanted) {
+        fail(Errc::size_mismatch, end, fmt::format("stream decodes to {} bytes, {} were asked", decoded, wanted));
+    };
+    Cursor at;
+    uint64_t base = 0;  // the decoded position out[0] holds
+    if (from > kWindowLead) {
+        // What comes before the window passes through a small buffer that
+        // keeps only the last kWindowLead bytes (>= the longest lookback).
+        const uint64_t size = window_scratch_bytes(from);
+        auto history = std::make_unique_for_overwrite<uint8_t[]>(size);
+        uint64_t history_base = 0;
+        for (;;) {
+            const uint64_t stop = std::min(from, history_base + kWindowLead + kWindowStep);
+            feed.walk(Walk{nullptr, end, history.get(), history_base + size, stop, history_base}, at);
+            if (at.pos >= from) break;
+            if (at.pos < stop) short_of(at.pos, from + length);
+            const uint64_t keep = at.pos - kWindowLead;
+            std::memmove(history.get(), history.get() + (keep - history_base), kWindowLead);
+            history_base = keep;
+        }
+        base = from - kWindowLead;
+        std::memcpy(out.data(), history.get() + (base - history_base), at.pos - base);
+    }
+    feed.walk(Walk{nullptr, end, out.data(), base + out.size(), from + length, base}, at);
+    if (at.pos < from + length) short_of(at.pos, from + length);
+    return from - base;
+}
+
+}  // namespace
+
 Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out, uint64_t from, uint64_t length) {
     return capture([&] {
         // A window may be decoded from the head of a stream: the declared end
         // is honoured when the bytes reach it, otherwise running out is
         // Errc::size_mismatch and the caller may retry with more of the stream.
         const uint64_t end = std::min<uint64_t>(checked_end(stream, UINT64_MAX), stream.size());
-        if (!achievable(end, from + length))
-            fail(Errc::too_large, 3, fmt::format("{} compressed bytes cannot decode to {} bytes", end, from + length));
-        const uint64_t lead = std::min(from, kWindowLead);
-        if (out.size() < lead + length + kPrefixSlack)
-            fail(Errc::too_large, 0, fmt::format("window buffer of {} bytes for {} + {} + slack", out.size(), lead, length));
-        auto short_of = [&](uint64_t decoded, uint64_t wanted) {
-            fail(Errc::size_mismatch, end, fmt::format("stream decodes to {} bytes, {} were asked", decoded, wanted));
-        };
-        Cursor at;
-        uint64_t base = 0;  // the decoded position out[0] holds
-        if (from > kWindowLead) {
-            // What comes before the window passes through a small buffer that
-            // keeps only the last kWindowLead bytes (>= the longest lookback).
-            const uint64_t size = window_scratch_bytes(from);
-            auto history = std::make_unique_for_overwrite<uint8_t[]>(size);
-            uint64_t history_base = 0;
-            for (;;) {
-                const uint64_t stop = std::min(from, history_base + kWindowLead + kWindowStep);
-                walk_packets<true>(Walk{stream.data(), end, history.get(), history_base + size, stop, history_base}, at);
-                if (at.pos >= from) break;
-                if (at.pos < stop) short_of(at.pos, from + length);
-                const uint64_t keep = at.pos - kWindowLead;
-                std::memmove(history.get(), history.get() + (keep - history_base), kWindowLead);
-                history_base = keep;
-            }
-            base = from - kWindowLead;
-            std::memcpy(out.data(), history.get() + (base - history_base), at.pos - base);
-        }
-        walk_packets<true>(Walk{stream.data(), end, out.data(), base + out.size(), from + length, base}, at);
-        if (at.pos < from + length) short_of(at.pos, from + length);
-        return from - base;
+        Feed feed(stream, end);
+        return decode_window(feed, out, from, length);
+    });
+}
+
+Result<uint64_t> decompress_window_read(uint64_t available, const ReadStream& read, std::span<uint8_t> out, uint64_t from,
+                                        uint64_t length, uint64_t step) {
+    // A piece must hold a largest packet past the one being kept, so each refill moves on.
+    if (step <= 2 * kMaxPacketInput) throw std::invalid_argument("decompress_window_read: step too small");
+    return capture([&] {
+        uint8_t header[kHeaderSize];
+        const uint64_t got = std::min(available, kHeaderSize);
+        if (const std::string error = read(0, {header, got}); !error.empty()) fail(Errc::truncated, 0, error);
+        Feed feed(read, checked_end({header, got}, available), step);
+        return decode_window(feed, out, from, length);
     });
 }
 

@@ -1,5 +1,5 @@
 // libFuzzer: the WAD LZ decoder (formats.md §5) on arbitrary streams (whole,
-// prefix, window and step-by-step decodes agreeing), and the compressor's output decoding
+// prefix, window, window-read-in-pieces and step-by-step decodes agreeing), and the compressor's output decoding
 // back to its input.
 #include <algorithm>
 
@@ -9,6 +9,11 @@ using namespace gcfs::formats;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const ByteSpan input(data, size);
+    const wad_lz::ReadStream read_pieces = [&](uint64_t offset, std::span<uint8_t> into) -> std::string {
+        if (offset + into.size() > size) __builtin_trap();  // the decoder reads only inside the extent
+        std::copy_n(data + offset, into.size(), into.begin());
+        return {};
+    };
     auto measured = wad_lz::measure(input);
     if (measured.ok()) {
         auto decoded = wad_lz::decompress(input, *measured);
@@ -21,6 +26,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         auto at = wad_lz::decompress_window_into(input, window, from, *measured / 4);
         if (!at.ok() || !std::equal(decoded->begin() + static_cast<std::ptrdiff_t>(from), decoded->end(),
                                     window.begin() + static_cast<std::ptrdiff_t>(*at)))
+            __builtin_trap();
+        // The same window with the stream read in small pieces.
+        Bytes pieces_window(window.size());
+        auto read_at = wad_lz::decompress_window_read(size, read_pieces, pieces_window, from, *measured / 4, 583);
+        if (!read_at.ok() || !std::equal(decoded->begin() + static_cast<std::ptrdiff_t>(from), decoded->end(),
+                                         pieces_window.begin() + static_cast<std::ptrdiff_t>(*read_at)))
             __builtin_trap();
     }
     {
@@ -47,6 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)wad_lz::decompress_prefix(input, size / 2 + 1);
         Bytes window(wad_lz::kWindowLead + 64 + wad_lz::kPrefixSlack);
         (void)wad_lz::decompress_window_into(input, window, size * 8, 64);
+        (void)wad_lz::decompress_window_read(size, read_pieces, window, size / 2, 64, 583);
     }
     if (size > 8192) return 0;  // the round trip below is the slow half; small inputs cover its branches
     const Bytes packed = wad_lz::compress(input, "fuzz");

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "formats/wad_lz/wad_lz.h"
@@ -271,12 +272,40 @@ TEST_CASE("WAD LZ refuses a declared size below its 16-byte header, saying why")
 
 namespace {
 
-// The window [from, from + length) of `stream`, decoded alone.
+// Hands out `stream` a piece at a time, as the tree reads an image, and
+// notes the largest piece asked for.
+struct PieceReader {
+    const Bytes& stream;
+    uint64_t largest = 0;
+    bool in_bounds = true;
+    std::string operator()(uint64_t offset, std::span<uint8_t> into) {
+        if (offset + into.size() > stream.size()) return in_bounds = false, "read past the stream";
+        largest = std::max<uint64_t>(largest, into.size());
+        std::copy_n(stream.begin() + static_cast<std::ptrdiff_t>(offset), into.size(), into.begin());
+        return {};
+    }
+};
+
+// The window [from, from + length) of `stream`, decoded alone: from the
+// stream in memory, and read in pieces of a few sizes (the smallest just over
+// two largest packets), which must give the same bytes.
 Bytes window_of(const Bytes& stream, uint64_t from, uint64_t length) {
     Bytes out(std::min(from, wad_lz::kWindowLead) + length + wad_lz::kPrefixSlack);
     auto at = wad_lz::decompress_window_into(stream, out, from, length);
     REQUIRE_MESSAGE(at.ok(), at.error().describe());
-    return Bytes(out.begin() + static_cast<std::ptrdiff_t>(*at), out.begin() + static_cast<std::ptrdiff_t>(*at + length));
+    Bytes window(out.begin() + static_cast<std::ptrdiff_t>(*at), out.begin() + static_cast<std::ptrdiff_t>(*at + length));
+    for (const uint64_t step : {uint64_t{583}, uint64_t{4099}, wad_lz::kInputStep}) {
+        CAPTURE(step);
+        PieceReader pieces{stream};
+        Bytes read_out(out.size());
+        auto read_at = wad_lz::decompress_window_read(stream.size(), std::ref(pieces), read_out, from, length, step);
+        REQUIRE_MESSAGE(read_at.ok(), read_at.error().describe());
+        CHECK(pieces.largest <= step);
+        CHECK(pieces.in_bounds);
+        CHECK(Bytes(read_out.begin() + static_cast<std::ptrdiff_t>(*read_at),
+                    read_out.begin() + static_cast<std::ptrdiff_t>(*read_at + length)) == window);
+    }
+    return window;
 }
 
 }  // namespace
@@ -324,6 +353,23 @@ TEST_CASE("a WAD LZ window decodes as the same bytes of the whole stream, holdin
     SUBCASE("a buffer without room for the history and the window is refused") {
         Bytes out(wad_lz::kWindowLead + 10);
         CHECK(wad_lz::decompress_window_into(stream, out, 2'000'000, 10).error().code == Errc::too_large);
+    }
+    SUBCASE("read in pieces: a failed read is the error, at the offset it failed; a size past the extent is refused") {
+        Bytes out(wad_lz::kWindowLead + 10 + wad_lz::kPrefixSlack);
+        PieceReader pieces{stream};
+        const wad_lz::ReadStream failing = [&](uint64_t offset, std::span<uint8_t> into) -> std::string {
+            if (offset + into.size() > stream.size() / 2) return "the disc is scratched";
+            return pieces(offset, into);
+        };
+        auto failed = wad_lz::decompress_window_read(stream.size(), failing, out, size - 20, 10);
+        REQUIRE_FALSE(failed.ok());
+        CHECK(failed.error().code == Errc::truncated);
+        CHECK(failed.error().message == "the disc is scratched");
+        CHECK(failed.error().offset <= stream.size() / 2);
+        CHECK(failed.error().offset + wad_lz::kInputStep > stream.size() / 2);
+        auto short_extent = wad_lz::decompress_window_read(stream.size() - 1, std::ref(pieces), out, size - 20, 10);
+        CHECK(short_extent.error().code == Errc::out_of_range);
+        CHECK_THROWS_AS((void)wad_lz::decompress_window_read(stream.size(), std::ref(pieces), out, 0, 10, 582), std::invalid_argument);
     }
 }
 
