@@ -46,6 +46,8 @@ std::string apply_o_option(const std::string& list, MountOptions& options) {
             options.debug = true;
         } else if (item == "noxattr") {
             options.xattrs = false;
+        } else if (item == "noindexahead") {
+            options.index_ahead = false;
         } else if (item == "rw") {
             return "gcfs is read-only: -o rw is not supported";
         } else if (!item.empty()) {
@@ -158,6 +160,7 @@ int run_mount(const MountOptions& options, tree::Disc& disc) {
     if (fuse_daemonize(options.foreground ? 1 : 0) != 0) return 7;
 
     std::thread mapping = map_program_in_background();  // after daemonising: threads do not survive the fork
+    if (options.index_ahead) disc.start_index_ahead();  // its thread starts with the first level listing
     fuse_loop_config* config = fuse_loop_cfg_create();
     fuse_loop_cfg_set_max_threads(config, 16);
     fuse_loop_cfg_set_idle_threads(config, 4);

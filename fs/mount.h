@@ -16,6 +16,7 @@ struct MountOptions {
     bool debug = false;
     uint64_t cache_bytes = 512ull << 20;
     bool xattrs = true;  // -o noxattr turns the user.gcfs.* attributes off
+    bool index_ahead = true;  // -o noindexahead: no level is sized before it is listed (tree/index_ahead.h)
     std::vector<std::string> fuse_options;  // passed through to libfuse (allow_other, ...)
 };
 

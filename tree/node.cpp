@@ -194,7 +194,10 @@ std::optional<uint64_t> Tree::lookup(uint64_t parent, const std::string& name) c
 }
 
 void Tree::for_each_child(uint64_t ino, uint64_t skip, const ChildVisitor& visit) const {
-    if (Subtree* sub = subtree_of(ino)) return built(*sub).for_each_child(ino, skip, visit);
+    if (Subtree* sub = subtree_of(ino)) {
+        if (skip == 0 && ino == sub->folder->ino && listener_) listener_(ino);
+        return built(*sub).for_each_child(ino, skip, visit);
+    }
     const Node* dir = node(ino);
     if (!dir || dir->type != NodeType::directory) return;
     for (const auto& [name, child] : dir->children()) {

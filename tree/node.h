@@ -120,6 +120,10 @@ public:
     std::string folder_error(uint64_t ino) const;
     // Builds every subtree not built yet (whole-disc checks, tools).
     void build_all() const;
+    // Told when a listing of a subtree's folder begins (tree/index_ahead.h).
+    // Set once, before the tree is served.
+    using ListingListener = std::function<void(uint64_t folder)>;
+    void on_folder_listed(ListingListener listener) { listener_ = std::move(listener); }
 
     // Stable for the life of the tree; a run's file is materialised here.
     const Node* node(uint64_t ino) const;
@@ -176,6 +180,7 @@ private:
     uint64_t next_run_ino_ = base_ + kRunBase;
     mutable std::shared_mutex run_nodes_mutex_;
     mutable std::unordered_map<uint64_t, Node> run_nodes_;  // node-based: pointers stay valid
+    ListingListener listener_;
 };
 
 }  // namespace gcfs::tree

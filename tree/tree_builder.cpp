@@ -211,6 +211,14 @@ const LevelScan& Disc::level(size_t i) {
     return level;
 }
 
+void Disc::start_index_ahead() {
+    std::vector<uint64_t> folders;
+    for (const auto& level : scan.levels)
+        if (auto ino = tree.lookup(Tree::kRootIno, level.folder)) folders.push_back(*ino);
+    ahead = std::make_unique<IndexAhead>(std::move(folders), [this](uint64_t folder) { size_every_file(tree, folder); });
+    tree.on_folder_listed([helper = ahead.get()](uint64_t folder) { helper->listed(folder); });
+}
+
 std::unique_ptr<Disc> open_disc(const std::string& image_path, uint64_t cache_budget_bytes) {
     auto disc = std::make_unique<Disc>();
     disc->image = std::make_unique<Image>(image_path);

@@ -18,6 +18,7 @@
 #include "tree/disc_scan.h"
 #include "tree/gameplay.h"
 #include "tree/image.h"
+#include "tree/index_ahead.h"
 #include "tree/level_scene.h"
 #include "tree/node.h"
 #include "tree/sources.h"
@@ -51,6 +52,11 @@ struct Disc {
     const LevelScan& level(size_t i);
 
     std::deque<std::once_flag> scanned;  // by level, for level()
+
+    // From now on a listing of a level folder sizes the next one on a helper
+    // thread (tree/index_ahead.h). For the mount: tools walk on their own.
+    void start_index_ahead();
+    std::unique_ptr<IndexAhead> ahead;  // last: stopped before what it reads goes
 };
 
 // Throws std::system_error (cannot open) or NotAGameDisc (wrong content).

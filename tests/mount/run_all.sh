@@ -32,26 +32,37 @@ check "stat of extents decoded nothing" grep -qx "cache_misses 0" "$MNT/.gcfs/st
 # size) need the core's head: tfrag, occlusion, sky, collision (§6.2 order),
 # and the gameplay stream; level.glb's size (its scene built once without
 # images) needs the tfrag region and the class window too. Listing a level
-# decodes exactly those, once each, and nothing of any other level.
+# decodes exactly those, once each, and its helpers the same for the next two
+# levels (tree/index_ahead.h), and nothing of any other level.
 level_ls_decodes_its_scene_sources() {
     ls -l "$MNT/LEVEL01" "$MNT/LEVEL01/core" >/dev/null && ls -l "$MNT/LEVEL01" >/dev/null || return 1
     python3 - "$MNT" <<'PY'
-import csv, json, os, sys
+import csv, json, os, sys, time
 mnt = sys.argv[1]
-stats = dict(line.split(" ", 1) for line in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in line)
-regions = json.load(open(os.path.join(mnt, "LEVEL01/info.json")))["core"]["regions"]
-head = regions["collision"]["offset_bytes"] + regions["collision"]["size_bytes"]
-tfrag = regions["tfrag"]["size_bytes"]
-gameplay = os.stat(os.path.join(mnt, "LEVEL01/gameplay.bin")).st_size
-rows = [r for k in ("ties", "shrubs") for r in csv.DictReader(open(os.path.join(mnt, "LEVEL01", k, k + ".csv")))]
-offsets = [int(r["offset_in_core_data"], 16) for k in ("mobies", "ties", "shrubs")
-           for r in csv.DictReader(open(os.path.join(mnt, "LEVEL01/classes", k + ".csv")))]
-window = max(int(r["core_offset"], 16) + int(r["extent"]) for r in rows) - min(o for o in offsets if o > 0)
-print("misses", stats["cache_misses"], "decoded", stats["bytes_decoded"], "head", head, "tfrag", tfrag, "gameplay", gameplay, "classes", window)
-sys.exit(0 if int(stats["cache_misses"]) == 4 and int(stats["bytes_decoded"]) == head + tfrag + gameplay + window else 1)
+def stats():
+    return dict(line.split(" ", 1) for line in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in line)
+before, now = None, stats()
+while now != before:  # the helpers are done when the counters stop moving
+    time.sleep(0.5)
+    before, now = now, stats()
+def sources(level):
+    regions = json.load(open(os.path.join(mnt, level, "info.json")))["core"]["regions"]
+    head = regions["collision"]["offset_bytes"] + regions["collision"]["size_bytes"]
+    tfrag = regions["tfrag"]["size_bytes"]
+    gameplay = os.stat(os.path.join(mnt, level, "gameplay.bin")).st_size
+    rows = [r for k in ("ties", "shrubs") for r in csv.DictReader(open(os.path.join(mnt, level, k, k + ".csv")))]
+    offsets = [int(r["offset_in_core_data"], 16) for k in ("mobies", "ties", "shrubs")
+               for r in csv.DictReader(open(os.path.join(mnt, level, "classes", k + ".csv")))]
+    window = max(int(r["core_offset"], 16) + int(r["extent"]) for r in rows) - min(o for o in offsets if o > 0)
+    print(level, "head", head, "tfrag", tfrag, "gameplay", gameplay, "classes", window)
+    return head + tfrag + gameplay + window
+expected = sum(sources(level) for level in ("LEVEL01", "LEVEL02", "LEVEL03"))
+after = stats()
+print("misses", now["cache_misses"], "decoded", now["bytes_decoded"], "expected", expected)
+sys.exit(0 if now == after and int(now["cache_misses"]) == 12 and int(now["bytes_decoded"]) == expected else 1)
 PY
 }
-check "ls -l of a level decodes only its own core head, tfrag region, class window and gameplay, once each" level_ls_decodes_its_scene_sources
+check "ls -l of a level decodes its own and the next two levels' core head, tfrag region, class window and gameplay, once each" level_ls_decodes_its_scene_sources
 check "tree has LEVEL00/info.json and LEVEL00/collision.obj" test -s "$MNT/LEVEL00/info.json" -a -s "$MNT/LEVEL00/collision.obj"
 check "find lists the whole tree" test "$(find "$MNT" | wc -l)" -gt 100
 # OBJ sizes need the patch data: listing a tfrag/ folder (find above, with
@@ -383,6 +394,24 @@ noxattr_mount_has_none() {
     [[ $out == *"Operation not supported"* ]]
 }
 check "-o noxattr mounts without user.gcfs.* attributes" noxattr_mount_has_none
+# Listing LEVEL00's names has helpers size LEVEL01 and LEVEL02 (decoding their
+# indexes), on top of what sizing LEVEL00 itself decodes (names come with
+# attributes); with -o noindexahead only the latter.
+decodes_after_listing() {  # mount options; prints cache_misses once the helpers are done
+    mkdir -p "$WORK/mnt4" && "$GCFS" mount "$IMAGE" "$WORK/mnt4" "$@" && wait_mounted "$WORK/mnt4" || return 1
+    ls "$WORK/mnt4/LEVEL00" >/dev/null
+    local misses=-1 last=-2
+    while [ "$misses" != "$last" ]; do last=$misses; sleep 0.5; misses=$(awk '$1 == "cache_misses" {print $2}' "$WORK/mnt4/.gcfs/stats"); done
+    unmount "$WORK/mnt4"
+    echo "$misses"
+}
+index_ahead_sizes_next_levels() {
+    local with without
+    with=$(decodes_after_listing) && without=$(decodes_after_listing -o noindexahead) || return 1
+    echo "cache misses after listing LEVEL00: $with with helpers, $without with -o noindexahead"
+    [ "$with" -gt "$without" ]
+}
+check "listing a level folder sizes the next ones ahead; -o noindexahead does not" index_ahead_sizes_next_levels
 check "setfattr is refused with EROFS" bash -c "setfattr -n user.x -v 1 '$MNT/README.txt' 2>&1 | grep -q 'Read-only file system'"
 erofs() { local out; out=$("$@" 2>&1); [[ $out == *"Read-only file system"* ]]; }
 check "touch is refused with EROFS" erofs touch "$MNT/new"

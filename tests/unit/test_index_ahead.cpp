@@ -1,0 +1,76 @@
+// Sizing level folders ahead of a listing (tree/index_ahead.h): which folders
+// the helpers take, and on a built disc, that a listing of one level leaves
+// the next ones' indexes built.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
+#include "disc_fixture.h"
+#include "tree/index_ahead.h"
+
+using namespace gcfs;
+
+namespace {
+
+std::vector<uint64_t> sorted(std::vector<uint64_t> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("a listing has the helpers size the next two folders, each once, and their own listings ask for nothing") {
+    std::mutex mutex;
+    std::vector<uint64_t> calls;
+    tree::IndexAhead* self = nullptr;
+    tree::IndexAhead ahead({1, 2, 3, 4, 5, 6}, [&](uint64_t folder) {
+        self->listed(folder);  // a helper listing what it sizes: ignored, no chain through the disc
+        std::lock_guard lock(mutex);
+        calls.push_back(folder);
+    });
+    self = &ahead;
+
+    ahead.listed(1);
+    ahead.wait_idle();
+    CHECK(sorted(ahead.sized()) == std::vector<uint64_t>{2, 3});
+    ahead.listed(2);  // 3 is sized already: only 4 is new
+    ahead.listed(1);  // asked again: nothing
+    ahead.wait_idle();
+    CHECK(sorted(ahead.sized()) == std::vector<uint64_t>{2, 3, 4});
+    ahead.listed(6);   // the last folder: nothing after it
+    ahead.listed(99);  // not a folder of the list
+    ahead.wait_idle();
+    CHECK(sorted(calls) == std::vector<uint64_t>{2, 3, 4});
+}
+
+TEST_CASE("listing a level folder leaves the next levels' sizes computed: a stat of them decodes nothing more") {
+    const BuiltDisc& built = small_disc();
+    // Without helpers: what sizing levels 1 and 2, then levels 3 and 4, decodes.
+    uint64_t levels_1_2 = 0, levels_3_4 = 0;
+    {
+        auto plain = tree::open_disc(built.path, 256ull << 20);
+        REQUIRE(plain->scan.levels.size() >= 5);
+        for (size_t level : {1, 2}) tree::size_every_file(plain->tree, *plain->tree.resolve(plain->scan.levels[level].folder));
+        levels_1_2 = plain->cache->stats().misses;
+        for (size_t level : {3, 4}) tree::size_every_file(plain->tree, *plain->tree.resolve(plain->scan.levels[level].folder));
+        levels_3_4 = plain->cache->stats().misses - levels_1_2;
+    }
+    REQUIRE(levels_1_2 > 0);
+    REQUIRE(levels_3_4 > 0);
+
+    auto disc = tree::open_disc(built.path, 256ull << 20);
+    disc->start_index_ahead();
+    auto folder = [&](size_t level) { return *disc->tree.resolve(disc->scan.levels[level].folder); };
+    disc->tree.for_each_child(folder(0), 0, [](const std::string&, uint64_t, tree::NodeType) { return true; });
+    disc->ahead->wait_idle();
+    CHECK(sorted(disc->ahead->sized()) == sorted({folder(1), folder(2)}));
+    CHECK(disc->cache->stats().misses == levels_1_2);  // the helpers decoded what levels 1 and 2 need
+
+    // Sizing them here decodes nothing more; listing them has the helpers size levels 3 and 4.
+    for (size_t level : {1, 2}) tree::size_every_file(disc->tree, folder(level));
+    disc->ahead->wait_idle();
+    CHECK(sorted(disc->ahead->sized()) == sorted({folder(1), folder(2), folder(3), folder(4)}));
+    CHECK(disc->cache->stats().misses == levels_1_2 + levels_3_4);
+}
