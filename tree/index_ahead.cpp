@@ -42,12 +42,16 @@ bool IndexAhead::is_helper() const {
 void IndexAhead::listed(uint64_t folder) {
     const auto at = std::find(folders_.begin(), folders_.end(), folder);
     if (at == folders_.end()) return;
-    const auto next = static_cast<size_t>(at + 1 - folders_.begin());
+    const auto listed_at = static_cast<size_t>(at - folders_.begin());
     {
         std::lock_guard lock(mutex_);
         if (stop_ || is_helper()) return;
+        // A folder no helper took is being sized by the listing itself: one
+        // helper beside it, so that no more than two levels are sized at
+        // once (each holds its windows, 4-5 MiB at full scale).
+        const size_t ahead = claimed_[listed_at] ? kHelpers : kHelpers - 1;
         bool added = false;
-        for (size_t n = next; n < next + kHelpers && n < folders_.size(); ++n) {
+        for (size_t n = listed_at + 1; n <= listed_at + ahead && n < folders_.size(); ++n) {
             if (claimed_[n]) continue;
             claimed_[n] = true;
             pending_.push_back(n);

@@ -5,11 +5,14 @@
 // (formats.md 6.2: they follow 25 MB of textures), and one thread answering
 // the listing cannot overlap that with anything.
 //
-// Two helpers, two folders ahead of the latest listing; a folder is sized
-// once. What a helper builds is what a stat would have built (the indexes are
+// Two helpers, two folders ahead of a listing of a folder they sized, one
+// ahead of any other listing (which sizes its own folder meanwhile): at most
+// two levels are sized at once. A folder is sized once. What a helper builds is what a stat would have built (the indexes are
 // std::call_once), so the answers do not change, only who waits. Measured on
 // the full-scale disc (2 cores): a first `ls -lR` took 4.0 s without helpers,
-// 3.2-3.8 s with one, 2.3-2.5 s with two; peak RSS 55 MiB without, 61 MiB with two.
+// 3.2-3.8 s with one folder ahead, 2.3-2.7 s with two; peak RSS 55 MiB
+// without, 59-60 MiB with this rule, 65 MiB when three levels were sized at
+// once (the listing's own and two helpers').
 #pragma once
 
 #include <condition_variable>

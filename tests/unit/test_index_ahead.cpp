@@ -21,7 +21,7 @@ std::vector<uint64_t> sorted(std::vector<uint64_t> v) {
 
 }  // namespace
 
-TEST_CASE("a listing has the helpers size the next two folders, each once, and their own listings ask for nothing") {
+TEST_CASE("helpers size one folder past a listing of their own, two past one of theirs, each once, and ask for nothing themselves") {
     std::mutex mutex;
     std::vector<uint64_t> calls;
     tree::IndexAhead* self = nullptr;
@@ -32,11 +32,11 @@ TEST_CASE("a listing has the helpers size the next two folders, each once, and t
     });
     self = &ahead;
 
-    ahead.listed(1);
+    ahead.listed(1);  // the listing sizes 1 itself: one helper beside it
     ahead.wait_idle();
-    CHECK(sorted(ahead.sized()) == std::vector<uint64_t>{2, 3});
-    ahead.listed(2);  // 3 is sized already: only 4 is new
-    ahead.listed(1);  // asked again: nothing
+    CHECK(sorted(ahead.sized()) == std::vector<uint64_t>{2});
+    ahead.listed(2);  // a folder the helpers sized: two ahead
+    ahead.listed(1);  // asked again: 2 is taken
     ahead.wait_idle();
     CHECK(sorted(ahead.sized()) == std::vector<uint64_t>{2, 3, 4});
     ahead.listed(6);   // the last folder: nothing after it
@@ -47,30 +47,31 @@ TEST_CASE("a listing has the helpers size the next two folders, each once, and t
 
 TEST_CASE("listing a level folder leaves the next levels' sizes computed: a stat of them decodes nothing more") {
     const BuiltDisc& built = small_disc();
-    // Without helpers: what sizing levels 1 and 2, then levels 3 and 4, decodes.
-    uint64_t levels_1_2 = 0, levels_3_4 = 0;
+    // Without helpers: what sizing level 1, then levels 2 to 4, decodes.
+    uint64_t level_1 = 0, levels_2_4 = 0;
     {
         auto plain = tree::open_disc(built.path, 256ull << 20);
         REQUIRE(plain->scan.levels.size() >= 5);
-        for (size_t level : {1, 2}) tree::size_every_file(plain->tree, *plain->tree.resolve(plain->scan.levels[level].folder));
-        levels_1_2 = plain->cache->stats().misses;
-        for (size_t level : {3, 4}) tree::size_every_file(plain->tree, *plain->tree.resolve(plain->scan.levels[level].folder));
-        levels_3_4 = plain->cache->stats().misses - levels_1_2;
+        tree::size_every_file(plain->tree, *plain->tree.resolve(plain->scan.levels[1].folder));
+        level_1 = plain->cache->stats().misses;
+        for (size_t level : {2, 3, 4}) tree::size_every_file(plain->tree, *plain->tree.resolve(plain->scan.levels[level].folder));
+        levels_2_4 = plain->cache->stats().misses - level_1;
     }
-    REQUIRE(levels_1_2 > 0);
-    REQUIRE(levels_3_4 > 0);
+    REQUIRE(level_1 > 0);
+    REQUIRE(levels_2_4 > 0);
 
     auto disc = tree::open_disc(built.path, 256ull << 20);
     disc->start_index_ahead();
     auto folder = [&](size_t level) { return *disc->tree.resolve(disc->scan.levels[level].folder); };
     disc->tree.for_each_child(folder(0), 0, [](const std::string&, uint64_t, tree::NodeType) { return true; });
     disc->ahead->wait_idle();
-    CHECK(sorted(disc->ahead->sized()) == sorted({folder(1), folder(2)}));
-    CHECK(disc->cache->stats().misses == levels_1_2);  // the helpers decoded what levels 1 and 2 need
+    CHECK(sorted(disc->ahead->sized()) == std::vector<uint64_t>{folder(1)});
+    CHECK(disc->cache->stats().misses == level_1);  // a helper decoded what level 1 needs
 
-    // Sizing them here decodes nothing more; listing them has the helpers size levels 3 and 4.
+    // Sizing levels 1 and 2 here: level 1 decodes nothing more; listing
+    // them has the helpers size levels 2, 3 and 4, each once.
     for (size_t level : {1, 2}) tree::size_every_file(disc->tree, folder(level));
     disc->ahead->wait_idle();
     CHECK(sorted(disc->ahead->sized()) == sorted({folder(1), folder(2), folder(3), folder(4)}));
-    CHECK(disc->cache->stats().misses == levels_1_2 + levels_3_4);
+    CHECK(disc->cache->stats().misses == level_1 + levels_2_4);
 }
