@@ -1,5 +1,5 @@
-// A level's occlusion, sky and collision regions (formats.md §8): the head of
-// the core stream through the collision region decoded on first need, each
+// A level's occlusion, sky and collision regions (formats.md §8): the core
+// stream from the first of them through the collision region decoded on first need, each
 // region parsed once into a small summary for info.json and collision.obj,
 // and collision.obj rendered lazily through the cache.
 #pragma once
@@ -48,8 +48,10 @@ public:
     // for level.glb; an error when the region is absent or was rejected.
     formats::Result<std::vector<formats::SkyShellMesh>> sky_shells() const;
     formats::Result<formats::Collision> collision() const;
-    // The decoded core from byte 0 through the last region, kept in the cache.
+    // The decoded core from the first region through the last, kept in the
+    // cache, and where in core_data.bin it starts.
     cache::Loaded head() const;
+    uint64_t head_from() const;
 
 private:
     std::span<const uint8_t> bytes_of(const cache::Loaded& head, const formats::CoreRegion& region) const;

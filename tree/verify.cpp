@@ -103,7 +103,7 @@ void geometry_checks(LevelVerdict& v, const LevelDecoders& d) {
         v.checks.push_back({"collision.obj renders its listed size", obj.bytes != nullptr,
                             obj.bytes ? fmt::format("{} bytes", obj.bytes->size()) : obj.error});
     }
-    prefix_check(v, "core head decode equals the core", d, geometry.head(), 0);
+    prefix_check(v, "core head decode equals the core", d, geometry.head(), geometry.head_from());
 }
 
 // formats-gameplay.md: one line per present block (its records and bytes,

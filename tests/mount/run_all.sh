@@ -47,7 +47,8 @@ while now != before:  # the helpers are done when the counters stop moving
     before, now = now, stats()
 def sources(level):
     regions = json.load(open(os.path.join(mnt, level, "info.json")))["core"]["regions"]
-    head = regions["collision"]["offset_bytes"] + regions["collision"]["size_bytes"]
+    head = regions["collision"]["offset_bytes"] + regions["collision"]["size_bytes"] - \
+        min(regions[k]["offset_bytes"] for k in ("occlusion", "sky", "collision") if k in regions)
     tfrag = regions["tfrag"]["size_bytes"]
     gameplay = os.stat(os.path.join(mnt, level, "gameplay.bin")).st_size
     rows = [r for k in ("ties", "shrubs") for r in csv.DictReader(open(os.path.join(mnt, level, k, k + ".csv")))]
@@ -67,7 +68,7 @@ check "tree has LEVEL00/info.json and LEVEL00/collision.obj" test -s "$MNT/LEVEL
 check "find lists the whole tree" test "$(find "$MNT" | wc -l)" -gt 100
 # OBJ sizes need the patch data: listing a tfrag/ folder (find above, with
 # READDIRPLUS) or ls -lR decodes that level's tfrag region, listing the
-# level its core's head (through collision), listing gameplay/ its gameplay
+# level its core's occlusion, sky and collision regions, listing gameplay/ its gameplay
 # stream, and listing ties/ or shrubs/ the core up to its last class (one
 # window for both: WAD LZ decodes from the start), each once, nothing else.
 ls_lR_decodes_only_core_heads() {
@@ -78,7 +79,8 @@ mnt = sys.argv[1]
 levels = sorted(d for d in os.listdir(mnt) if d.startswith("LEVEL"))
 regions = [json.load(open(os.path.join(mnt, l, "info.json")))["core"]["regions"] for l in levels]
 tfrag = sum(r["tfrag"]["size_bytes"] for r in regions)
-heads = sum(r["collision"]["offset_bytes"] + r["collision"]["size_bytes"] for r in regions)
+heads = sum(r["collision"]["offset_bytes"] + r["collision"]["size_bytes"] -  # the occlusion, sky and collision regions
+            min(r[k]["offset_bytes"] for k in ("occlusion", "sky", "collision") if k in r) for r in regions)
 core = sum(os.stat(os.path.join(mnt, l, "core_data.bin")).st_size for l in levels)
 gameplay = sum(os.stat(os.path.join(mnt, l, "gameplay.bin")).st_size for l in levels)
 def class_window(level):  # the first class of any table (classes/) to the end of the last tie or shrub extent
