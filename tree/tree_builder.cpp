@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <malloc.h>
+
 #include <cerrno>
 #include <cstring>
 #include <set>
@@ -215,7 +217,14 @@ void Disc::start_index_ahead() {
     std::vector<uint64_t> folders;
     for (const auto& level : scan.levels)
         if (auto ino = tree.lookup(Tree::kRootIno, level.folder)) folders.push_back(*ino);
-    ahead = std::make_unique<IndexAhead>(std::move(folders), [this](uint64_t folder) { size_every_file(tree, folder); });
+    ahead = std::make_unique<IndexAhead>(std::move(folders), [this](uint64_t folder) {
+        size_every_file(tree, folder);
+        // A level's sizing frees thousands of small blocks (meshes, JSON, scene
+        // parts) between the cache's buffers; glibc returns only the top of a
+        // heap by itself. Handing back the free pages inside it keeps two
+        // concurrent sizings from growing the heap level after level.
+        malloc_trim(0);
+    });
     tree.on_folder_listed([helper = ahead.get()](uint64_t folder) { helper->listed(folder); });
 }
 
