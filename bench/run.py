@@ -296,8 +296,8 @@ def main():
     first, repeat, tmpfs, entries, decodes, decoded, cores = measure_ls_lr(gcfs, args.image, runs)
     row("ls -lR of the whole mount, first (/ same tree on tmpfs)", "%.0f ms (%.2fx), %d decodes"
         % (first * 1e3, first / tmpfs, decodes), "<= 100 ms, 0 decodes", first <= 0.1 and decodes == 0,
-        "%d entries; tmpfs %.0f ms; decodes = per level the tfrag region, the core head through "
-        "collision (info.json, collision.obj), the gameplay stream (gameplay/, info.json) and the class window "
+        "%d entries; tmpfs %.0f ms; decodes = per level the tfrag region, the core's occlusion, "
+        "sky and collision regions (info.json, collision.obj), the gameplay stream (gameplay/, info.json) and the class window "
         "(ties/, shrubs/: the core up to its last class), %.1f%% of %d core bytes kept"
         % (entries, tmpfs * 1e3, 100.0 * decoded / cores, cores))
     row("ls -lR of the whole mount, repeat (/ tmpfs)", "%.0f ms (%.2fx)" % (repeat * 1e3, repeat / tmpfs),
