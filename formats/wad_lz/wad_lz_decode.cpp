@@ -63,6 +63,11 @@ inline void copy_chunks_16(uint8_t* dst, const uint8_t* src, uint64_t count) {
 constexpr uint64_t kMaxPacketInput = 1 + 1 + 273 + 1 + 15;
 constexpr uint64_t kMaxPacketOutput = 288 + 3 + 15;
 
+// Where the last packet that can run on the first `held` stream bytes may
+// start: one starting kMaxPacketInput bytes before their end reads only bytes
+// that are there (stepped decodes, pieces of a window's stream).
+constexpr uint64_t packet_start_limit(uint64_t held) { return held > kMaxPacketInput ? held - kMaxPacketInput : 0; }
+
 // One packet at `p` (formats.md §5.2). Unchecked packets are those the walk
 // knows to lie at least one largest packet away from the end of the input and
 // of the output: their bounds checks cannot fail, so only the rules that
@@ -285,13 +290,11 @@ public:
     // Walks from `at` until `w.stop_at` is decoded or the stream ends.
     void walk(Walk w, Cursor& at) {
         for (;;) {
-            // A packet reads at most kMaxPacketInput bytes: one starting that
-            // far before the end of what is held runs on bytes that are here.
-            if (read_ && held_end_ < end_ && at.p + kMaxPacketInput >= held_end_) refill(at.p);
+            if (read_ && held_end_ < end_ && at.p >= packet_start_limit(held_end_)) refill(at.p);
             const bool all = held_end_ >= end_;
             w.in = data_;
             w.in_base = base_;
-            w.input_limit = all ? UINT64_MAX : held_end_ - kMaxPacketInput;
+            w.input_limit = all ? UINT64_MAX : packet_start_limit(held_end_);
             walk_packets<true>(w, at);
             if (all || at.pos >= w.stop_at || at.p >= end_) return;
         }
@@ -362,7 +365,7 @@ Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out,
     return capture([&] {
         // A window may be decoded from the head of a stream: the declared end
         // is honoured when the bytes reach it, otherwise running out is
-        // Errc::size_mismatch and the caller may retry with more of the stream.
+        // Errc::size_mismatch (decompress_prefix's rule).
         const uint64_t end = std::min<uint64_t>(checked_end(stream, UINT64_MAX), stream.size());
         Feed feed(stream, end);
         return decode_window(feed, out, from, length);
@@ -396,9 +399,7 @@ Result<uint64_t> StepDecoder::advance(uint64_t arrived) {
             end_ = check_decodable(stream_, wanted_).value();
         }
         const bool all = arrived >= end_;
-        // A packet reads at most kMaxPacketInput bytes: one starting that far
-        // before the bytes that arrived runs on bytes that are there.
-        const uint64_t limit = all ? end_ : (arrived > kMaxPacketInput ? arrived - kMaxPacketInput : 0);
+        const uint64_t limit = all ? end_ : packet_start_limit(arrived);
         const uint64_t stop = prefix_ ? wanted_ : UINT64_MAX;
         walk_packets<true>(Walk{stream_.data(), end_, out_.data(), out_.size(), stop, 0, limit}, at_);
         if (prefix_ && at_.pos >= wanted_) {
