@@ -118,6 +118,17 @@ uint64_t Tree::add(uint64_t parent, const std::string& name, NodeType type) {
 
 uint64_t Tree::add_directory(uint64_t parent, const std::string& name) { return add(parent, name, NodeType::directory); }
 
+uint64_t Tree::folders_of(uint64_t parent, const std::string& path) {
+    uint64_t at = parent;
+    size_t start = 0;
+    for (size_t slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1) {
+        const std::string part = path.substr(start, slash - start);
+        auto existing = lookup(at, part);
+        at = existing ? *existing : add_directory(at, part);
+    }
+    return at;
+}
+
 uint64_t Tree::add_file(uint64_t parent, const std::string& name, std::shared_ptr<const Source> source,
                         std::shared_ptr<const Provenance> provenance) {
     const uint64_t ino = add(parent, name, NodeType::file);

@@ -105,6 +105,9 @@ public:
     Tree& operator=(const Tree&) = delete;
 
     uint64_t add_directory(uint64_t parent, const std::string& name);
+    // The folders of `path` before its last '/' ("a/b/leaf": a, then a/b),
+    // made under `parent` where missing; returns the innermost.
+    uint64_t folders_of(uint64_t parent, const std::string& path);
     uint64_t add_file(uint64_t parent, const std::string& name, std::shared_ptr<const Source> source,
                       std::shared_ptr<const Provenance> provenance);
     uint64_t add_symlink(uint64_t parent, const std::string& name, const std::string& target);

@@ -163,13 +163,84 @@ ReadOutcome StaticText::read(uint64_t offset, std::span<uint8_t> out) const {
     return copy_window(as_span(text_), offset, out);
 }
 
+const std::string& GeneratedText::text() const {
+    std::call_once(made_, [&] { text_ = make_(); });
+    return text_;
+}
+
+ReadOutcome GeneratedText::read(uint64_t offset, std::span<uint8_t> out) const { return copy_window(as_span(text()), offset, out); }
+
 ReadOutcome LiveText::read(uint64_t offset, std::span<uint8_t> out) const {
     return copy_window(as_span(render_()), offset, out);
 }
 
+StreamedFill::StreamedFill(cache::LruCache& cache, std::function<Plan()> plan, Filler fill)
+    : cache_(cache), key_(new_cache_key()), plan_(std::move(plan)), fill_(std::move(fill)) {}
+
+StreamedFill::~StreamedFill() {
+    std::lock_guard lock(filler_mutex_);
+    if (filler_.joinable()) filler_.join();
+}
+
+std::string StreamedFill::failure() const {
+    std::lock_guard lock(failure_mutex_);
+    return failure_;
+}
+
+cache::Loaded StreamedFill::start() const {
+    if (std::string failed = failure(); !failed.empty()) return {nullptr, failed};
+    const Plan plan = plan_();
+    if (!plan.error.empty()) return {nullptr, plan.error};
+    auto out = cache::Blob::allocate(plan.size);
+    auto filling = std::make_shared<cache::Filling>();
+    std::lock_guard lock(filler_mutex_);
+    if (filler_.joinable()) filler_.join();  // an evicted fill still running: at most one per file
+    filler_ = std::thread([this, out, filling] { run(out, filling); });
+    return {out, {}, filling};
+}
+
+void StreamedFill::run(std::shared_ptr<cache::Blob> out, std::shared_ptr<cache::Filling> filling) const {
+    std::string error;
+    try {
+        error = fill_(out->bytes(), *filling);
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    if (error.empty()) return;
+    {
+        std::lock_guard lock(failure_mutex_);
+        failure_ = error;
+    }
+    filling->fail(error);
+    cache_.forget(key_);
+}
+
+cache::Loaded StreamedFill::loaded() const {
+    return cache_.get(key_, [this] { return start(); }, plan_().peak);
+}
+
+cache::Loaded StreamedFill::whole() const {
+    cache::Loaded whole = loaded();
+    if (whole.bytes && whole.filling) {
+        if (std::string error = whole.filling->wait_for(whole.bytes->size()); !error.empty()) return {nullptr, error};
+    }
+    return {whole.bytes, whole.error};
+}
+
+ReadOutcome StreamedFill::read(uint64_t offset, std::span<uint8_t> out) const {
+    const cache::Loaded buffer = loaded();
+    if (!buffer.bytes) return {0, buffer.error};
+    const uint64_t end = std::min<uint64_t>(buffer.bytes->size(), offset + out.size());
+    if (buffer.filling && offset < end) {
+        if (std::string error = buffer.filling->wait_for(end); !error.empty()) return {0, error};
+    }
+    return copy_window(buffer.bytes->bytes(), offset, out);
+}
+
 WadStream::WadStream(const Image& image, cache::LruCache& cache, uint64_t offset, uint64_t available,
                      std::optional<uint64_t> declared_size)
-    : image_(image), cache_(cache), key_(new_cache_key()), offset_(offset), available_(available), size_(declared_size) {}
+    : image_(image), offset_(offset), available_(available), size_(declared_size),
+      decode_(cache, [this] { return plan(); }, [this](std::span<uint8_t> out, cache::Filling& progress) { return fill(out, progress); }) {}
 
 uint64_t WadStream::size() const {
     std::call_once(measured_, [&] {
@@ -191,79 +262,28 @@ uint64_t WadStream::size() const {
 std::string WadStream::open_error() const {
     size();
     if (!size_) return size_error_;
-    return failure();
+    return decode_.failure();
 }
 
-WadStream::~WadStream() {
-    std::lock_guard lock(filler_mutex_);
-    if (filler_.joinable()) filler_.join();
-}
-
-std::string WadStream::failure() const {
-    std::lock_guard lock(failure_mutex_);
-    return failure_;
-}
-
-cache::Loaded WadStream::start_fill() const {
-    if (std::string failed = failure(); !failed.empty()) return {nullptr, failed};
+StreamedFill::Plan WadStream::plan() const {
     const uint64_t expected = size();
-    if (!size_) return {nullptr, size_error_};
+    if (!size_) return {0, 0, size_error_};
     // Checked before the buffer is allocated; the decoder checks the stream's
     // own declared size against it again.
     if (!formats::wad_lz::achievable(available_, expected))
-        return {nullptr, fmt::format("stream of at most {} bytes cannot decode to the declared {} bytes (image byte 0x{:x})",
-                                     available_, expected, offset_)};
-    auto out = cache::Blob::allocate(expected);
-    auto filling = std::make_shared<cache::Filling>();
-    std::lock_guard lock(filler_mutex_);
-    if (filler_.joinable()) filler_.join();  // an evicted decode still running: at most one stream's worth
-    filler_ = std::thread([this, out, filling] { fill(out, filling); });
-    return {out, {}, filling};
-}
-
-void WadStream::fill(std::shared_ptr<cache::Blob> out, std::shared_ptr<cache::Filling> filling) const {
-    std::string error;
-    try {
-        image_.prefetch(offset_, available_);
-        // The stream is held whole for the decode (the cache's reservation
-        // does not cover it once the loader has returned): at most one
-        // extent per decode in flight, freed when it ends.
-        auto done = decode_in_steps(image_, offset_, available_, out->bytes(), std::nullopt,
-                                    [&](uint64_t ready) { filling->advance(ready); });
-        if (!done.ok()) error = stream_error(done.error(), offset_);
-    } catch (const std::exception& e) {
-        error = e.what();
-    }
-    if (error.empty()) return;
-    {
-        std::lock_guard lock(failure_mutex_);
-        failure_ = error;
-    }
-    filling->fail(error);
-    cache_.forget(key_);
-}
-
-cache::Loaded WadStream::loaded() const {
+        return {0, 0, fmt::format("stream of at most {} bytes cannot decode to the declared {} bytes (image byte 0x{:x})",
+                                  available_, expected, offset_)};
     // Peak memory of a load: the output and the whole compressed stream.
-    return cache_.get(key_, [this] { return start_fill(); }, size() + available_);
+    return {expected, expected + available_, {}};
 }
 
-cache::Loaded WadStream::decoded() const {
-    cache::Loaded whole = loaded();
-    if (whole.bytes && whole.filling) {
-        if (std::string error = whole.filling->wait_for(whole.bytes->size()); !error.empty()) return {nullptr, error};
-    }
-    return {whole.bytes, whole.error};
-}
-
-ReadOutcome WadStream::read(uint64_t offset, std::span<uint8_t> out) const {
-    const cache::Loaded buffer = loaded();
-    if (!buffer.bytes) return {0, buffer.error};
-    const uint64_t end = std::min<uint64_t>(buffer.bytes->size(), offset + out.size());
-    if (buffer.filling && offset < end) {
-        if (std::string error = buffer.filling->wait_for(end); !error.empty()) return {0, error};
-    }
-    return copy_window(buffer.bytes->bytes(), offset, out);
+std::string WadStream::fill(std::span<uint8_t> out, cache::Filling& progress) const {
+    image_.prefetch(offset_, available_);
+    // The stream is held whole for the decode (the cache's reservation
+    // does not cover it once the loader has returned): at most one
+    // extent per decode in flight, freed when it ends.
+    auto done = decode_in_steps(image_, offset_, available_, out, std::nullopt, [&](uint64_t ready) { progress.advance(ready); });
+    return done.ok() ? std::string() : stream_error(done.error(), offset_);
 }
 
 SubRange::SubRange(std::shared_ptr<const Source> whole, uint64_t offset, uint64_t length)

@@ -39,6 +39,21 @@ private:
     std::string text_;
 };
 
+// Text made once, when first stat'ed or read, and fixed from then on (a
+// folder's CSV or info.json that needs its entries looked at first).
+class GeneratedText final : public Source {
+public:
+    explicit GeneratedText(std::function<std::string()> make) : make_(std::move(make)) {}
+    uint64_t size() const override { return text().size(); }
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+
+private:
+    const std::string& text() const;
+    std::function<std::string()> make_;
+    mutable std::once_flag made_;
+    mutable std::string text_;
+};
+
 // Content rendered afresh on every open (.gcfs/stats).
 class LiveText final : public Source {
 public:
@@ -52,44 +67,74 @@ private:
     std::function<std::string()> render_;
 };
 
+// A decode that fills its cache buffer front to back on a thread of its own,
+// while each read is answered as soon as its bytes are final (issue 18's
+// streamed decodes; WAD-LZ streams and WAV files). A fill found damaged part
+// way is rejected whole from then on: every read and open answers its error.
+// Its owner declares it last, so that it is destroyed (and its thread joined)
+// before whatever `fill` reads.
+class StreamedFill {
+public:
+    struct Plan {
+        uint64_t size = 0;  // the buffer's bytes
+        uint64_t peak = 0;  // what the decode holds at its peak, for the cache's budget
+        std::string error;  // why nothing can be decoded (checked before allocating)
+    };
+    // Writes `out` front to back, telling `progress` what is final; returns
+    // the error it stopped for, or "".
+    using Filler = std::function<std::string(std::span<uint8_t> out, cache::Filling& progress)>;
+
+    StreamedFill(cache::LruCache& cache, std::function<Plan()> plan, Filler fill);
+    ~StreamedFill();
+    StreamedFill(const StreamedFill&) = delete;
+    StreamedFill& operator=(const StreamedFill&) = delete;
+
+    cache::Loaded loaded() const;  // through the cache, possibly still filling
+    cache::Loaded whole() const;   // every byte final (null with `error` on failure)
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const;
+    std::string failure() const;   // why the last fill stopped, once it has
+
+private:
+    cache::Loaded start() const;  // the cache's loader
+    void run(std::shared_ptr<cache::Blob> out, std::shared_ptr<cache::Filling> filling) const;
+
+    cache::LruCache& cache_;
+    const uint64_t key_;
+    std::function<Plan()> plan_;
+    Filler fill_;
+    mutable std::mutex filler_mutex_;
+    mutable std::thread filler_;  // the last fill started (joined before the next, and at the end)
+    mutable std::mutex failure_mutex_;
+    mutable std::string failure_;
+};
+
 // A WAD-LZ stream in the image, decompressed on first read into the cache.
 // The decoded size comes from a header when one declares it; otherwise it is
 // measured once by walking the packets (no output is written).
 //
-// The decode streams (issue 18): the first read hands the cache a buffer of
-// the decoded size and a thread of the stream's own decodes into it front to
-// back, reading the stream in steps while the kernel reads ahead. A read is
-// answered as soon as its bytes are decoded. A stream found damaged part way
-// is rejected whole from then on: every read and open answers the error.
+// The decode streams (StreamedFill): a thread of the stream's own decodes it
+// front to back, reading the stream in steps while the kernel reads ahead.
 class WadStream final : public Source {
 public:
     WadStream(const Image& image, cache::LruCache& cache, uint64_t offset, uint64_t available,
               std::optional<uint64_t> declared_size);
-    ~WadStream() override;
     uint64_t size() const override;
-    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override { return decode_.read(offset, out); }
     std::string open_error() const override;
     // The whole decoded buffer, once all of it is decoded (null with `error`
     // set on failure).
-    cache::Loaded decoded() const;
+    cache::Loaded decoded() const { return decode_.whole(); }
 
 private:
-    cache::Loaded loaded() const;      // through the cache, possibly still filling
-    cache::Loaded start_fill() const;  // the cache's loader
-    void fill(std::shared_ptr<cache::Blob> out, std::shared_ptr<cache::Filling> filling) const;
-    std::string failure() const;
+    StreamedFill::Plan plan() const;
+    std::string fill(std::span<uint8_t> out, cache::Filling& progress) const;
 
     const Image& image_;
-    cache::LruCache& cache_;
-    uint64_t key_;
     uint64_t offset_, available_;
     mutable std::once_flag measured_;
     mutable std::optional<uint64_t> size_;
     mutable std::string size_error_;
-    mutable std::mutex filler_mutex_;
-    mutable std::thread filler_;  // the last decode started (joined before the next, and at the end)
-    mutable std::mutex failure_mutex_;
-    mutable std::string failure_;  // why the decode failed, once it has
+    StreamedFill decode_;  // last: its thread reads the members above
 };
 
 // A file the headers name but that cannot be read at all (an extent past its

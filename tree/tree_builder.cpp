@@ -18,17 +18,6 @@ namespace {
 
 using namespace formats;
 
-uint64_t ensure_directories(Tree& tree, uint64_t parent, const std::string& path) {
-    uint64_t at = parent;
-    size_t start = 0;
-    for (size_t slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1) {
-        const std::string part = path.substr(start, slash - start);
-        auto existing = tree.lookup(at, part);
-        at = existing ? *existing : tree.add_directory(at, part);
-    }
-    return at;
-}
-
 std::string leaf(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
 // A level whose headers were to be read after the image changed under the
@@ -77,7 +66,7 @@ private:
     void disc_folder(uint64_t dir) {
         const Origins origins(d_.scan);
         for (const auto& f : d_.scan.files) {
-            const uint64_t parent = ensure_directories(d_.tree, dir, f.path);
+            const uint64_t parent = d_.tree.folders_of(dir, f.path);
             const uint64_t offset = static_cast<uint64_t>(f.lba) * kSectorSize;
             file(d_.tree, parent, leaf(f.path), slice(offset, f.size), origins.raw(offset, f.size, "the ISO9660 file (formats.md 2.2)"));
         }
