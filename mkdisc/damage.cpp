@@ -32,7 +32,12 @@ constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count},
                             {"moby-packet-count", Damage::moby_packet_count},
                             {"gameplay-moby-count", Damage::gameplay_moby_count},
                             {"gameplay-help-offset", Damage::gameplay_help_offset},
-                            {"gameplay-path-count", Damage::gameplay_path_count}};
+                            {"gameplay-path-count", Damage::gameplay_path_count},
+                            {"vag-size", Damage::vag_size},
+                            {"vag-predictor", Damage::vag_predictor},
+                            {"audio-extent", Damage::audio_extent},
+                            {"subtitle-offset", Damage::subtitle_offset},
+                            {"video-extent", Damage::video_extent}};
 
 }  // namespace
 

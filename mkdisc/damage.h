@@ -32,6 +32,11 @@ enum class Damage {
     gameplay_moby_count,   // the moby block's count runs past the block (formats-gameplay.md §3.1, §6.2)
     gameplay_help_offset,  // a French help message's string offset lies outside its block (§3.4, §6.11)
     gameplay_path_count,   // the first path's point count overruns the path data (§3.6, §6.13)
+    vag_size,        // global AUDIO vendor[1]'s VAG declares more data than its sector span holds (formats-globals.md §1)
+    vag_predictor,   // the level AUDIO's sfx_001 has a frame with predictor 5 (§1: 0…4)
+    audio_extent,    // global AUDIO help_french[5] starts past the WAD's end (§2)
+    subtitle_offset, // MPEG slot 0's second subtitle has a German offset past its blob (§4)
+    video_extent,    // MPEG slot 1's video range runs past the WAD's end (§4)
 };
 
 struct DamageSpec {

@@ -1,0 +1,49 @@
+// A cutscene's subtitle table, GC layout (formats-globals.md §4): 16-byte
+// records {start, stop, five string offsets, pad}, ended by the first record
+// whose start or stop is negative, then NUL-terminated strings addressed
+// from the blob's start. Written out as SubRip (beyond Wrench).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/common/bytes.h"
+
+namespace gcfs::formats::mpeg {
+
+inline constexpr std::array<const char*, 5> kSubtitleLanguages = {"english", "french", "german", "spanish", "italian"};
+inline constexpr std::array<const char*, 5> kSubtitleLanguageCodes = {"en", "fr", "de", "es", "it"};  // ISO 639-1, for players
+
+struct Subtitle {
+    int16_t start_frame = 0, stop_frame = 0;
+    std::array<int16_t, 5> offsets{};
+    std::array<Bytes, 5> text;  // the game's 8-bit bytes, as stored (no NUL)
+};
+
+// Fails on a table with no end record, an offset that is negative or past
+// the blob, or a string with no NUL before the blob's end.
+Result<std::vector<Subtitle>> parse_subtitles(ByteSpan blob);
+// Records, the {-1, -1} end record, then each string 4-aligned (Wrench's writer).
+Bytes write_subtitles(const std::vector<std::array<std::string, 5>>& texts, const std::vector<std::pair<int16_t, int16_t>>& frames);
+
+// §4: frames at half the field rate. NTSC (the US disc's): 30000/1001 per
+// second; PAL: 25.
+enum class VideoRegion { ntsc, pal };
+// Milliseconds from the start, rounded to the nearest.
+int64_t frame_milliseconds(int64_t frame, VideoRegion region);
+
+// The game's 8-bit text as UTF-8. Its encoding is not published; gcfs reads
+// bytes 0x20-0x7E as ASCII, 0x80-0xFF as Windows-1252 (Latin-1 with the
+// typographic marks in 0x80-0x9F; the five bytes that code page leaves
+// undefined, and control bytes other than a line feed, become U+FFFD).
+// Line breaks stay single (a blank line would end a SubRip cue).
+std::string game_text_utf8(ByteSpan text);
+
+// One SubRip file of `language` (0-4): every record with text in it, numbered
+// from 1; empty when none has.
+std::string subrip(const std::vector<Subtitle>& subtitles, size_t language, VideoRegion region);
+
+}  // namespace gcfs::formats::mpeg
