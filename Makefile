@@ -6,7 +6,7 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 DEMO_DIR   ?= /tmp/gcfs-demo
 FUZZ_SECONDS ?= 20
-FUZZ_TARGETS := wad_lz iso9660 toc level_headers level_core vif tfrag geometry gameplay tie shrub moby
+FUZZ_TARGETS := wad_lz iso9660 toc level_headers level_core vif tfrag geometry gameplay tie shrub moby vag subtitles
 
 .PHONY: deps deps-build build demo test test-release test-asan test-meson test-fuzz test-package fuzz bench clean
 
@@ -44,6 +44,14 @@ demo: build
 	@ls -l $(DEMO_DIR)/mnt/LEVEL0*/level.glb
 	@echo "   open one in Blender: blender --python-expr 'import bpy; bpy.ops.import_scene.gltf(filepath=\"$(DEMO_DIR)/mnt/LEVEL00/level.glb\", import_shading=\"FLAT\")'"
 	@echo "   (or File > Import > glTF 2.0 with Shading: Flat), or any glTF viewer; the README's 'The whole level' says what is in it"
+	@echo; echo "== every sound as the disc holds it (.vag) and decoded (.wav), every cutscene (.pss) with its subtitles (.srt):"
+	ls -l $(DEMO_DIR)/mnt/global/audio $(DEMO_DIR)/mnt/global/audio/vendor $(DEMO_DIR)/mnt/LEVEL00/audio
+	cut -d, -f1,5-10 $(DEMO_DIR)/mnt/global/audio/audio.csv | head -6
+	ls -l $(DEMO_DIR)/mnt/global/mpeg
+	cat $(DEMO_DIR)/mnt/global/mpeg/00.fr.srt
+	@echo "   play one with any player, e.g. ffplay (Debian package ffmpeg):"
+	@echo "   ffplay -autoexit $(DEMO_DIR)/mnt/global/audio/vendor/005.wav"
+	@echo "   ffplay $(DEMO_DIR)/mnt/global/mpeg/00.pss    (mpv: --sub-file=$(DEMO_DIR)/mnt/global/mpeg/00.en.srt)"
 
 test: test-release test-asan test-meson test-fuzz test-package
 

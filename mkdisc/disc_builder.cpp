@@ -11,6 +11,8 @@
 
 #include "formats/disc/iso9660.h"
 #include "formats/disc/toc.h"
+#include "mkdisc/audio.h"
+#include "mkdisc/mpeg.h"
 #include "mkdisc/random.h"
 
 namespace gcfs::mkdisc {
@@ -119,8 +121,13 @@ DiscManifest build_disc(const DiscSpec& spec, const std::string& path,
     // Header sizes are fixed, so the TOC's size is known before any level exists.
     std::vector<TocGlobalInput> globals;
     std::vector<Bytes> global_files;
+    std::vector<Damage> global_damage;
+    for (const DamageSpec& d : spec.damage) global_damage.push_back(d.kind);
     for (const auto& kind : gc_global_kinds()) {
-        global_files.push_back(global_wad(kind, random));
+        const std::string name = kind.name;
+        global_files.push_back(name == "audio" ? global_audio_wad(spec.scale, global_damage)
+                               : name == "mpeg" ? mpeg_wad(global_damage)
+                                                : global_wad(kind, random));
         globals.push_back({wad_header_prefix(global_files.back(), kind.header_size), 0});
     }
     std::vector<TocLevelInput> toc_levels(spec.levels);

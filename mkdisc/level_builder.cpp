@@ -12,6 +12,7 @@
 #include "formats/export/texture_png.h"
 #include "formats/tfrag/tfrag.h"
 #include "formats/wad_lz/wad_lz.h"
+#include "mkdisc/audio.h"
 #include "mkdisc/collision.h"
 #include "mkdisc/gameplay.h"
 #include "mkdisc/mobies.h"
@@ -432,30 +433,6 @@ private:
     ByteWriter out_;
 };
 
-Bytes audio_wad(Random& random) {
-    ByteWriter out;
-    out.zeros(align_up(kLevelAudioHeaderSize, kSectorSize));
-    std::vector<std::pair<int32_t, int32_t>> samples;  // SectorByteRange: sector offset, byte size
-    for (int i = 0; i < 3; ++i) {
-        const uint64_t bytes = 0x600 + random.below(0x1000);
-        samples.emplace_back(static_cast<int32_t>(out.size() / kSectorSize), static_cast<int32_t>(bytes));
-        blob(out, bytes, random);
-        out.pad_to(kSectorSize);
-    }
-    ByteWriter header;
-    header.s32(kLevelAudioHeaderSize);
-    header.s32(0);
-    for (int i = 0; i < 511; ++i) {
-        header.s32(i < 2 ? samples[i].first : 0);
-        header.s32(i < 2 ? samples[i].second : 0);
-    }
-    header.s32(samples[2].first);  // upgrade_sample
-    header.s32(samples[2].second);
-    header.zeros(16);  // thermanator freeze / thaw absent
-    std::copy(header.bytes().begin(), header.bytes().end(), out.bytes().begin());
-    return std::move(out.bytes());
-}
-
 Bytes scene_wad(Random& random) {
     ByteWriter out;
     out.s32(kLevelSceneHeaderSize);  // opaque to Wrench too (§3.4)
@@ -514,7 +491,7 @@ LevelImage build_level(const LevelSpec& spec) {
     level.header.occlusion = file.add(occlusion_copy.bytes());
     for (Damage kind : spec.damage) damage_level_header(level.header, kind);
     level.level_wad = file.finish(level.header);
-    level.audio_wad = audio_wad(random);
+    level.audio_wad = level_audio_wad(spec.index, spec.scale, spec.damage);
     level.scene_wad = scene_wad(random);
     level.core_data = std::move(core.dat);
     return level;

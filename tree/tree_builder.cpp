@@ -8,6 +8,8 @@
 #include <cstring>
 #include <set>
 
+#include "tree/global_folder.h"
+#include "tree/globals/globals.h"
 #include "tree/level_folder.h"
 #include "tree/parts/parts.h"
 #include "tree/sources.h"
@@ -82,8 +84,23 @@ private:
                 const uint64_t offset = static_cast<uint64_t>(f.lba) * kSectorSize;
                 file(d_.tree, dir, g.name + ".wad", slice(offset, f.size),
                      origins.raw(offset, f.size, "global WAD " + g.name + " of the table of contents (formats.md 2.3)"));
+                opened_global(dir, g, offset, f.size);
                 break;
             }
+        }
+    }
+
+    // global/<name>/, for the WAD kinds gcfs opens: built when first listed
+    // or looked into, from the WAD's header (tree/globals/).
+    void opened_global(uint64_t dir, const GlobalWad& wad, uint64_t offset, uint64_t size) {
+        for (const auto& unit : globals::kGlobalUnits) {
+            if (unit.wad != wad.name) continue;
+            Disc* disc = &d_;
+            d_.tree.add_subtree(dir, wad.name, [disc, &wad, offset, size, add = unit.add](Tree& tree, uint64_t folder) {
+                GlobalFolder f(*disc, wad, offset, size, tree, folder);
+                add(f);
+                return std::string();
+            });
         }
     }
 
@@ -108,12 +125,14 @@ private:
                 const uint64_t length = static_cast<uint64_t>(part->size_sectors) * kSectorSize;
                 f.file(f.dir, name, slice(offset, length), f.raw(offset, length, "the level's WAD of the table of contents (3.4)"));
             }
-        if (!level.header) return;
-        const auto header_size = static_cast<uint64_t>(level.header->header_size);
-        f.file(f.dir, "header.bin", slice(level.file_offset, header_size),
-             f.raw(level.file_offset, header_size, "the container header (formats.md 3.1)"));
-        extent_files(f);
-        if (level.lump) lump_files(f);
+        if (level.header) {
+            const auto header_size = static_cast<uint64_t>(level.header->header_size);
+            f.file(f.dir, "header.bin", slice(level.file_offset, header_size),
+                   f.raw(level.file_offset, header_size, "the container header (formats.md 3.1)"));
+            extent_files(f);
+            if (level.lump) lump_files(f);
+        }
+        // Each part checks what it needs (the level AUDIO WAD's sounds need no LEVEL header).
         for (const auto part : parts::kLevelParts) part(f);
     }
 

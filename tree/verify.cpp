@@ -177,6 +177,41 @@ void scene_checks(LevelVerdict& v, const LevelScene& scene) {
                                   : glb.error});
 }
 
+// Every file under `folder`, read whole through its source: what a copy of
+// the folder would meet (an open error, a read error, a length that is not
+// the one stat gave).
+void read_every_file(const Tree& tree, uint64_t folder, FolderVerdict& v) {
+    std::vector<uint64_t> dirs = {folder};
+    std::vector<uint8_t> buffer(1 << 20);
+    while (!dirs.empty()) {
+        const uint64_t dir = dirs.back();
+        dirs.pop_back();
+        std::vector<std::pair<std::string, uint64_t>> files;
+        tree.for_each_child(dir, 0, [&](const std::string& name, uint64_t ino, NodeType type) {
+            if (type == NodeType::directory) dirs.push_back(ino);
+            if (type == NodeType::file) files.emplace_back(name, ino);
+            return true;
+        });
+        for (const auto& [name, ino] : files) {
+            const Source& source = *tree.node(ino)->source;
+            const std::string path = tree.path_of(ino);
+            std::string error = source.open_error();
+            const uint64_t size = source.size();
+            uint64_t at = 0;
+            while (error.empty() && at < size) {
+                const ReadOutcome got = source.read(at, buffer);
+                if (!got.ok()) error = got.error;
+                else if (got.bytes == 0) error = fmt::format("reads {} bytes, stat gives {}", at, size);
+                at += got.bytes;
+            }
+            if (error.empty() && source.read(at, buffer).bytes != 0) error = fmt::format("reads past the {} bytes stat gives", size);
+            ++v.files;
+            v.bytes += at;
+            if (!error.empty()) v.failures.push_back({path, false, error});
+        }
+    }
+}
+
 }  // namespace
 
 bool LevelVerdict::ok() const {
@@ -184,7 +219,8 @@ bool LevelVerdict::ok() const {
 }
 
 bool DiscVerdict::ok() const {
-    return std::all_of(levels.begin(), levels.end(), [](const LevelVerdict& l) { return l.ok(); });
+    return std::all_of(levels.begin(), levels.end(), [](const LevelVerdict& l) { return l.ok(); }) &&
+           std::all_of(globals.begin(), globals.end(), [](const FolderVerdict& g) { return g.ok(); });
 }
 
 DiscVerdict verify_disc(const Disc& disc) {
@@ -207,8 +243,27 @@ DiscVerdict verify_disc(const Disc& disc) {
                 if (models) class_model_checks(v, *models);
             if (d.scene) scene_checks(v, *d.scene);
         }
+        // audio/ (formats-globals.md 3): every VAG and WAV reads at its listed size.
+        if (const auto audio = disc.tree.resolve(level.folder + "/audio")) {
+            FolderVerdict files;
+            read_every_file(disc.tree, *audio, files);
+            v.checks.push_back({"audio/ files read", files.ok(),
+                                files.ok() ? fmt::format("{} files, {} bytes, each at the size stat gives (formats-globals.md 1, 3)", files.files, files.bytes)
+                                           : fmt::format("{} of {} files fail; first: {}: {}", files.failures.size(), files.files,
+                                                         files.failures.front().name, files.failures.front().detail)});
+        }
         verdict.levels.push_back(std::move(v));
     }
+    // Each global/ folder gcfs opens, read file by file.
+    const auto global = disc.tree.resolve("global");
+    if (global)
+        disc.tree.for_each_child(*global, 0, [&](const std::string& name, uint64_t ino, NodeType type) {
+            if (type != NodeType::directory) return true;
+            FolderVerdict g{"global/" + name};
+            read_every_file(disc.tree, ino, g);
+            verdict.globals.push_back(std::move(g));
+            return true;
+        });
     return verdict;
 }
 
@@ -239,9 +294,17 @@ std::string render_verdict(const DiscVerdict& verdict) {
                        failed_checks == 0 ? std::string("zero mismatches")
                                           : fmt::format("{} failed check{}", grouped(failed_checks),
                                                         failed_checks == 1 ? "" : "s"));
+    if (!verdict.globals.empty()) {
+        out += fmt::format("\n{:<16} {:>7} {:>12}  {}\n", "global", "files", "bytes", "result");
+        for (const auto& g : verdict.globals)
+            out += fmt::format("{:<16} {:>7} {:>12}  {}\n", g.folder, grouped(g.files), grouped(g.bytes),
+                               g.ok() ? "ok" : fmt::format("FAILED ({} files)", g.failures.size()));
+    }
     for (const auto& l : verdict.levels)
         for (const auto& c : l.checks)
             if (!c.ok) out += fmt::format("FAILED {}: {}: {}\n", l.folder, c.name, c.detail);
+    for (const auto& g : verdict.globals)
+        for (const auto& c : g.failures) out += fmt::format("FAILED {}: {}\n", c.name, c.detail);
     return out;
 }
 
@@ -250,6 +313,11 @@ std::string render_checks(const DiscVerdict& verdict) {
     for (const auto& l : verdict.levels)
         for (const auto& c : l.checks)
             out += fmt::format("{:<8} {:<6} {}: {}\n", l.folder, c.ok ? "ok" : "FAILED", c.name, c.detail);
+    for (const auto& g : verdict.globals) {
+        out += fmt::format("{:<8} {:<6} every file reads at its stat size: {} files, {} bytes\n", g.folder, g.ok() ? "ok" : "FAILED",
+                           g.files, g.bytes);
+        for (const auto& c : g.failures) out += fmt::format("{:<8} FAILED {}: {}\n", g.folder, c.name, c.detail);
+    }
     return out;
 }
 

@@ -23,8 +23,18 @@ struct LevelVerdict {
     bool ok() const;
 };
 
+// A folder of global/ that gcfs opens (global/audio, ...): every file read
+// whole through its source, at the size stat gives.
+struct FolderVerdict {
+    std::string folder;  // "global/audio"
+    uint64_t files = 0, bytes = 0;
+    std::vector<Check> failures;  // one per file that did not read
+    bool ok() const { return failures.empty(); }
+};
+
 struct DiscVerdict {
     std::vector<LevelVerdict> levels;
+    std::vector<FolderVerdict> globals;
     bool ok() const;
 };
 

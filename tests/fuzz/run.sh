@@ -76,6 +76,24 @@ for kind, folder in (("tie", "ties"), ("shrub", "shrubs"), ("moby", "mobies")):
         shutil.copy(f, "%s/%s/" % (seeds, kind))
 PY
 
+# vag: every VAG of the disc, and the AUDIO WAD headers; subtitles: each MPEG
+# slot's subtitle table cut from mpeg.wad, and the WAD's header (formats-globals.md 1-4).
+mkdir -p "$WORK/seeds/vag" "$WORK/seeds/subtitles"
+for f in $("$GCFS" ls "$disc" global/audio/vendor | awk '/\.vag$/ {print $2}'); do seed vag global/audio/vendor/$f; done
+for f in $("$GCFS" ls "$disc" LEVEL00/audio | awk '/\.vag$/ {print $2}'); do seed vag LEVEL00/audio/$f; done
+"$GCFS" cat "$disc" global/audio.wad | head -c 6144 > "$WORK/seeds/vag/global_audio_header"
+"$GCFS" cat "$disc" LEVEL00/audio.wad | head -c 4120 > "$WORK/seeds/vag/level_audio_header"
+"$GCFS" cat "$disc" global/mpeg.wad > "$WORK/seeds/subtitles/mpeg.wad"
+python3 - "$WORK/seeds/subtitles" <<'PY'
+import struct, sys
+wad = open(sys.argv[1] + "/mpeg.wad", "rb").read()
+for slot in range(50):
+    sector, size = struct.unpack_from("<ii", wad, 8 + 16 * slot)
+    if size > 0:
+        open("%s/slot%02d" % (sys.argv[1], slot), "wb").write(wad[sector * 2048:sector * 2048 + size])
+PY
+cp "$(dirname "$0")"/../../../shared/vectors/globals/mpeg/*.wad "$WORK/seeds/subtitles/" 2>/dev/null
+
 # Inputs that once crashed a target (tests/fuzz/regressions/TARGET-*.bin) run first, as seeds.
 for f in "$(dirname "$0")"/regressions/*.bin; do
     [ -e "$f" ] || continue

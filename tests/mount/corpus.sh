@@ -55,6 +55,7 @@ cases=(
     "moby-cache-index|LEVEL01/mobies/moby_100.obj LEVEL01/mobies/low/moby_100.obj|names vertex 126|LEVEL00 LEVEL02 LEVEL03|mobies/moby_101.obj mobies/moby_103.obj mobies/low/moby_103.obj mobies/mobies.mtl ties shrubs textures sky tfrag gameplay"
     "moby-packet-count|LEVEL01/mobies/moby_100.obj|packet table needs|LEVEL00 LEVEL02 LEVEL03|mobies/moby_101.obj mobies/moby_102.obj mobies/moby_101.skeleton.json ties shrubs textures gameplay"
     "gameplay-path-count|LEVEL01/gameplay/paths.obj LEVEL01/gameplay/paths.csv|declares|LEVEL00 LEVEL02 LEVEL03|gameplay/grind_paths.obj gameplay/mobies.csv gameplay/settings.json gameplay/volumes.obj gameplay/help"
+    "vag-predictor|LEVEL01/audio/sfx_001.wav|predictor 5|LEVEL00 LEVEL02 LEVEL03|audio/sfx_000.wav audio/sfx_510.wav audio/upgrade_sample.wav gameplay tfrag"
 )
 for case in "${cases[@]}"; do
     IFS='|' read -r kind eio_files names intact unharmed <<<"$case"
@@ -82,6 +83,39 @@ for case in "${cases[@]}"; do
     check "[$kind] gcfs verify exits 1 naming it" \
         bash -c "test $rc = 1 && grep '^FAILED LEVEL01: ' '$WORK/$kind.verify' | grep -q '$names'"
     check "[$kind] no crash: the daemon is still serving" test -f "$WORK/mnt/README.txt"
+    kill -TERM $pid; wait $pid
+done
+
+# ---- damage inside a global WAD: only its files fail, every level and the
+# rest of global/ read exactly like the clean disc.
+# kind | files that must answer EIO | text naming the failure | its folder | files of that folder still exact
+global_cases=(
+    "vag-size|global/audio/vendor/001.vag global/audio/vendor/001.wav|data_size|audio|vendor/000.wav vendor/005.wav help"
+    "audio-extent|global/audio/help/french/005.vag global/audio/help/french/005.wav|the WAD ends at sector|audio|vendor help/english help/french/000.wav"
+    "subtitle-offset|global/mpeg/00.en.srt global/mpeg/00.de.srt|past the|mpeg|00.pss 01.pss 03.fr.srt 49.it.srt"
+    "video-extent|global/mpeg/01.pss|claims bytes|mpeg|00.pss 00.en.srt 49.pss subtitles.csv"
+)
+for case in "${global_cases[@]}"; do
+    IFS='|' read -r kind eio_files names folder unharmed <<<"$case"
+    image=$WORK/$kind.iso
+    check "[$kind] the builder plants it" "$GCFS" mkdisc "$image" --levels 4 --seed 7 --damage "$kind"
+    serve "$image" "$kind"
+    check "[$kind] the mount succeeds" wait_mounted "$WORK/mnt"
+    for f in $eio_files; do
+        check "[$kind] $f answers EIO" eio_at "$WORK/mnt/$f"
+        check "[$kind] one log line names $f and the byte" bash -c "test \$(grep -c '$f: .*$names.*byte 0x' '$WORK/$kind.log') = 1"
+    done
+    for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do check "[$kind] $level reads exactly like the clean disc" same_as_clean "$level"; done
+    for f in $unharmed; do
+        check "[$kind] global/$folder/$f reads exactly like the clean disc" diff -r "$WORK/clean/global/$folder/$f" "$WORK/mnt/global/$folder/$f"
+    done
+    check "[$kind] the other global folders read exactly like the clean disc" \
+        diff -r --exclude="$folder" --exclude="$folder.wad" "$WORK/clean/global" "$WORK/mnt/global"
+    check "[$kind] global/$folder/info.json lists the failure" \
+        python3 -c "import json, sys; i = json.load(open(sys.argv[1])); sys.exit(0 if not i['ok'] and sys.argv[2] in json.dumps(i['failures']) else 1)" \
+        "$WORK/mnt/global/$folder/info.json" "$names"
+    "$GCFS" verify "$image" >"$WORK/$kind.verify"; rc=$?
+    check "[$kind] gcfs verify exits 1 naming it" bash -c "test $rc = 1 && grep '^FAILED global/$folder/' '$WORK/$kind.verify' | grep -q '$names'"
     kill -TERM $pid; wait $pid
 done
 

@@ -4,7 +4,9 @@
 A first trial claims 2 GiB cores on every level; then each trial damages a
 copy of a built disc at random (one bit flipped, 16
 random bytes, a zeroed 4 KiB range, 512 random bytes, or the image cut
-short), mounts it in the foreground, and reads every file in a child process
+short), every other trial inside one of the WADs gcfs opens beside the
+levels (global/*.wad with a folder of its own, each level's audio.wad),
+which are a small part of the image, mounts it in the foreground, and reads every file in a child process
 with a time limit. It checks that the daemon is alive afterwards, that no
 read hangs, that every failed read is EIO with one log line naming the file,
 that every file that reads returns exactly the size stat reported, and that
@@ -55,9 +57,12 @@ def vm_hwm_kib(pid):
     return 0
 
 
-def damage(data, rng):
+def damage(data, rng, regions):
     kind = rng.choice(["bit", "bytes16", "zero4k", "bytes512", "truncate"])
     at = rng.randrange(0, len(data))
+    if regions and rng.random() < 0.5:
+        start, end = rng.choice(regions)
+        at = rng.randrange(start, end)
     if kind == "bit":
         data[at] ^= 1 << rng.randrange(8)
     elif kind == "bytes16":
@@ -70,6 +75,21 @@ def damage(data, rng):
         at = rng.randrange(1030 * 2048, len(data))
         del data[at:]
     return "%s@0x%x" % (kind, at)
+
+
+def opened_wads(gcfs, clean, mnt):
+    """Image byte ranges of the WADs gcfs decodes beside the levels."""
+    subprocess.run([gcfs, "mount", clean, mnt], check=True)
+    paths = [os.path.join(mnt, "global", d + ".wad") for d in os.listdir(os.path.join(mnt, "global"))
+             if os.path.isdir(os.path.join(mnt, "global", d))]
+    paths += [os.path.join(mnt, l, "audio.wad") for l in os.listdir(mnt) if l.startswith("LEVEL")]
+    regions = []
+    for path in paths:
+        sectors = os.getxattr(path, "user.gcfs.sectors").decode()
+        start, end = (int(x, 16) for x in sectors.split("bytes [")[1].rstrip(")").split(", "))
+        regions.append((start, end))
+    subprocess.run(["fusermount3", "-u", mnt], check=True)
+    return regions
 
 
 def hostile_sizes(gcfs, clean, mnt):
@@ -103,7 +123,8 @@ def main():
     counts = {"trials": 0, "refused at mount": 0, "files read": 0, "files EIO": 0, "peak RSS MiB": 0}
     problems = []
     start = time.monotonic()
-    plans = [hostile_sizes(gcfs, clean, mnt)] + [damage] * trials
+    regions = opened_wads(gcfs, clean, mnt)
+    plans = [hostile_sizes(gcfs, clean, mnt)] + [lambda data, rng: damage(data, rng, regions)] * trials
     for plan in plans:
         data = bytearray(original)
         what = plan(data, rng)

@@ -233,6 +233,12 @@ check "class lines in verify --checks: 4 mobies, 3 ties and 2 shrubs per level, 
 GLTF_VALIDATOR=$(dirname "$0")/../gltf/validate.mjs
 check "every level.glb: the glTF validator finds no error or warning, Blender makes an object per instance with verify's totals" \
     python3 "$(dirname "$0")/level_scene.py" "$MNT" "$WORK/checks.txt" "$(dirname "$0")/blender_scene.py" "$GLTF_VALIDATOR"
+# Sound and video (formats-globals.md 1-4): ffmpeg, ffprobe, Python's wave and
+# numpy (Debian's python3, where python3-numpy is) against every VAG, WAV, PSS and SRT.
+check "global/audio and every LEVELnn/audio: ffmpeg decodes each VAG to gcfs's WAV sample for sample, the tone is the one its name states, wave reads each WAV at its stat size; ffprobe reads every PSS and SRT" \
+    /usr/bin/python3 "$(dirname "$0")/audio_video.py" "$MNT"
+check "gcfs verify reads every file of global/audio and global/mpeg, all ok" \
+    bash -c "grep -Eq '^global/audio +[0-9,]+ +[0-9,]+  ok$' '$WORK/verify.txt' && grep -Eq '^global/mpeg +[0-9,]+ +[0-9,]+  ok$' '$WORK/verify.txt'"
 gameplay_rows_match_verify() {
     for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do
         local g=$MNT/$level/gameplay

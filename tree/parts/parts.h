@@ -17,9 +17,10 @@ void gameplay(LevelFolder& folder);   // gameplay/ (formats-gameplay.md)
 void mobies(LevelFolder& folder);     // mobies/ (formats-moby.md)
 void ties(LevelFolder& folder);       // ties/ (formats-tie-sky.md Part A)
 void shrubs(LevelFolder& folder);     // shrubs/ (formats-shrub.md)
+void audio(LevelFolder& folder);      // audio/: the level AUDIO WAD's sounds as .vag and .wav (formats-globals.md 3)
 void scene(LevelFolder& folder);      // level.glb and preview.png: every part above in one scene (last: it reads them)
 
 using Part = void (*)(LevelFolder&);
-inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, sky, tfrag, mobies, ties, shrubs, gameplay, scene};
+inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, sky, tfrag, mobies, ties, shrubs, gameplay, audio, scene};
 
 }  // namespace gcfs::tree::parts
