@@ -2,6 +2,7 @@
 // runs against a baseline timed in the same run.
 //   gcfs_bench codec IMAGE [LEVELS]  WAD LZ decode of each core stream vs memcpy of its output
 //   gcfs_bench terrain IMAGE          tfrag region decode + index build, per level
+//   gcfs_bench adpcm VAG              PS-ADPCM decode of one VAG file, MB/s of WAV out on one core
 // Prints one "key value" line per figure.
 #include <fmt/format.h>
 
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/audio/vag.h"
 #include "formats/tfrag/tfrag_export.h"
 #include "formats/wad_lz/wad_lz.h"
 #include "tree/tree_builder.h"
@@ -98,6 +100,31 @@ int terrain(const std::string& image) {
     return 0;
 }
 
+int adpcm(const std::string& path) {
+    const auto bytes = [&] {
+        std::FILE* f = std::fopen(path.c_str(), "rb");
+        if (!f) throw std::runtime_error("cannot read " + path);
+        formats::Bytes out;
+        for (int c; (c = std::fgetc(f)) != EOF;) out.push_back(static_cast<uint8_t>(c));
+        std::fclose(f);
+        return out;
+    }();
+    using namespace formats::audio;
+    const auto header = parse_vag_header(bytes, bytes.size()).value();
+    const formats::ByteSpan data = formats::ByteSpan(bytes).subspan(kVagHeaderSize, header.data_size);
+    const auto scan = scan_vag(data).value();
+    std::vector<int16_t> pcm(scan.samples());
+    auto decode = [&] {
+        AdpcmHistory history;
+        (void)decode_frames(data, scan.sample_frames, history, pcm).value();
+        asm volatile("" ::"r"(pcm.data()) : "memory");
+    };
+    decode();  // first-touch faults paid before timing
+    const double t = median_seconds(7, decode);
+    fmt::print("adpcm_samples {}\nadpcm_wav_mb_s {:.0f}\n", scan.samples(), 2.0 * static_cast<double>(scan.samples()) / 1e6 / t);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -105,10 +132,11 @@ int main(int argc, char** argv) {
     try {
         if (mode == "codec" && argc >= 3) return codec(argv[2], argc > 3 ? std::stoul(argv[3]) : SIZE_MAX);
         if (mode == "terrain" && argc == 3) return terrain(argv[2]);
+        if (mode == "adpcm" && argc == 3) return adpcm(argv[2]);
     } catch (const std::exception& e) {
         fmt::print(stderr, "gcfs_bench: {}\n", e.what());
         return 1;
     }
-    fmt::print(stderr, "usage: gcfs_bench codec IMAGE [LEVELS] | terrain IMAGE\n");
+    fmt::print(stderr, "usage: gcfs_bench codec IMAGE [LEVELS] | terrain IMAGE | adpcm VAG\n");
     return 2;
 }

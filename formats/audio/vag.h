@@ -56,6 +56,22 @@ struct VagScan {
 // frame that carries samples, naming that frame's byte.
 Result<VagScan> scan_vag(ByteSpan data);
 
+// The same scan fed a piece at a time (a long VAG need not be held whole to
+// learn its WAV's size): pieces are whole frames, in order.
+class VagScanner {
+public:
+    // Takes the next frames; false once the scan is over (an end frame was
+    // met, or a bad one: see result()).
+    bool feed(ByteSpan frames);
+    Result<VagScan> result() const;
+
+private:
+    VagScan scan_;
+    std::optional<uint64_t> last_start_;
+    std::optional<FormatError> error_;
+    bool over_ = false;
+};
+
 // The decoder's history, carried from frame to frame.
 struct AdpcmHistory {
     int64_t h1 = 0, h2 = 0;

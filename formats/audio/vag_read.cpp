@@ -41,26 +41,38 @@ Result<VagHeader> parse_vag_header(ByteSpan bytes, uint64_t available) {
     });
 }
 
-Result<VagScan> scan_vag(ByteSpan data) {
-    return capture([&]() -> VagScan {
-        VagScan scan;
-        scan.frames = data.size() / kFrameSize;
-        std::optional<uint64_t> last_start;
-        for (uint64_t f = 0; f < scan.frames; ++f) {
-            const uint8_t head = data[f * kFrameSize], flags = data[f * kFrameSize + 1];
-            if (flags == kEndOfStream) {
-                scan.end_marked = true;
-                break;  // §1: this frame and those after it carry no samples
-            }
-            if ((head >> 4) >= kPredictors)
-                fail(Errc::bad_value, f * kFrameSize, fmt::format("frame {} has predictor {} (0…4 allowed)", f, head >> 4));
-            if ((head & 0x0F) > kMaxShift) ++scan.wide_shifts;
-            if (flags & kLoopStart) last_start = f;
-            if (!scan.loop && (flags & kLoopEnd) && (flags & kLoopRepeat)) scan.loop = VagLoop{last_start.value_or(0), f};
-            ++scan.sample_frames;
+bool VagScanner::feed(ByteSpan frames) {
+    for (uint64_t at = 0; !over_ && at + kFrameSize <= frames.size(); at += kFrameSize) {
+        const uint64_t f = scan_.frames++;
+        const uint8_t head = frames[at], flags = frames[at + 1];
+        if (flags == kEndOfStream) {
+            scan_.end_marked = over_ = true;  // §1: this frame and those after it carry no samples
+            break;
         }
-        return scan;
-    });
+        if ((head >> 4) >= kPredictors) {
+            error_ = FormatError{Errc::bad_value, f * kFrameSize, fmt::format("frame {} has predictor {} (0…4 allowed)", f, head >> 4)};
+            over_ = true;
+            break;
+        }
+        if ((head & 0x0F) > kMaxShift) ++scan_.wide_shifts;
+        if (flags & kLoopStart) last_start_ = f;
+        if (!scan_.loop && (flags & kLoopEnd) && (flags & kLoopRepeat)) scan_.loop = VagLoop{last_start_.value_or(0), f};
+        ++scan_.sample_frames;
+    }
+    return !over_;
+}
+
+Result<VagScan> VagScanner::result() const {
+    if (error_) return *error_;
+    return scan_;
+}
+
+Result<VagScan> scan_vag(ByteSpan data) {
+    VagScanner scanner;
+    scanner.feed(data.first(data.size() / kFrameSize * kFrameSize));
+    auto scan = scanner.result();
+    if (scan.ok()) scan->frames = data.size() / kFrameSize;  // the frames after an end frame count too
+    return scan;
 }
 
 Result<uint64_t> decode_frames(ByteSpan data, uint64_t frames, AdpcmHistory& history, std::span<int16_t> out) {
