@@ -8,33 +8,13 @@
 
 #include "formats/audio/audio_wad.h"
 #include "formats/audio/vag.h"
+#include "mkdisc/wad_layout.h"
 
 namespace gcfs::mkdisc {
 namespace {
 
 using namespace formats;
 using namespace formats::audio;
-
-// Sector-aligned items after a header (Wrench's pack_asset_sa, §11).
-class WadLayout {
-public:
-    explicit WadLayout(uint64_t header_size) { out_.zeros(align_up(header_size, kSectorSize)); }
-    int32_t sector() const { return static_cast<int32_t>(out_.size() / kSectorSize); }
-    int32_t add(const Bytes& item) {
-        const int32_t at = sector();
-        out_.append(item);
-        out_.pad_to(kSectorSize);
-        return at;
-    }
-    Bytes finish(const Bytes& header) {
-        std::copy(header.begin(), header.end(), out_.bytes().begin());
-        return std::move(out_.bytes());
-    }
-    Bytes& bytes() { return out_.bytes(); }
-
-private:
-    ByteWriter out_;
-};
 
 bool has(const std::vector<Damage>& damage, Damage kind) { return std::find(damage.begin(), damage.end(), kind) != damage.end(); }
 
@@ -83,7 +63,7 @@ Bytes global_audio_wad(Scale scale, const std::vector<Damage>& damage) {
         Bytes vag = tone_vag(s.tone);
         // A VAG whose header claims more data than its sector span holds (§1).
         if (s.table == 0 && s.index == 1 && has(damage, Damage::vag_size)) vag[0x0C] = 0x01;
-        starts[s.table][static_cast<size_t>(s.index)] = wad.add(vag);
+        starts[s.table][static_cast<size_t>(s.index)] = wad.add(vag).offset;
         if (i == 1) wad.add(Bytes(kSectorSize, 0xAA));  // a sector no slot names: vendor[1]'s span includes it
     }
     starts[3][2] = starts[2][2];  // german[2] is french[2]'s recording (§2: equal starts share one)
@@ -100,7 +80,7 @@ Bytes level_audio_wad(int index, Scale scale, const std::vector<Damage>& damage)
         Bytes vag = tone_vag(tone);
         // A frame whose predictor is 5 (§1: 0…4): the .wav fails, the .vag stands.
         if (predictor_damage) vag[kVagHeaderSize + 3 * kFrameSize] = static_cast<uint8_t>(0x50 | (vag[kVagHeaderSize + 3 * kFrameSize] & 0x0F));
-        return SectorByteRange{wad.add(vag), static_cast<int32_t>(vag.size())};
+        return wad.add_exact(vag);
     };
     const uint32_t base = 200 + 50 * static_cast<uint32_t>(index % 20);
     std::vector<int> sfx = {0, 1, 2, 7, kLevelAudioSlots - 1};

@@ -37,7 +37,12 @@ constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count},
                             {"vag-predictor", Damage::vag_predictor},
                             {"audio-extent", Damage::audio_extent},
                             {"subtitle-offset", Damage::subtitle_offset},
-                            {"video-extent", Damage::video_extent}};
+                            {"video-extent", Damage::video_extent},
+                            {"pif-magic", Damage::pif_magic},
+                            {"pif-size", Damage::pif_size},
+                            {"texlist-count", Damage::texlist_count},
+                            {"armor-packets", Damage::armor_packets},
+                            {"exe-block", Damage::exe_block}};
 
 }  // namespace
 

@@ -37,6 +37,11 @@ enum class Damage {
     audio_extent,    // global AUDIO help_french[5] starts past the WAD's end (§2)
     subtitle_offset, // MPEG slot 0's second subtitle has a German offset past its blob (§4)
     video_extent,    // MPEG slot 1's video range runs past the WAD's end (§4)
+    pif_magic,       // BONUS sketchbook[0]'s PIF says "PIF2", not "2FIP" (formats-globals.md §5)
+    pif_size,        // BONUS character_sketches[0]'s PIF claims twice its height in pixels it does not hold (§5)
+    texlist_count,   // ARMOR armor_0's texture list counts 0x800 textures, more offsets than the list holds (§5)
+    armor_packets,   // ARMOR armor_0's mesh-only class declares more high-LOD packets than its table holds (§6)
+    exe_block,       // MISC frontbin's third block claims more bytes than the executable holds (§8)
 };
 
 struct DamageSpec {

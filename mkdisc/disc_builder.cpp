@@ -12,6 +12,7 @@
 #include "formats/disc/iso9660.h"
 #include "formats/disc/toc.h"
 #include "mkdisc/audio.h"
+#include "mkdisc/global_wads.h"
 #include "mkdisc/mpeg.h"
 #include "mkdisc/random.h"
 
@@ -125,9 +126,13 @@ DiscManifest build_disc(const DiscSpec& spec, const std::string& path,
     for (const DamageSpec& d : spec.damage) global_damage.push_back(d.kind);
     for (const auto& kind : gc_global_kinds()) {
         const std::string name = kind.name;
-        global_files.push_back(name == "audio" ? global_audio_wad(spec.scale, global_damage)
-                               : name == "mpeg" ? mpeg_wad(global_damage)
-                                                : global_wad(kind, random));
+        global_files.push_back(name == "audio"   ? global_audio_wad(spec.scale, global_damage)
+                               : name == "mpeg"  ? mpeg_wad(global_damage)
+                               : name == "armor" ? armor_wad(global_damage)
+                               : name == "bonus" ? bonus_wad(global_damage)
+                               : name == "misc"  ? misc_wad(global_damage)
+                               : name == "hud"   ? hud_wad(global_damage)
+                                                 : global_wad(kind, random));
         globals.push_back({wad_header_prefix(global_files.back(), kind.header_size), 0});
     }
     std::vector<TocLevelInput> toc_levels(spec.levels);

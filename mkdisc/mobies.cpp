@@ -56,9 +56,9 @@ formats::moby::Joint joint(int parent, std::array<float, 3> t) {
 }
 
 // A box, a 4-vertex strip per face (its own UVs), every vertex on joint 0.
-ClassSpec crate(double half) {
+ClassSpec crate(double half, float scale) {
     ClassSpec spec;
-    spec.scale = static_cast<float>(std::ceil(2 * half * 1024.0 / 32000.0 * 64.0) / 64.0);  // z reaches 2 × half
+    spec.scale = scale ? scale : static_cast<float>(std::ceil(2 * half * 1024.0 / 32000.0 * 64.0) / 64.0);  // z reaches 2 × half
     spec.bounding_sphere = {0, 0, static_cast<float>(half), static_cast<float>(half * 1.8)};
     spec.joints = {joint(-1, {0, 0, 0})};
     PacketSpec p;
@@ -85,9 +85,9 @@ ClassSpec crate(double half) {
 // A tube along y in rings of 6, bent over three joints: packet 0 holds rings
 // 0-2 with blends, packet 1 rings 3-4 and re-sends ring 2 as duplicates of
 // packet 0's cache entries with new texture coordinates (§8.5).
-ClassSpec worm(double length) {
+ClassSpec worm(double length, float scale) {
     ClassSpec spec;
-    spec.scale = static_cast<float>(std::ceil(length * 1024.0 / 32000.0 * 64.0) / 64.0);
+    spec.scale = scale ? scale : static_cast<float>(std::ceil(length * 1024.0 / 32000.0 * 64.0) / 64.0);
     spec.bounding_sphere = {0, static_cast<float>(length / 2), 0, static_cast<float>(length)};
     spec.joints = {joint(-1, {0, 0, 0}), joint(0, {0, static_cast<float>(length / 2), 0}), joint(1, {0, static_cast<float>(length), 0})};
     const int sides = 6;
@@ -140,9 +140,9 @@ ClassSpec worm(double length) {
 }
 
 // A square pyramid in the R&C1 vertex-table layout (§1.4, §8.6): a strip per side.
-ClassSpec pyramid(double half) {
+ClassSpec pyramid(double half, float scale) {
     ClassSpec spec;
-    spec.scale = static_cast<float>(std::ceil(2 * half * 1024.0 / 32000.0 * 64.0) / 64.0);
+    spec.scale = scale ? scale : static_cast<float>(std::ceil(2 * half * 1024.0 / 32000.0 * 64.0) / 64.0);
     spec.rac1_layout = true;
     spec.dummy_sequence = true;
     spec.bounding_sphere = {0, 0, static_cast<float>(half), static_cast<float>(half * 1.5)};
@@ -160,9 +160,9 @@ ClassSpec pyramid(double half) {
 
 // An octahedron pickup (a strip per face, its halves in two textures); its
 // low LOD a flat diamond; a chrome packet over its waist (§9).
-ClassSpec pickup(double r) {
+ClassSpec pickup(double r, float scale) {
     ClassSpec spec;
-    spec.scale = static_cast<float>(std::ceil(2 * r * 1024.0 / 32000.0 * 64.0) / 64.0);
+    spec.scale = scale ? scale : static_cast<float>(std::ceil(2 * r * 1024.0 / 32000.0 * 64.0) / 64.0);
     spec.bounding_sphere = {0, 0, static_cast<float>(r), static_cast<float>(r)};
     spec.joints = {joint(-1, {0, 0, 0})};
     PacketSpec high;
@@ -192,14 +192,19 @@ ClassSpec pickup(double r) {
 
 }  // namespace
 
+formats::moby::ClassSpec moby_design(int design, double size, float scale) {
+    switch (design % 4) {
+        case 0: return crate(size, scale);
+        case 1: return worm(2 * size + 1, scale);
+        case kStashedMobyDesign: return pyramid(size, scale);
+        default: return pickup(size, scale);
+    }
+}
+
 ClassBlob make_moby(int32_t o_class, int design, Random& random) {
     const double size = 0.5 + random.unit();
-    switch (design % 4) {
-        case 0: return {o_class, formats::moby::write_moby_class(crate(size)), slots({0})};
-        case 1: return {o_class, formats::moby::write_moby_class(worm(2 * size + 1)), slots({1, 2})};
-        case kStashedMobyDesign: return {o_class, formats::moby::write_moby_class(pyramid(size)), slots({kStashedMobyRow})};
-        default: return {o_class, formats::moby::write_moby_class(pickup(size)), slots({0, 3})};
-    }
+    const auto rows = design % 4 == 0 ? slots({0}) : design % 4 == 1 ? slots({1, 2}) : design % 4 == kStashedMobyDesign ? slots({kStashedMobyRow}) : slots({0, 3});
+    return {o_class, formats::moby::write_moby_class(moby_design(design, size)), rows};
 }
 
 }  // namespace gcfs::mkdisc

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "formats/moby/moby.h"
 #include "mkdisc/random.h"
 #include "mkdisc/ties.h"
 
@@ -14,6 +15,11 @@ namespace gcfs::mkdisc {
 constexpr int kMobyTextureCount = 5;  // rows of the moby texture table the classes use
 constexpr int kStashedMobyRow = 4;    // the pyramids' own texture, kept in GS RAM (formats-moby.md §10.2)
 constexpr int kStashedMobyDesign = 2; // the pyramid: its classes are on the stash list
+
+// Design `design % 4` (crate, worm, pyramid, pickup) `size` units across, at
+// `scale` (0: the smallest 1/64 step that holds it, as level classes are
+// written); the ARMOR WAD's mesh-only classes use it at their fixed scales.
+formats::moby::ClassSpec moby_design(int design, double size, float scale = 0);
 
 // Class `o_class` of design `design % 4`, its size varied by `random`.
 ClassBlob make_moby(int32_t o_class, int design, Random& random);

@@ -7,6 +7,7 @@
 #include "formats/mpeg/mpeg_wad.h"
 #include "formats/mpeg/pss.h"
 #include "formats/mpeg/subtitles.h"
+#include "mkdisc/wad_layout.h"
 
 namespace gcfs::mkdisc {
 namespace {
@@ -55,14 +56,8 @@ Bytes video(int slot, int frames) {
 
 Bytes mpeg_wad(const std::vector<Damage>& damage) {
     auto has = [&](Damage kind) { return std::find(damage.begin(), damage.end(), kind) != damage.end(); };
-    ByteWriter out;
-    out.zeros(align_up(kMpegHeaderSize, kSectorSize));
-    auto add = [&](const Bytes& item) {
-        const SectorByteRange range{static_cast<int32_t>(out.size() / kSectorSize), static_cast<int32_t>(item.size())};
-        out.append(item);
-        out.pad_to(kSectorSize);
-        return range;
-    };
+    WadLayout wad(kMpegHeaderSize);
+    auto add = [&](const Bytes& item) { return wad.add_exact(item); };
     std::array<std::pair<SectorByteRange, SectorByteRange>, kMpegSlots> slots{};
     Bytes first = subtitle_blob(kCues[0]);
     // §4: a string offset past its blob (record 1, German).
@@ -75,10 +70,8 @@ Bytes mpeg_wad(const std::vector<Damage>& damage) {
     slots[1].second = add(video(1, 12));      // a video without subtitles
     slots[3].first = add(subtitle_blob(kCues[1]));  // subtitles without a video
     slots[49] = {add(subtitle_blob(kCues[2])), add(video(49, 20))};  // the last slot
-    if (has(Damage::video_extent)) slots[1].second.offset = static_cast<int32_t>(out.size() / kSectorSize) + 2;
-    const Bytes header = write_mpeg_header(slots);
-    std::copy(header.begin(), header.end(), out.bytes().begin());
-    return std::move(out.bytes());
+    if (has(Damage::video_extent)) slots[1].second.offset = wad.sector() + 2;
+    return wad.finish(write_mpeg_header(slots));
 }
 
 }  // namespace gcfs::mkdisc

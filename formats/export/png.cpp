@@ -31,33 +31,35 @@ void chunk(Bytes& out, const char type[4], const Bytes& data) {
 
 }  // namespace
 
-uint64_t indexed_size(uint32_t width, uint32_t height) {
+uint64_t indexed_size(uint32_t width, uint32_t height, uint32_t palette_entries) {
     const uint64_t raw = static_cast<uint64_t>(height) * (1 + static_cast<uint64_t>(width));  // a filter byte per row
-    return sizeof kSignature + (12 + 13) + (12 + 768) + (12 + 256) + (12 + stored_zlib_size(raw)) + 12;
+    return sizeof kSignature + (12 + 13) + (12 + 3 * uint64_t{palette_entries}) + (12 + palette_entries) + (12 + stored_zlib_size(raw)) + 12;
 }
 
-Bytes write_indexed(uint32_t width, uint32_t height, const std::array<Rgba, 256>& palette, ByteSpan indices) {
-    if (indices.size() != static_cast<uint64_t>(width) * height) throw std::invalid_argument("PNG: pixel count");
+uint64_t rgba_size(uint32_t width, uint32_t height) {
+    const uint64_t raw = static_cast<uint64_t>(height) * (1 + 4 * static_cast<uint64_t>(width));
+    return sizeof kSignature + (12 + 13) + (12 + stored_zlib_size(raw)) + 12;
+}
+
+namespace {
+
+Bytes header(uint32_t width, uint32_t height, uint8_t colour_type) {
     Bytes out(kSignature, kSignature + sizeof kSignature);
     Bytes ihdr;
     be32(ihdr, width);
     be32(ihdr, height);
-    ihdr.insert(ihdr.end(), {8, 3, 0, 0, 0});  // depth 8, indexed, deflate, adaptive filters, no interlace
+    ihdr.insert(ihdr.end(), {8, colour_type, 0, 0, 0});  // depth 8, deflate, adaptive filters, no interlace
     chunk(out, "IHDR", ihdr);
-    Bytes plte, trns;
-    for (const Rgba& c : palette) {
-        plte.insert(plte.end(), {c.r, c.g, c.b});
-        trns.push_back(c.a);
-    }
-    chunk(out, "PLTE", plte);
-    chunk(out, "tRNS", trns);
+    return out;
+}
 
+// `rows` rows of `row_bytes` each as IDAT (stored deflate, filter none), then IEND.
+void stored_image(Bytes& out, const uint8_t* pixels, uint64_t rows, uint64_t row_bytes) {
     Bytes raw;
-    raw.reserve(static_cast<size_t>(height) * (width + 1));
-    for (uint32_t y = 0; y < height; ++y) {
+    raw.reserve(static_cast<size_t>(rows * (row_bytes + 1)));
+    for (uint64_t y = 0; y < rows; ++y) {
         raw.push_back(0);  // filter: none
-        raw.insert(raw.end(), indices.begin() + static_cast<std::ptrdiff_t>(y) * width,
-                   indices.begin() + static_cast<std::ptrdiff_t>(y + 1) * width);
+        raw.insert(raw.end(), pixels + y * row_bytes, pixels + (y + 1) * row_bytes);
     }
     Bytes z = {0x78, 0x01};  // deflate, 32 KiB window, no dictionary, "fastest"
     uint64_t at = 0;
@@ -73,6 +75,30 @@ Bytes write_indexed(uint32_t width, uint32_t height, const std::array<Rgba, 256>
     be32(z, static_cast<uint32_t>(adler32(1, raw.data(), static_cast<uInt>(raw.size()))));
     chunk(out, "IDAT", z);
     chunk(out, "IEND", {});
+}
+
+}  // namespace
+
+Bytes write_indexed(uint32_t width, uint32_t height, std::span<const Rgba> palette, ByteSpan indices) {
+    if (indices.size() != static_cast<uint64_t>(width) * height) throw std::invalid_argument("PNG: pixel count");
+    if (palette.empty() || palette.size() > 256) throw std::invalid_argument("PNG: palette size");
+    Bytes out = header(width, height, 3);
+    Bytes plte, trns;
+    for (const Rgba& c : palette) {
+        plte.insert(plte.end(), {c.r, c.g, c.b});
+        trns.push_back(c.a);
+    }
+    chunk(out, "PLTE", plte);
+    chunk(out, "tRNS", trns);
+    stored_image(out, indices.data(), height, width);
+    return out;
+}
+
+Bytes write_rgba(uint32_t width, uint32_t height, std::span<const Rgba> pixels) {
+    if (pixels.size() != static_cast<uint64_t>(width) * height) throw std::invalid_argument("PNG: pixel count");
+    static_assert(sizeof(Rgba) == 4);
+    Bytes out = header(width, height, 6);
+    stored_image(out, reinterpret_cast<const uint8_t*>(pixels.data()), height, 4 * static_cast<uint64_t>(width));
     return out;
 }
 

@@ -75,6 +75,26 @@ struct MobyClass {
 // Error offsets are relative to the class start.
 Result<MobyClass> read_moby_class(ByteSpan range);
 
+// Where a header keeps the fields of its mesh section, for error offsets:
+// the class header (§2) or another that names a packet table the same way
+// (the ARMOR WAD's mesh-only classes, formats-globals.md §6).
+struct MeshFields {
+    uint64_t packet_table, metal_begin, gif_usage;
+};
+inline constexpr MeshFields kClassMeshFields{0x00, 0x07, 0x20};
+// The packet table, packets (high, low, metal) and GIF usage table that
+// `header` names, checked as read_moby_class checks them; no skeleton.
+Result<MobyClass> read_mesh_section(ByteSpan range, const Header& header, const MeshFields& fields);
+
+// The ARMOR WAD's "mesh-only" class (formats-globals.md §6): a 0x10-byte
+// header {u8 high, u8 low, u8 metal count, u8 metal begin, s32 packet table,
+// s32 GIF usage, s32 pad}, then the packet table and packets as a class has
+// them. The WAD, not the class, gives the scale (Wrench: 0.145833328 for
+// armors, 1 for wrenches).
+constexpr uint64_t kMeshOnlyHeaderSize = 0x10;
+inline constexpr MeshFields kMeshOnlyFields{0x04, 0x03, 0x08};
+Result<MobyClass> read_mesh_only_class(ByteSpan range, float scale);
+
 // A LOD as a mesh in class space: s16 × scale / 1024, (s, t) / 4096, each
 // triangle turned to face the sum of its vertex normals (§7.6).
 ClassMesh lod_mesh(const MobyClass& cls, const Lod& lod);
@@ -131,5 +151,8 @@ struct ClassSpec {
 // joint list, packets (high, low, metal), GIF usage table; every packet as
 // §17 lists it (index bytes padded to 4, ad-gif code at 0xc mod 16).
 Bytes write_moby_class(const ClassSpec& spec);
+// A mesh-only class of `spec`'s packets (its joints, sequence and scale are
+// not written: the header has no room for them).
+Bytes write_mesh_only_class(const ClassSpec& spec);
 
 }  // namespace gcfs::formats::moby

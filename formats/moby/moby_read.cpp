@@ -66,15 +66,15 @@ std::vector<Joint> read_joints(ByteSpan c, const Header& h) {
 // §10.3 / §14: one entry per regular packet with ad-gifs, in order, its
 // slots then 0xff, the offset 0x10 before that packet's ad-gif payload,
 // bit 31 on the last.
-void check_gif_usage(ByteSpan c, const Header& h, const std::vector<PacketResult>& packets) {
+void check_gif_usage(ByteSpan c, const Header& h, const MeshFields& fields, const std::vector<PacketResult>& packets) {
     std::vector<const PacketResult*> textured;
     for (const PacketResult& p : packets)
         if (p.ad_gifs) textured.push_back(&p);
     if (textured.empty()) {
-        if (h.gif_usage != 0) fail(Errc::bad_value, 0x20, "a GIF usage table with no textured packet");
+        if (h.gif_usage != 0) fail(Errc::bad_value, fields.gif_usage, "a GIF usage table with no textured packet");
         return;
     }
-    if (h.gif_usage <= 0) fail(Errc::out_of_range, 0x20, "no GIF usage table for the textured packets");
+    if (h.gif_usage <= 0) fail(Errc::out_of_range, fields.gif_usage, "no GIF usage table for the textured packets");
     for (size_t i = 0; i < textured.size(); ++i) {
         const uint64_t at = static_cast<uint64_t>(h.gif_usage) + 16 * i;
         const uint32_t word = u32_at(c, at + 12);
@@ -87,44 +87,74 @@ void check_gif_usage(ByteSpan c, const Header& h, const std::vector<PacketResult
     }
 }
 
+// The packets the header's mesh fields name, decoded into `cls`.
+void read_mesh(ByteSpan range, const MeshFields& fields, MobyClass& cls) {
+    const Header& h = cls.header;
+    if (h.packet_table == 0) return;  // §2: no mesh
+    if (h.packet_table < 0) fail(Errc::out_of_range, fields.packet_table, "negative packet table offset");
+    const uint32_t regular = uint32_t{h.high_count} + h.low_count;
+    if (h.metal_count && h.metal_begin < regular)  // §14: metal packets follow the LODs (Wrench: exactly there)
+        fail(Errc::bad_value, fields.metal_begin, fmt::format("metal packets begin at entry {}, inside the {} LOD packets", h.metal_begin, regular));
+    const uint64_t entries = std::max<uint64_t>(regular, h.metal_count ? uint64_t{h.metal_begin} + h.metal_count : 0);
+    require(range, static_cast<uint64_t>(h.packet_table), kPacketEntrySize * entries, "packet table");
+    std::vector<PacketResult> results;
+    for (int list = 0; list < 2; ++list) {
+        ListState state;  // §7.5: reset per list
+        Lod& lod = list == 0 ? cls.high : cls.low;
+        const uint32_t first = list == 0 ? 0 : h.high_count, count = list == 0 ? h.high_count : h.low_count;
+        for (uint32_t i = first; i < first + count; ++i)
+            results.push_back(read_regular_packet(range, read_packet_entry(range, static_cast<uint64_t>(h.packet_table) + kPacketEntrySize * i),
+                                                  cls.rac1_layout, state, lod));
+    }
+    for (uint32_t i = 0; i < h.metal_count; ++i) {
+        PacketResult metal;
+        cls.metal_vertices += read_metal_packet(range, read_packet_entry(range, static_cast<uint64_t>(h.packet_table) + kPacketEntrySize * (h.metal_begin + i)), metal);
+        ++cls.metal_packets;
+    }
+    check_gif_usage(range, h, fields, results);
+    for (const PacketResult& r : results) cls.gif_usage_entries += r.ad_gifs > 0;
+    std::set<int> textures;
+    for (const Lod* lod : {&cls.high, &cls.low})
+        for (const Triangle& t : lod->triangles) textures.insert(t.texture);
+    cls.textures.assign(textures.begin(), textures.end());
+}
+
 }  // namespace
 
 Result<MobyClass> read_moby_class(ByteSpan range) {
     return capture([&] {
         MobyClass cls;
         cls.header = read_header(range);
-        const Header& h = cls.header;
-        cls.rac1_layout = h.rac1_layout_byte != 0;
-        check_joint_list(range, h.joints);
-        cls.joints = read_joints(range, h);
-        if (h.packet_table == 0) return cls;  // §2: no mesh
-        if (h.packet_table < 0) fail(Errc::out_of_range, 0, "negative packet table offset");
-        const uint32_t regular = uint32_t{h.high_count} + h.low_count;
-        if (h.metal_count && h.metal_begin < regular)  // §14: metal packets follow the LODs (Wrench: exactly there)
-            fail(Errc::bad_value, 7, fmt::format("metal packets begin at entry {}, inside the {} LOD packets", h.metal_begin, regular));
-        const uint64_t entries = std::max<uint64_t>(regular, h.metal_count ? uint64_t{h.metal_begin} + h.metal_count : 0);
-        require(range, static_cast<uint64_t>(h.packet_table), kPacketEntrySize * entries, "packet table");
-        std::vector<PacketResult> results;
-        for (int list = 0; list < 2; ++list) {
-            ListState state;  // §7.5: reset per list
-            Lod& lod = list == 0 ? cls.high : cls.low;
-            const uint32_t first = list == 0 ? 0 : h.high_count, count = list == 0 ? h.high_count : h.low_count;
-            for (uint32_t i = first; i < first + count; ++i)
-                results.push_back(read_regular_packet(range, read_packet_entry(range, static_cast<uint64_t>(h.packet_table) + kPacketEntrySize * i),
-                                                      cls.rac1_layout, state, lod));
-        }
-        for (uint32_t i = 0; i < h.metal_count; ++i) {
-            PacketResult metal;
-            cls.metal_vertices += read_metal_packet(range, read_packet_entry(range, static_cast<uint64_t>(h.packet_table) + kPacketEntrySize * (h.metal_begin + i)), metal);
-            ++cls.metal_packets;
-        }
-        check_gif_usage(range, h, results);
-        for (const PacketResult& r : results) cls.gif_usage_entries += r.ad_gifs > 0;
-        std::set<int> textures;
-        for (const Lod* lod : {&cls.high, &cls.low})
-            for (const Triangle& t : lod->triangles) textures.insert(t.texture);
-        cls.textures.assign(textures.begin(), textures.end());
+        cls.rac1_layout = cls.header.rac1_layout_byte != 0;
+        check_joint_list(range, cls.header.joints);
+        cls.joints = read_joints(range, cls.header);
+        read_mesh(range, kClassMeshFields, cls);
         return cls;
+    });
+}
+
+Result<MobyClass> read_mesh_section(ByteSpan range, const Header& header, const MeshFields& fields) {
+    return capture([&] {
+        MobyClass cls;
+        cls.header = header;
+        cls.rac1_layout = header.rac1_layout_byte != 0;
+        read_mesh(range, fields, cls);
+        return cls;
+    });
+}
+
+Result<MobyClass> read_mesh_only_class(ByteSpan range, float scale) {
+    return capture([&]() -> MobyClass {
+        require(range, 0, kMeshOnlyHeaderSize, "mesh-only class header");
+        Header h;
+        h.high_count = u8_at(range, 0), h.low_count = u8_at(range, 1), h.metal_count = u8_at(range, 2), h.metal_begin = u8_at(range, 3);
+        h.packet_table = s32_at(range, 4);
+        h.gif_usage = s32_at(range, 8);
+        h.scale = scale;
+        if (h.packet_table == 0) fail(Errc::bad_value, 4, "a mesh-only class without a packet table");
+        auto cls = read_mesh_section(range, h, kMeshOnlyFields);
+        if (!cls.ok()) throw FormatFailure(cls.error());
+        return std::move(*cls);
     });
 }
 

@@ -155,16 +155,63 @@ WrittenPacket metal_packet(const MetalPacketSpec& m) {
     return out;
 }
 
-}  // namespace
-
-Bytes write_moby_class(const ClassSpec& spec) {
+std::vector<WrittenPacket> build_packets(const ClassSpec& spec) {
     std::vector<WrittenPacket> packets;
     for (const auto* list : {&spec.high, &spec.low}) {
         int texture = 0;  // §7.5: each list starts from slot 0; Wrench's first packet switches anyway
         for (size_t i = 0; i < list->size(); ++i) packets.push_back(regular_packet((*list)[i], spec.rac1_layout, texture, i == 0));
     }
     for (const MetalPacketSpec& m : spec.metal) packets.push_back(metal_packet(m));
+    return packets;
+}
 
+// The packets after what `w` holds, their entries filled in the table at
+// `table`, then the GIF usage table (§10.3); returns its offset (0: none).
+uint64_t write_packets(ByteWriter& w, uint64_t table, const std::vector<WrittenPacket>& packets, size_t regular) {
+    std::vector<uint64_t> ad_gif_payloads;
+    for (size_t i = 0; i < packets.size(); ++i) {
+        const WrittenPacket& p = packets[i];
+        w.pad_to(16);
+        const uint64_t vif_at = w.size();
+        w.append(p.vif);
+        w.pad_to(16);
+        const uint64_t vertex_at = w.size();
+        w.append(p.vertices);
+        w.pad_to(16);
+        const uint64_t e = table + kPacketEntrySize * i;
+        const uint32_t t = p.transfer_vertices;
+        w.patch_u32(e, static_cast<uint32_t>(vif_at));
+        w.patch_u16(e + 4, static_cast<uint16_t>(p.vif.size() / 16));
+        w.patch_u16(e + 6, static_cast<uint16_t>(4 * p.ad_gifs));
+        w.patch_u32(e + 8, static_cast<uint32_t>(vertex_at));
+        w.bytes()[e + 0xc] = static_cast<uint8_t>((w.size() - vertex_at) / 16);
+        w.bytes()[e + 0xd] = static_cast<uint8_t>((0xf + 6 * t) / 16);
+        w.bytes()[e + 0xe] = static_cast<uint8_t>((3 + t) / 4);
+        w.bytes()[e + 0xf] = static_cast<uint8_t>(t);
+        ad_gif_payloads.push_back(p.ad_gifs && i < regular ? vif_at + p.ad_gif_payload : 0);
+    }
+    // §10.3: one entry per regular packet with ad-gifs; metal packets are not listed.
+    uint64_t gif_usage = 0;
+    std::vector<size_t> textured;
+    for (size_t i = 0; i < ad_gif_payloads.size(); ++i)
+        if (ad_gif_payloads[i]) textured.push_back(i);
+    if (!textured.empty()) {
+        w.pad_to(16);
+        gif_usage = w.size();
+        for (size_t k = 0; k < textured.size(); ++k) {
+            const WrittenPacket& p = packets[textured[k]];
+            for (size_t b = 0; b < 12; ++b) w.u8(b < p.textures.size() ? static_cast<uint8_t>(p.textures[b]) : 0xff);
+            w.u32(static_cast<uint32_t>(ad_gif_payloads[textured[k]] - 0x10) | (k + 1 == textured.size() ? 0x80000000u : 0));
+        }
+    }
+    w.pad_to(16);  // the packer, not the class, aligns the next class to 0x40 (§1.2)
+    return gif_usage;
+}
+
+}  // namespace
+
+Bytes write_moby_class(const ClassSpec& spec) {
+    const std::vector<WrittenPacket> packets = build_packets(spec);
     ByteWriter w;
     w.zeros(kHeaderSize);
     int32_t sequence = 0;
@@ -202,43 +249,7 @@ Bytes write_moby_class(const ClassSpec& spec) {
         w.s32(1), w.s32(static_cast<int32_t>(w.size() + 4));
         w.s16(1), w.s16(0), w.u8(0), w.u8(0xff);  // one entry naming joint 0
     }
-    std::vector<uint64_t> ad_gif_payloads;
-    for (size_t i = 0; i < packets.size(); ++i) {
-        WrittenPacket& p = packets[i];
-        w.pad_to(16);
-        const uint64_t vif_at = w.size();
-        w.append(p.vif);
-        w.pad_to(16);
-        const uint64_t vertex_at = w.size();
-        w.append(p.vertices);
-        w.pad_to(16);
-        const uint64_t e = table + kPacketEntrySize * i;
-        const uint32_t t = p.transfer_vertices;
-        w.patch_u32(e, static_cast<uint32_t>(vif_at));
-        w.patch_u16(e + 4, static_cast<uint16_t>(p.vif.size() / 16));
-        w.patch_u16(e + 6, static_cast<uint16_t>(4 * p.ad_gifs));
-        w.patch_u32(e + 8, static_cast<uint32_t>(vertex_at));
-        w.bytes()[e + 0xc] = static_cast<uint8_t>((w.size() - vertex_at) / 16);
-        w.bytes()[e + 0xd] = static_cast<uint8_t>((0xf + 6 * t) / 16);
-        w.bytes()[e + 0xe] = static_cast<uint8_t>((3 + t) / 4);
-        w.bytes()[e + 0xf] = static_cast<uint8_t>(t);
-        ad_gif_payloads.push_back(p.ad_gifs && i < spec.high.size() + spec.low.size() ? vif_at + p.ad_gif_payload : 0);
-    }
-    // §10.3: one entry per regular packet with ad-gifs; metal packets are not listed.
-    uint64_t gif_usage = 0;
-    std::vector<size_t> textured;
-    for (size_t i = 0; i < ad_gif_payloads.size(); ++i)
-        if (ad_gif_payloads[i]) textured.push_back(i);
-    if (!textured.empty()) {
-        w.pad_to(16);
-        gif_usage = w.size();
-        for (size_t k = 0; k < textured.size(); ++k) {
-            const WrittenPacket& p = packets[textured[k]];
-            for (size_t b = 0; b < 12; ++b) w.u8(b < p.textures.size() ? static_cast<uint8_t>(p.textures[b]) : 0xff);
-            w.u32(static_cast<uint32_t>(ad_gif_payloads[textured[k]] - 0x10) | (k + 1 == textured.size() ? 0x80000000u : 0));
-        }
-    }
-    w.pad_to(16);  // the packer, not the class, aligns the next class to 0x40 (§1.2)
+    const uint64_t gif_usage = write_packets(w, table, packets, spec.high.size() + spec.low.size());
 
     ByteWriter h;
     h.s32(static_cast<int32_t>(table));
@@ -254,6 +265,22 @@ Bytes write_moby_class(const ClassSpec& spec) {
     for (float f : spec.bounding_sphere) h.f32(f);
     h.s32(0), h.u16(0x5000), h.u8(0), h.u8(0);  // glow_rgba, mode_bits (Wrench's default), type, mode_bits2
     std::copy(h.bytes().begin(), h.bytes().end(), w.bytes().begin());
+    return w.bytes();
+}
+
+Bytes write_mesh_only_class(const ClassSpec& spec) {
+    const std::vector<WrittenPacket> packets = build_packets(spec);
+    ByteWriter w;
+    w.zeros(kMeshOnlyHeaderSize);
+    const uint64_t table = w.size();
+    w.zeros(kPacketEntrySize * packets.size());
+    const uint64_t gif_usage = write_packets(w, table, packets, spec.high.size() + spec.low.size());
+    w.bytes()[0] = static_cast<uint8_t>(spec.high.size());
+    w.bytes()[1] = static_cast<uint8_t>(spec.low.size());
+    w.bytes()[2] = static_cast<uint8_t>(spec.metal.size());
+    w.bytes()[3] = static_cast<uint8_t>(spec.high.size() + spec.low.size());
+    w.patch_u32(4, static_cast<uint32_t>(table));
+    w.patch_u32(8, static_cast<uint32_t>(gif_usage));
     return w.bytes();
 }
 

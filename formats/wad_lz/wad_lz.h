@@ -38,6 +38,9 @@ Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out);
 // Allocates `expected_size` bytes (after checking it is achievable from the
 // stream's length) and decodes into them.
 Result<Bytes> decompress(ByteSpan stream, uint64_t expected_size);
+// A stream whose decoded size nothing declares (the global WADs' items):
+// measured first (no output written), then decoded.
+Result<Bytes> decompress(ByteSpan stream);
 
 // Whether `compressed_size` stream bytes can decode to `decoded_size` bytes at
 // all (checked before a buffer of that size is allocated).

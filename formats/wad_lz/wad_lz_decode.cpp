@@ -451,4 +451,10 @@ Result<Bytes> decompress(ByteSpan stream, uint64_t expected_size) {
     });
 }
 
+Result<Bytes> decompress(ByteSpan stream) {
+    const auto size = measure(stream);
+    if (!size.ok()) return size.error();
+    return decompress(stream, *size);
+}
+
 }  // namespace gcfs::formats::wad_lz
