@@ -6,9 +6,14 @@ namespace gcfs::formats {
 
 ClassObjCounts class_obj_counts(const ClassMesh& mesh, const MaterialName& material) {
     ClassObjCounts counts{mesh.positions.size(), mesh.triangles.size(), 0};
-    for (size_t i = 0; i < mesh.triangles.size(); ++i)
-        if (i == 0 || mesh.triangles[i].material != mesh.triangles[i - 1].material)
-            counts.material_bytes += obj::material_line_bytes(material(mesh.triangles[i].material).size());
+    // As the writer does: a "usemtl" where the material's name changes (two
+    // slots may share one name, "untextured" say).
+    std::string last;
+    for (size_t i = 0; i < mesh.triangles.size(); ++i) {
+        const std::string name = material(mesh.triangles[i].material);
+        if (i == 0 || name != last) counts.material_bytes += obj::material_line_bytes(name.size());
+        last = name;
+    }
     return counts;
 }
 
