@@ -6,7 +6,7 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 DEMO_DIR   ?= /tmp/gcfs-demo
 FUZZ_SECONDS ?= 20
-FUZZ_TARGETS := wad_lz iso9660 toc level_headers level_core vif tfrag geometry gameplay tie shrub moby vag subtitles
+FUZZ_TARGETS := wad_lz iso9660 toc level_headers level_core vif tfrag geometry gameplay tie shrub moby vag subtitles pif armor executable
 
 .PHONY: deps deps-build build demo test test-release test-asan test-meson test-fuzz test-package fuzz bench clean
 

@@ -50,15 +50,20 @@ const ArmorModel::Index& ArmorModel::index() const {
         } else {
             const auto list = textures_.bytes();
             const auto ranges = list.ok() ? pif::read_texture_list(*list) : Result<std::vector<ByteRange>>(list.error());
-            if (ranges.ok())
+            if (ranges.ok()) {
                 i.textures = *ranges;
-            else
-                i.textures_error = fmt::format("texture list: {} ({})", ranges.error().describe(), textures_.where());
+            } else {
+                i.textures_failure = ranges.error();
+                i.textures_failure->message = "texture list: " + i.textures_failure->message;
+                i.textures_error = fmt::format("{} ({})", i.textures_failure->describe(), textures_.where());
+            }
         }
         const auto bytes = mesh_.bytes();
         const auto cls = bytes.ok() ? moby::read_mesh_only_class(*bytes, model_.scale()) : Result<moby::MobyClass>(bytes.error());
         if (!cls.ok()) {
-            i.error = fmt::format("mesh: {} ({})", cls.error().describe(), mesh_.where());
+            i.failure = cls.error();
+            i.failure->message = "mesh: " + i.failure->message;
+            i.error = fmt::format("{} ({})", i.failure->describe(), mesh_.where());
             return;
         }
         i.lods = {moby::lod_mesh(*cls, cls->high), moby::lod_mesh(*cls, cls->low)};
@@ -115,7 +120,8 @@ gltf::Scene ArmorModel::scene(const Index& i) const {
 }
 
 Result<Bytes> ArmorModel::glb() const {
-    if (!index().error.empty()) return FormatError{Errc::bad_value, 0, index().error};
+    if (index().failure) return *index().failure;
+    if (index().textures_failure) return *index().textures_failure;
     const gltf::Scene s = scene(index());
     return gltf::write_glb(s, [&](size_t image) -> Result<Bytes> {
         const size_t k = static_cast<size_t>(std::find_if(s.materials.begin(), s.materials.end(), [&](const gltf::Material& m) {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,8 @@ public:
     ArmorModel(cache::LruCache& cache, formats::armor::Model model, WadItem mesh, WadItem textures);
 
     struct Index {
-        std::string error;  // the mesh did not decode: no OBJ, no glb
+        std::string error;  // the mesh did not decode: no OBJ, no glb (with where it is)
+        std::optional<formats::FormatError> failure;  // the same, for the files' own error lines
         std::array<formats::ClassMesh, 2> lods;  // high, low, in class space at the §6 scale
         std::array<formats::ClassObjCounts, 2> counts{};
         std::array<uint64_t, 2> obj_size{};
@@ -30,6 +32,7 @@ public:
         int metal_packets = 0;
         std::vector<formats::ByteRange> textures;  // in the texture list
         std::string textures_error;
+        std::optional<formats::FormatError> textures_failure;  // the glb embeds them: it fails with them
         uint64_t glb_size = 0;
     };
     const Index& index() const;

@@ -1,5 +1,7 @@
 #include "tree/global_images.h"
 
+#include <fmt/format.h>
+
 #include "formats/pif/pif.h"
 
 namespace gcfs::tree {
@@ -44,6 +46,13 @@ nlohmann::ordered_json pif_json(const WadItem& item) {
     const auto head = item.head(formats::pif::kHeaderSize);
     const auto header = head.ok() ? formats::pif::read_header(*head) : formats::Result<formats::pif::Header>(head.error());
     if (!header.ok()) return {{"ok", false}, {"error", header.error().describe()}};
+    // The header's arithmetic against the bytes the item holds (a stream measured, not decoded).
+    const auto size = item.size();
+    if (!size.ok()) return {{"ok", false}, {"error", size.error().describe()}};
+    if (*size < header->data_size())
+        return {{"ok", false},
+                {"error", fmt::format("a {}x{} PIF with {} mip levels needs {} bytes, the item holds {}", header->width, header->height,
+                                      std::max(1, header->mip_levels), header->data_size(), *size)}};
     return {{"ok", true},
             {"format", header->eight_bit() ? "PIF 8-bit (0x13)" : "PIF 4-bit (0x94)"},
             {"width", header->width},
@@ -58,6 +67,11 @@ nlohmann::ordered_json rgba_json(const WadItem& item) {
     const auto head = item.head(formats::pif::kRgbaHeaderSize);
     const auto header = head.ok() ? formats::pif::read_rgba_header(*head) : formats::Result<formats::pif::RgbaHeader>(head.error());
     if (!header.ok()) return {{"ok", false}, {"error", header.error().describe()}};
+    const auto size = item.size();
+    const uint64_t needs = formats::pif::kRgbaHeaderSize + 4ull * static_cast<uint64_t>(header->width) * static_cast<uint64_t>(header->height);
+    if (!size.ok() || *size < needs)
+        return {{"ok", false}, {"error", size.ok() ? fmt::format("a {}x{} RGBA image needs {} bytes, the item holds {}", header->width, header->height, needs, *size)
+                                                   : size.error().describe()}};
     return {{"ok", true}, {"format", "RGBA"}, {"width", header->width}, {"height", header->height}};
 }
 

@@ -50,6 +50,14 @@ formats::Result<formats::Bytes> WadItem::head(uint64_t count) const {
     return formats::wad_lz::decompress_prefix(*raw, count);  // a stream that decodes to fewer bytes fails here
 }
 
+formats::Result<uint64_t> WadItem::size() const {
+    if (part) return part->second;
+    if (!compressed) return length;
+    const auto raw = read_image(*image, offset, length);
+    if (!raw.ok()) return raw.error();
+    return formats::wad_lz::measure(*raw);
+}
+
 std::string WadItem::where() const {
     return part ? fmt::format("{}: decoded bytes [0x{:x}, +{}) of the range at image byte 0x{:x}", name, part->first, part->second, offset)
                 : fmt::format("{} at image byte 0x{:x}", name, offset);

@@ -27,6 +27,9 @@ struct WadItem {
     // The first `count` bytes (decoded ones when compressed; a stream that
     // decodes to fewer fails), or as many as a raw item has.
     formats::Result<formats::Bytes> head(uint64_t count) const;
+    // How many bytes bytes() gives, found without decoding: a compressed
+    // range's stream is measured (its packets walked, nothing written).
+    formats::Result<uint64_t> size() const;
     // "bonus.wad sketchbook[0] at image byte 0x5000"
     std::string where() const;
 };

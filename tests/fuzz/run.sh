@@ -94,6 +94,30 @@ for slot in range(50):
 PY
 cp "$(dirname "$0")"/../../../shared/vectors/globals/mpeg/*.wad "$WORK/seeds/subtitles/" 2>/dev/null
 
+# pif: the disc's global PIFs and texture lists, raw; armor: its mesh-only
+# classes; executable: the frontbin and the IRX table (formats-globals.md 5-8),
+# and the global vectors of ../shared (when present).
+mkdir -p "$WORK/seeds/pif" "$WORK/seeds/armor" "$WORK/seeds/executable"
+python3 - "$disc" "$GCFS" "$WORK/seeds" "$(dirname "$0")/../../../shared/vectors/globals" <<'PY'
+import glob, os, shutil, struct, subprocess, sys
+disc, gcfs, seeds, vectors = sys.argv[1:]
+cat = lambda path: subprocess.run([gcfs, "cat", disc, path], capture_output=True, check=True).stdout
+armor = cat("global/armor.wad")
+for i in range(15):  # §6: armors[9] at 0x08, wrenches[6] at 0x98, {mesh, textures}
+    at = 0x08 + 16 * i
+    for kind, (sector, count) in (("armor", struct.unpack_from("<ii", armor, at)), ("pif", struct.unpack_from("<ii", armor, at + 8))):
+        if count > 0:
+            open("%s/%s/armor_entry%d" % (seeds, kind, i), "wb").write(armor[sector * 2048:(sector + count) * 2048])
+misc = cat("global/misc.wad")
+sector, count = struct.unpack_from("<ii", misc, 0x20)  # frontbin
+open(seeds + "/executable/frontbin", "wb").write(misc[sector * 2048:(sector + count) * 2048])
+open(seeds + "/executable/misc_header", "wb").write(misc[:0x40])
+sector, count = struct.unpack_from("<ii", misc, 0x08)  # debug_font
+open(seeds + "/pif/debug_font", "wb").write(misc[sector * 2048:(sector + count) * 2048])
+for f in glob.glob(vectors + "/*/*.wad"):
+    shutil.copy(f, seeds + "/executable/")
+PY
+
 # Inputs that once crashed a target (tests/fuzz/regressions/TARGET-*.bin) run first, as seeds.
 for f in "$(dirname "$0")"/regressions/*.bin; do
     [ -e "$f" ] || continue

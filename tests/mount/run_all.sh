@@ -237,8 +237,49 @@ check "every level.glb: the glTF validator finds no error or warning, Blender ma
 # numpy (Debian's python3, where python3-numpy is) against every VAG, WAV, PSS and SRT.
 check "global/audio and every LEVELnn/audio: ffmpeg decodes each VAG to gcfs's WAV sample for sample, the tone is the one its name states, wave reads each WAV at its stat size; ffprobe reads every PSS and SRT" \
     /usr/bin/python3 "$(dirname "$0")/audio_video.py" "$MNT"
-check "gcfs verify reads every file of global/audio and global/mpeg, all ok" \
-    bash -c "grep -Eq '^global/audio +[0-9,]+ +[0-9,]+  ok$' '$WORK/verify.txt' && grep -Eq '^global/mpeg +[0-9,]+ +[0-9,]+  ok$' '$WORK/verify.txt'"
+check "gcfs verify reads every file of every opened global/ folder, all ok" \
+    bash -c "for g in armor audio bonus hud misc mpeg; do grep -Eq \"^global/\$g +[0-9,]+ +[0-9,]+  ok\$\" '$WORK/verify.txt' || exit 1; done"
+# global/armor (formats-globals.md 6): assimp reads each model's OBJs and glb with armor.csv's
+# triangles, the Khronos validator passes each glb; global/misc (8): readelf reads every IOP
+# module and the rebuilt frontbin.elf, whose sections carry the level overlay's names.
+armor_models_load() {
+    python3 - "$MNT/global/armor" "$GLTF_VALIDATOR" <<'PY'
+import csv, glob, os, re, subprocess, sys
+folder, validator = sys.argv[1:]
+problems = []
+def assimp_faces(path):
+    out = subprocess.run(["assimp", "info", path], capture_output=True, text=True).stdout
+    m = re.search(r"^Faces:\s+(\d+)", out, re.M)
+    return int(m.group(1)) if m else -1
+for row in csv.DictReader(open(os.path.join(folder, "armor.csv"), newline="")):
+    name = row["model"]
+    if row["status"] != "ok":
+        problems.append("%s: %s" % (name, row["error"]))
+        continue
+    for path, want in ((os.path.join(folder, name + ".obj"), int(row["high_triangles"])), (os.path.join(folder, name + ".glb"), int(row["high_triangles"]) + int(row["low_triangles"]))):
+        if assimp_faces(path) != want:
+            problems.append("%s: assimp reads %d faces, armor.csv says %d" % (path, assimp_faces(path), want))
+    low = os.path.join(folder, "low", name + ".obj")
+    if os.path.exists(low) != (int(row["low_triangles"]) > 0) or (os.path.exists(low) and assimp_faces(low) != int(row["low_triangles"])):
+        problems.append("%s: low LOD file and armor.csv disagree" % name)
+glbs = sorted(glob.glob(os.path.join(folder, "*.glb")))
+v = subprocess.run(["node", validator] + glbs, capture_output=True, text=True)
+if v.returncode != 0 or not glbs:
+    problems.append(v.stdout[-600:])
+print("\n".join(problems) or "%d models" % len(glbs))
+sys.exit(1 if problems else 0)
+PY
+}
+check "global/armor: assimp reads every model OBJ and glb with armor.csv's triangles, the glTF validator finds no error or warning" armor_models_load
+readelf_reads_misc() {
+    local f n=0
+    for f in "$MNT"/global/misc/irx/*.irx "$MNT/global/misc/frontbin.elf"; do
+        readelf -W -h -S "$f" >/dev/null 2>"$WORK/readelf.err" && ! grep -q . "$WORK/readelf.err" || { echo "$f: $(cat "$WORK/readelf.err")"; return 1; }
+        n=$((n + 1))
+    done
+    [ $n -ge 2 ] && readelf -W -S "$MNT/global/misc/frontbin.elf" | grep -q ' lvl.camvtbl ' && readelf -W -l "$MNT/global/misc/frontbin.elf" | grep -q LOAD
+}
+check "global/misc: readelf reads every .irx and frontbin.elf without a warning; frontbin.elf has the overlay's sections and a LOAD segment" readelf_reads_misc
 gameplay_rows_match_verify() {
     for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do
         local g=$MNT/$level/gameplay

@@ -21,7 +21,8 @@ std::shared_ptr<const Source> model_file(cache::LruCache& cache, std::shared_ptr
         cache,
         [model, lod, glb]() -> Result<uint64_t> {
             const auto& i = model->index();
-            if (!i.error.empty()) return FormatError{Errc::bad_value, 0, i.error};
+            if (i.failure) return *i.failure;
+            if (glb && i.textures_failure) return *i.textures_failure;  // the glb embeds the textures; the OBJ only names them
             return glb ? i.glb_size : i.obj_size[static_cast<size_t>(lod)];
         },
         [model, lod, glb]() -> Result<Bytes> {
