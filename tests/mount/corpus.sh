@@ -96,7 +96,7 @@ global_cases=(
     "video-extent|global/mpeg/01.pss|claims bytes|mpeg|00.pss 00.en.srt 49.pss subtitles.csv"
     "pif-magic|global/bonus/sketchbook/29.png|2FIP|bonus|goodies_images character_sketches credits_images credits_text_0.bin credits_text_7.bin"
     "pif-size|global/bonus/character_sketches/00.png|needs|bonus|character_sketches/18.png sketchbook goodies_images paintings"
-    "texlist-count|global/armor/armor_0.glb|texture list|armor|armor_0.obj armor_3.obj armor_3.glb wrench_5.glb textures/armor_3_0.png textures/wrench_5_2.png low"
+    "texlist-count|global/armor/armor_0.glb|texture list|armor|armor_3.obj armor_3.glb wrench_5.glb textures/armor_3_0.png textures/wrench_5_2.png low"
     "armor-packets|global/armor/armor_0.obj global/armor/armor_0.glb|mesh: |armor|armor_3.obj armor_8.glb wrench_0.glb textures low"
     "exe-block|global/misc/frontbin.elf|runs past|misc|debug_font.png irx save_game.bin frontbin_net.bin"
 )
