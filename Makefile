@@ -52,6 +52,10 @@ demo: build
 	@echo "   play one with any player, e.g. ffplay (Debian package ffmpeg):"
 	@echo "   ffplay -autoexit $(DEMO_DIR)/mnt/global/audio/vendor/005.wav"
 	@echo "   ffplay $(DEMO_DIR)/mnt/global/mpeg/00.pss    (mpv: --sub-file=$(DEMO_DIR)/mnt/global/mpeg/00.en.srt)"
+	@echo; echo "== the global art: armor and wrench models (OBJ, glTF), the bonus gallery, the front end's code as ELF:"
+	ls -l $(DEMO_DIR)/mnt/global/armor $(DEMO_DIR)/mnt/global/bonus $(DEMO_DIR)/mnt/global/bonus/sketchbook
+	cut -d, -f1,6-8,10-13 $(DEMO_DIR)/mnt/global/armor/armor.csv
+	ls -l $(DEMO_DIR)/mnt/global/misc $(DEMO_DIR)/mnt/global/misc/irx
 
 test: test-release test-asan test-meson test-fuzz test-package
 
