@@ -2,6 +2,8 @@
 // two records with one name stay apart (tree/safe_name.h).
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 #include <iterator>
 
@@ -12,9 +14,20 @@ using namespace gcfs;
 
 namespace {
 
-// A copy of the small disc with `from` (a directory record's name bytes, same
+// An altered copy of the small disc, removed when the test case ends.
+struct ScratchImage {
+    std::string path;
+    ScratchImage(const std::string& suffix, const std::string& bytes) : path(small_disc().path + suffix) {
+        std::ofstream(path, std::ios::binary) << bytes;
+    }
+    ~ScratchImage() { ::unlink(path.c_str()); }
+    ScratchImage(const ScratchImage&) = delete;
+    ScratchImage& operator=(const ScratchImage&) = delete;
+};
+
+// The small disc's bytes with `from` (a directory record's name bytes, same
 // length as `to`) renamed to `to` wherever it is recorded.
-std::string renamed_copy(const std::string& from, const std::string& to, const std::string& out) {
+std::string renamed_bytes(const std::string& from, const std::string& to) {
     REQUIRE(from.size() == to.size());
     std::ifstream in(small_disc().path, std::ios::binary);
     std::string bytes(std::istreambuf_iterator<char>(in), {});
@@ -24,8 +37,7 @@ std::string renamed_copy(const std::string& from, const std::string& to, const s
     for (size_t at = bytes.find(from, 16 * 2048); at != std::string::npos && at < end; at = bytes.find(from, at + 1), ++hits)
         bytes.replace(at, from.size(), to);
     REQUIRE(hits > 0);
-    std::ofstream(out, std::ios::binary) << bytes;
-    return out;
+    return bytes;
 }
 
 }  // namespace
@@ -51,8 +63,8 @@ TEST_CASE("FolderNames gives every copy of a name a visible, stable suffix") {
 }
 
 TEST_CASE("a record renamed ../../PWNED1 shows escaped inside disc/, never at the root") {
-    const auto image = renamed_copy("SYSTEM.CNF;1", "../../PWNED1", small_disc().path + ".pwned.iso");
-    const auto disc = tree::open_disc(image, 16 << 20);
+    const ScratchImage image(".pwned.iso", renamed_bytes("SYSTEM.CNF;1", "../../PWNED1"));
+    const auto disc = tree::open_disc(image.path, 16 << 20);
     CHECK(!disc->tree.resolve("PWNED1"));
     CHECK(!disc->tree.resolve("disc/PWNED1"));
     const auto& escaped = node_at(*disc, "disc/..%2F..%2FPWNED1");
@@ -61,8 +73,8 @@ TEST_CASE("a record renamed ../../PWNED1 shows escaped inside disc/, never at th
 }
 
 TEST_CASE("two records with one name in a folder both show, the second with a suffix") {
-    const auto image = renamed_copy("LEVEL01.WAD;1", "LEVEL00.WAD;1", small_disc().path + ".twice.iso");
-    const auto disc = tree::open_disc(image, 16 << 20);
+    const ScratchImage image(".twice.iso", renamed_bytes("LEVEL01.WAD;1", "LEVEL00.WAD;1"));
+    const auto disc = tree::open_disc(image.path, 16 << 20);
     const auto& first = node_at(*disc, "disc/LEVELS/LEVEL00.WAD");
     const auto& second = node_at(*disc, "disc/LEVELS/LEVEL00.WAD~2");
     CHECK(first.provenance->image_offset != second.provenance->image_offset);
@@ -78,9 +90,8 @@ TEST_CASE("directory records that point back at a walked directory cannot multip
         bytes[record + 2 + i] = static_cast<char>((259u >> (8 * i)) & 0xff);      // LBA, little-endian
         bytes[record + 9 - i] = static_cast<char>((259u >> (8 * i)) & 0xff);      // and big-endian
     }
-    const std::string image = small_disc().path + ".loop.iso";
-    std::ofstream(image, std::ios::binary) << bytes;
-    const auto disc = tree::open_disc(image, 16 << 20);
+    const ScratchImage image(".loop.iso", bytes);
+    const auto disc = tree::open_disc(image.path, 16 << 20);
     CHECK(disc->tree.resolve("disc/SYSTEM.CNF"));
     CHECK(!disc->tree.resolve("disc/LEVELS/SYSTEM.CNF"));  // the root is not walked a second time
     CHECK(disc->scan.files.size() < 40);
