@@ -33,3 +33,15 @@ inline const gcfs::tree::Node& node_at(const gcfs::tree::Disc& disc, const std::
     REQUIRE_MESSAGE(ino, path);
     return *disc.tree.node(*ino);
 }
+
+// The whole file at `path`, read through its source at the size stat gives;
+// fails the test when it cannot be read.
+inline std::string file_text(const gcfs::tree::Disc& disc, const std::string& path) {
+    const gcfs::tree::Node& n = node_at(disc, path);
+    std::string out(n.source->size(), '\0');
+    const auto got = n.source->read(0, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
+    const std::string why = path + ": " + got.error;
+    REQUIRE_MESSAGE(got.ok(), why);
+    REQUIRE(got.bytes == out.size());
+    return out;
+}

@@ -20,18 +20,8 @@ using namespace gcfs::formats;
 namespace {
 
 Bytes read_path(const tree::Disc& disc, const std::string& path) {
-    const tree::Source& source = *node_at(disc, path).source;
-    Bytes out(source.size());
-    const auto got = source.read(0, out);
-    const std::string why = path + ": " + got.error;
-    REQUIRE_MESSAGE(got.ok(), why);
-    REQUIRE(got.bytes == out.size());
-    return out;
-}
-
-std::string text_at(const tree::Disc& disc, const std::string& path) {
-    const Bytes b = read_path(disc, path);
-    return {b.begin(), b.end()};
+    const std::string text = file_text(disc, path);
+    return {text.begin(), text.end()};
 }
 
 // What the builder drew, as the PNG must show it: PNG-order palettes, alpha
@@ -69,7 +59,7 @@ TEST_CASE("global/bonus: every picture is the builder's, pixel for pixel, at the
     }
     // credits_text: seven parts (part 5 absent), the last to the range's end.
     CHECK(!disc->tree.resolve("global/bonus/credits_text_5.bin"));
-    CHECK(text_at(*disc, "global/bonus/credits_text_2.bin").starts_with("CREDITS PART 2\n"));
+    CHECK(file_text(*disc, "global/bonus/credits_text_2.bin").starts_with("CREDITS PART 2\n"));
     CHECK(read_path(*disc, "global/bonus/credits_text_7.bin").size() % 16 == 0);
     const auto info = nlohmann::json::parse(read_path(*disc, "global/bonus/info.json"));
     CHECK(info["ok"] == true);
@@ -78,7 +68,7 @@ TEST_CASE("global/bonus: every picture is the builder's, pixel for pixel, at the
 
 TEST_CASE("global/armor: the shapes' triangles in OBJ and glb, a low LOD only where the class has one, textures as drawn") {
     auto disc = tree::open_disc(small_disc().path, 64 << 20);
-    const std::string csv = text_at(*disc, "global/armor/armor.csv");
+    const std::string csv = file_text(*disc, "global/armor/armor.csv");
     // worm: two bands of 12 triangles in each of two packets; pickup: an octahedron
     // (a diamond low LOD, a chrome packet); crate: six faces of two.
     CHECK(csv.find("armor_0,armor,0,1,3,2,36,48,0,0,0,0,3,ok,") != std::string::npos);
@@ -87,12 +77,12 @@ TEST_CASE("global/armor: the shapes' triangles in OBJ and glb, a low LOD only wh
     CHECK(csv.find("wrench_5,wrench,5,") != std::string::npos);
     CHECK(disc->tree.resolve("global/armor/low/armor_3.obj"));
     CHECK(!disc->tree.resolve("global/armor/low/armor_0.obj"));  // no empty OBJ for a class without a low LOD
-    const std::string obj = text_at(*disc, "global/armor/armor_0.obj");
+    const std::string obj = file_text(*disc, "global/armor/armor_0.obj");
     size_t faces = 0;
     for (size_t at = 0; (at = obj.find("\nf ", at)) != std::string::npos; ++at) ++faces;
     CHECK(faces == 48);
     CHECK(obj.find("mtllib armor.mtl") != std::string::npos);
-    CHECK(text_at(*disc, "global/armor/armor.mtl").find("map_Kd textures/wrench_5_2.png") != std::string::npos);
+    CHECK(file_text(*disc, "global/armor/armor.mtl").find("map_Kd textures/wrench_5_2.png") != std::string::npos);
     const Bytes glb = read_path(*disc, "global/armor/wrench_0.glb");
     CHECK(std::string(glb.begin(), glb.begin() + 4) == "glTF");
     const auto texture = test::png_pixels(read_path(*disc, "global/armor/textures/armor_3_1.png"));

@@ -15,15 +15,6 @@ using namespace gcfs;
 
 namespace {
 
-std::string read_text(const tree::Disc& disc, const std::string& path) {
-    const tree::Node& n = node_at(disc, path);
-    std::string out(n.source->size(), '\0');
-    const auto outcome = n.source->read(0, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
-    REQUIRE_MESSAGE(outcome.ok(), outcome.error);
-    CHECK(outcome.bytes == out.size());
-    return out;
-}
-
 size_t count_lines(const std::string& text, const std::string& prefix) {
     size_t n = 0;
     for (size_t at = 0; at < text.size();) {
@@ -87,7 +78,7 @@ TEST_CASE("OBJ and CSV texts have the sizes stat reports and the counts the inde
     disc->tree.build_all();
     const auto& index = disc->decoders.at("LEVEL02").terrain->index();
     REQUIRE(index.error.empty());
-    const std::string terrain = read_text(*disc, "LEVEL02/tfrag/terrain.obj");
+    const std::string terrain = file_text(*disc, "LEVEL02/tfrag/terrain.obj");
     CHECK(count_lines(terrain, "v ") == index.summary.lod0_vertices());
     CHECK(count_lines(terrain, "f ") == index.summary.lod0_triangles());
     CHECK(count_lines(terrain, "g patch_") == index.summary.patches.size());
@@ -97,7 +88,7 @@ TEST_CASE("OBJ and CSV texts have the sizes stat reports and the counts the inde
         CHECK(p.triangles[0] == p.tri_count);
         for (int lod = 0; lod < 3; ++lod) {
             const std::string prefix = lod == 0 ? "LEVEL02/tfrag/" : "LEVEL02/tfrag/lod" + std::to_string(lod) + "/";
-            const std::string obj = read_text(*disc, prefix + formats::tfrag_patch_name(p.index) + ".obj");
+            const std::string obj = file_text(*disc, prefix + formats::tfrag_patch_name(p.index) + ".obj");
             CHECK(count_lines(obj, "v ") == p.vertices[lod]);
             CHECK(count_lines(obj, "vt ") == p.uvs[lod]);
             CHECK(count_lines(obj, "f ") == p.triangles[lod]);
@@ -107,7 +98,7 @@ TEST_CASE("OBJ and CSV texts have the sizes stat reports and the counts the inde
         CHECK(p.vertices[2] <= p.vertices[1]);
         CHECK(p.vertices[1] <= p.vertices[0]);
     }
-    const std::string csv = read_text(*disc, "LEVEL02/tfrag/patches.csv");
+    const std::string csv = file_text(*disc, "LEVEL02/tfrag/patches.csv");
     CHECK(count_lines(csv, "") == index.summary.patches.size() + 1);
 }
 
@@ -135,8 +126,8 @@ TEST_CASE("a damaged patch is rejected alone: open error for it, verify fails na
     CHECK(bad.source->open_error().find("vert_count") != std::string::npos);
     CHECK(node_at(*disc, "LEVEL02/tfrag/lod2/patch_0001.obj").source->open_error() != "");
     CHECK(node_at(*disc, "LEVEL02/tfrag/patch_0000.obj").source->open_error() == "");
-    read_text(*disc, "LEVEL02/tfrag/patch_0000.obj");
-    read_text(*disc, "LEVEL02/tfrag/terrain.obj");
+    file_text(*disc, "LEVEL02/tfrag/patch_0000.obj");
+    file_text(*disc, "LEVEL02/tfrag/terrain.obj");
     CHECK(node_at(*disc, "LEVEL01/tfrag/patch_0001.obj").source->open_error() == "");  // other levels untouched
 
     const tree::DiscVerdict verdict = tree::verify_disc(*disc);
@@ -152,15 +143,15 @@ TEST_CASE("a patch read before the level's index has the size and text it has af
     const BuiltDisc& built = small_disc();
     auto alone = tree::open_disc(built.path, 64 << 20);
     auto indexed = tree::open_disc(built.path, 64 << 20);
-    read_text(*indexed, "LEVEL01/tfrag/patches.csv");  // builds the full index first
-    const std::string lone = read_text(*alone, "LEVEL01/tfrag/lod1/patch_0003.obj");
+    file_text(*indexed, "LEVEL01/tfrag/patches.csv");  // builds the full index first
+    const std::string lone = file_text(*alone, "LEVEL01/tfrag/lod1/patch_0003.obj");
     CHECK(alone->cache->stats().misses == 2);  // the tfrag region, then the rendered OBJ: no index pass over the rest
-    CHECK(lone == read_text(*indexed, "LEVEL01/tfrag/lod1/patch_0003.obj"));
+    CHECK(lone == file_text(*indexed, "LEVEL01/tfrag/lod1/patch_0003.obj"));
     const auto patches = static_cast<uint64_t>(built.levels.at(1).patch_count);
     REQUIRE(patches > 3);
     for (uint64_t i = 0; i < patches; ++i)
         for (const char* lod : {"", "lod1/", "lod2/"}) {
             const std::string path = fmt::format("LEVEL01/tfrag/{}patch_{:04d}.obj", lod, i);
-            CHECK_MESSAGE(read_text(*alone, path) == read_text(*indexed, path), path);
+            CHECK_MESSAGE(file_text(*alone, path) == file_text(*indexed, path), path);
         }
 }
