@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 
+#include "formats/export/axes.h"
 #include "formats/export/obj.h"
 
 namespace gcfs::formats {
@@ -55,10 +56,10 @@ private:
 };
 
 std::string preamble(const Collision& c, const CollisionSourceInfo& s, const CollisionWorldMesh& mesh) {
-    return fmt::format(
+    return std::string(kObjAxesLine) + fmt::format(
         "# gcfs: collision of {} (level id {}): {} octants, {} hero groups\n"
         "# source: core_data.bin, collision block at 0x{:x}, mesh at +0x{:x}, hero groups at +0x{:x} (formats.md 8.3)\n"
-        "# world units on the game's axes: octant centre (coord*4+2) + x/16, y/16, z/64; a face stored in several\n"
+        "# world units: octant centre (coord*4+2) + x/16, y/16, z/64; a face stored in several\n"
         "# octants is written once ({} vertices, {} faces here); corners in reverse stored order, as Wrench reads\n"
         "# them; usemtl col_XX names surface type 0xXX, whose meanings formats.md does not give\n"
         "mtllib collision.mtl\no collision\n",
@@ -75,8 +76,9 @@ uint64_t hero_vertex_count(const Collision& c) {
 class ObjText {
 public:
     ObjText(std::string& out, uint64_t total_vertices) : out_(out), width_(obj::index_width(total_vertices)) {}
-    void position(double x, double y, double z) {
-        fmt::format_to(std::back_inserter(out_), "v {:15.6f} {:15.6f} {:15.6f}\n", x, y, z);
+    void position(double x, double y, double z) {  // the game's axes in, y-up out (formats/export/axes.h)
+        const auto v = obj_axes(std::array<double, 3>{x, y, z});
+        fmt::format_to(std::back_inserter(out_), "v {:15.6f} {:15.6f} {:15.6f}\n", v[0], v[1], v[2]);
     }
     void object(const std::string& name) {  // a new object starts without a material
         fmt::format_to(std::back_inserter(out_), "o {}\n", name);

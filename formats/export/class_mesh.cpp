@@ -23,8 +23,7 @@ uint64_t class_obj_size(uint64_t preamble_bytes, const ClassObjCounts& counts) {
 
 std::string class_obj(const ClassMesh& mesh, const std::string& preamble, const MaterialName& material) {
     std::string out;
-    obj::Writer writer(out, mesh.positions.size(), mesh.positions.size());
-    writer.text(preamble);
+    obj::Writer writer(out, preamble, mesh.positions.size(), mesh.positions.size());
     writer.group("");
     for (const auto& p : mesh.positions) writer.vertex(p, {1, 1, 1});
     for (const auto& uv : mesh.uvs) writer.uv(uv[0], 1.0 - uv[1]);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "formats/export/axes.h"
+
 namespace gcfs::formats::obj {
 
 uint32_t index_width(uint64_t count) {
@@ -11,6 +13,7 @@ uint32_t index_width(uint64_t count) {
 }
 
 uint64_t file_size(uint64_t preamble_bytes, const std::vector<Group>& groups) {
+    preamble_bytes += kObjAxesLine.size();
     uint64_t vertices = 0, uvs = 0;
     for (const auto& g : groups) {
         vertices += g.vertices;
@@ -25,10 +28,11 @@ uint64_t file_size(uint64_t preamble_bytes, const std::vector<Group>& groups) {
     return size;
 }
 
-Writer::Writer(std::string& out, uint64_t total_vertices, uint64_t total_uvs)
-    : out_(out), v_width_(index_width(total_vertices)), vt_width_(index_width(total_uvs)) {}
-
-void Writer::text(const std::string& line) { out_ += line; }
+Writer::Writer(std::string& out, std::string_view preamble, uint64_t total_vertices, uint64_t total_uvs)
+    : out_(out), v_width_(index_width(total_vertices)), vt_width_(index_width(total_uvs)) {
+    out_ += kObjAxesLine;
+    out_ += preamble;
+}
 
 void Writer::group(const std::string& name) {
     if (!name.empty()) fmt::format_to(std::back_inserter(out_), "g {}\n", name);
@@ -37,7 +41,8 @@ void Writer::group(const std::string& name) {
     material_.clear();
 }
 
-void Writer::vertex(const std::array<double, 3>& v, const std::array<double, 3>& rgb) {
+void Writer::vertex(const std::array<double, 3>& game, const std::array<double, 3>& rgb) {
+    const auto v = obj_axes(game);
     fmt::format_to(std::back_inserter(out_), "v {:15.6f} {:15.6f} {:15.6f} {:5.3f} {:5.3f} {:5.3f}\n", v[0], v[1], v[2], rgb[0],
                    rgb[1], rgb[2]);
     ++vertices_;

@@ -30,19 +30,21 @@ struct Group {
     uint64_t material_bytes = 0;  // the group's "usemtl" lines
 };
 
-// Exact byte size of a file: `preamble` verbatim, then for each group its
+// Every file starts with kObjAxesLine (formats/export/axes.h): vertices are
+// given in the game's axes and written y-up.
+// Exact byte size of a file: the axes line, `preamble` verbatim, then for each group its
 // "g" line, vertex, texture-coordinate, material and face lines.
 uint64_t file_size(uint64_t preamble_bytes, const std::vector<Group>& groups);
 
 class Writer {
 public:
     // The totals fix the face index widths for the whole file.
-    Writer(std::string& out, uint64_t total_vertices, uint64_t total_uvs);
-    void text(const std::string& line);  // copied verbatim (comments, "o", "mtllib")
+    // Starts `out` with kObjAxesLine, then `preamble` verbatim (comments, "mtllib", "o").
+    Writer(std::string& out, std::string_view preamble, uint64_t total_vertices, uint64_t total_uvs);
     // Starts a group (named, or anonymous when `name` is empty): face indices
     // given afterwards are 0-based within the group's own vertices and uvs.
     void group(const std::string& name);
-    void vertex(const std::array<double, 3>& v, const std::array<double, 3>& rgb);
+    void vertex(const std::array<double, 3>& game, const std::array<double, 3>& rgb);  // written y-up
     void uv(double u, double v);
     void material(const std::string& name);  // "usemtl" when it changes within the group
     void face(const std::array<uint32_t, 3>& v, const std::array<uint32_t, 3>& vt);

@@ -1,4 +1,6 @@
 #include "formats/gameplay/export.h"
+
+#include "formats/export/axes.h"
 #include "formats/export/csv.h"
 
 #include <fmt/format.h>
@@ -229,13 +231,16 @@ std::string settings_json(const Decoded<LevelSettings>& d) {
 
 // Each path an object of line segments through its points, in world units (§3.6).
 std::string paths_obj(const Decoded<Paths>& d, const char* kind) {
-    std::string out = fmt::format("# {} of gameplay.bin (formats-gameplay.md 3.6), world units and axes as tfrag/terrain.obj\n", kind);
+    std::string out = std::string(kObjAxesLine) + fmt::format("# {} of gameplay.bin (formats-gameplay.md 3.6), world units and axes as tfrag/terrain.obj\n", kind);
     if (!d.ok()) return out;
     uint64_t base = 1;
     for (size_t p = 0; p < d.value->splines.size(); ++p) {
         const auto& v = d.value->splines[p].vertices;
         out += fmt::format("o {}_{}\n", kind, p);
-        for (const Vec4& x : v) out += fmt::format("v {} {} {}\n", shortest(x.x), shortest(x.y), shortest(x.z));
+        for (const Vec4& x : v) {
+            const auto p = obj_axes(std::array<float, 3>{x.x, x.y, x.z});
+            out += fmt::format("v {} {} {}\n", shortest(p[0]), shortest(p[1]), shortest(p[2]));
+        }
         // One "l" per segment: Blender's importer (3.4) keeps only the first
         // segment of a longer "l" line, and every OBJ reader takes pairs.
         for (size_t i = 1; i < v.size(); ++i) out += fmt::format("l {} {}\n", base + i - 1, base + i);
@@ -245,7 +250,7 @@ std::string paths_obj(const Decoded<Paths>& d, const char* kind) {
 }
 
 std::string volumes_obj(const Gameplay& g) {
-    std::string out = "# volumes of gameplay.bin (formats-gameplay.md 3.7): each matrix applied to its shape in the unit cube\n";
+    std::string out = std::string(kObjAxesLine) + "# volumes of gameplay.bin (formats-gameplay.md 3.7): each matrix applied to its shape in the unit cube\n";
     uint64_t base = 1;
     for (int kind = 0; kind < 4; ++kind) {
         const auto& d = g.volumes(kind);
@@ -255,7 +260,10 @@ std::string volumes_obj(const Gameplay& g) {
             for (int k = 0; k < 16; ++k) m[k] = d.value->f32(i, static_cast<uint16_t>(4 * k));
             const VolumeMesh mesh = volume_mesh(kind, m);
             out += fmt::format("o {}_{}\n", kVolumeKindNames[kind], i);
-            for (const auto& p : mesh.positions) out += fmt::format("v {} {} {}\n", shortest(p[0]), shortest(p[1]), shortest(p[2]));
+            for (const auto& game : mesh.positions) {
+                const auto p = obj_axes(game);
+                out += fmt::format("v {} {} {}\n", shortest(p[0]), shortest(p[1]), shortest(p[2]));
+            }
             for (const auto& f : mesh.faces) out += fmt::format("f {} {} {}\n", base + f[0], base + f[1], base + f[2]);
             base += mesh.positions.size();
         }

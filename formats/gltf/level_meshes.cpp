@@ -1,5 +1,7 @@
 #include "formats/gltf/level_meshes.h"
 
+#include "formats/export/axes.h"
+
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -34,8 +36,16 @@ std::array<float, 3> to_float(const std::array<double, 3>& p) {
 }  // namespace
 
 Matrix game_to_gltf() {
-    // Columns: where game x, y, z go. x -> x, y -> -z, z -> y.
-    return {1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
+    // Columns: where the game's x, y and z axes go under the OBJ files' conversion.
+    Matrix m{};
+    for (int axis = 0; axis < 3; ++axis) {
+        std::array<float, 3> unit{};
+        unit[static_cast<size_t>(axis)] = 1;
+        const auto to = obj_axes(unit);
+        for (int row = 0; row < 3; ++row) m[static_cast<size_t>(4 * axis + row)] = to[static_cast<size_t>(row)];
+    }
+    m[15] = 1;
+    return m;
 }
 
 Mesh terrain_mesh(const std::vector<TfragMesh>& patches, const MaterialOf& material) {

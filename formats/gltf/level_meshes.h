@@ -17,12 +17,10 @@
 
 namespace gcfs::formats::gltf {
 
-// The game's axes to glTF's, applied once at the scene's root. The grids of
-// formats-gameplay.md §0 (and the cam-coll grid, §3.16) span x and y, so z is
-// up; glTF is y-up, right-handed (§3.4), so (x, y, z) -> (x, z, -y), a
-// rotation. The game's unit is not named anywhere (formats-gameplay.md §0:
-// "Wrench never names the unit"); gcfs takes one unit as one metre, so no
-// scale is applied.
+// The game's axes to glTF's, applied once at the scene's root: the rotation
+// every OBJ applies to its vertices (formats/export/axes.h), as a matrix. The
+// game's unit is not named anywhere (formats-gameplay.md §0: "Wrench never
+// names the unit"); gcfs takes one unit as one metre, so no scale is applied.
 Matrix game_to_gltf();
 
 // The material of a triangle from its part-specific key (tfrag texture

@@ -1,5 +1,7 @@
 #include "formats/sky/sky_mesh.h"
 
+#include "formats/export/axes.h"
+
 #include <fmt/format.h>
 
 namespace gcfs::formats {
@@ -58,14 +60,14 @@ Result<std::vector<SkyShellMesh>> sky_meshes(ByteSpan b, const Sky& sky) {
 }
 
 std::string sky_obj(const std::vector<SkyShellMesh>& shells, const SkyHeader& header) {
-    std::string out = "# the level's sky shells (formats-tie-sky.md B.4): units s16/1024 as Wrench reads them; the\n"
+    std::string out = std::string(kObjAxesLine) + "# the level's sky shells (formats-tie-sky.md B.4): units s16/1024 as Wrench reads them; the\n"
                       "# game's scale and placement of the sky relative to the camera are not known (B.8)\nmtllib sky.mtl\n";
     uint64_t vertices = 0, uvs = 0;
     for (size_t s = 0; s < shells.size(); ++s) {
         const SkyShellMesh& m = shells[s];
         out += fmt::format("o shell_{}\n", s);
         for (size_t v = 0; v < m.positions.size(); ++v) {
-            const auto& p = m.positions[v];
+            const auto p = obj_axes(m.positions[v]);
             if (m.textured) {
                 out += fmt::format("v {} {} {}\n", p[0], p[1], p[2]);
             } else {

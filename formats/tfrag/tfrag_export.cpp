@@ -11,7 +11,7 @@ namespace gcfs::formats {
 namespace {
 
 constexpr const char* kUnitsLines =
-    "# world units: (origin + s16) / 1024 on the game's own axes (formats.md 7.6); vertex colours are the\n"
+    "# world units: (origin + s16) / 1024 (formats.md 7.6), turned y-up; vertex colours are the\n"
     "# stored RGB bytes / 255 (0x80 is the PS2's neutral); vt = (s, 1 - t), s and t as formats.md 7.6 scales them\n";
 
 uint64_t lod_vertices(const TfragPatchSummary& p, int lod) { return p.ok ? p.vertices[lod] : p.vert_count; }
@@ -161,8 +161,8 @@ uint64_t tfrag_patch_obj_size(const TfragSourceInfo& source, const TfragPatchSum
 
 Result<std::string> render_tfrag_patch_obj(ByteSpan block, const TfragsHeader& header, const TfragSourceInfo& source,
                                            const TfragPatchSummary& p, int lod) {
-    std::string text = patch_preamble(source, p, lod);
-    obj::Writer writer(text, lod_vertices(p, lod), lod_uvs(p, lod));
+    std::string text;
+    obj::Writer writer(text, patch_preamble(source, p, lod), lod_vertices(p, lod), lod_uvs(p, lod));
     writer.group("");
     auto mesh = accepted_patch_mesh(block, header, p, lod);
     if (!mesh.ok()) return mesh.error();
@@ -179,10 +179,10 @@ uint64_t tfrag_terrain_obj_size(const TfragSourceInfo& source, const TfragBlockS
 
 Result<std::string> render_tfrag_terrain_obj(ByteSpan block, const TfragSourceInfo& source,
                                              const TfragBlockSummary& summary) {
-    std::string text = terrain_preamble(source, summary);
     uint64_t uvs = 0;
     for (const auto& p : summary.patches) uvs += p.ok ? p.uvs[0] : 0;
-    obj::Writer writer(text, summary.lod0_vertices(), uvs);
+    std::string text;
+    obj::Writer writer(text, terrain_preamble(source, summary), summary.lod0_vertices(), uvs);
     for (const auto& p : summary.patches) {
         if (!p.ok) continue;
         auto mesh = accepted_patch_mesh(block, summary.header, p, 0);
