@@ -154,10 +154,16 @@ Terrain make_terrain(const TerrainSpec& spec, Random& random) {
     const Field field{random.unit() * 6.28, random.unit() * 6.28, 2000.0 + random.unit() * 3000.0};
     const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(spec.patches))));
     std::vector<formats::TfragPatch> patches;
+    // Grid sizes per column and per row of patches, not per patch: neighbours
+    // then put the same vertices on the edge they share (the same heights come
+    // from one field), so LOD 0 is closed but for the outer border, as a real
+    // level's terrain is up to its LOD seams.
     static constexpr int kSizes[] = {3, 5, 7};
+    std::vector<int> widths(static_cast<size_t>(side)), heights(static_cast<size_t>(side));
+    for (int& w : widths) w = kSizes[random.below(3)];
+    for (int& h : heights) h = kSizes[random.below(3)];
     for (int i = 0; i < spec.patches; ++i) {
-        const int w = kSizes[random.below(3)];
-        const int h = kSizes[random.below(3)];
+        const int w = widths[static_cast<size_t>(i % side)], h = heights[static_cast<size_t>(i / side)];
         auto patch = make_patch(i % side, i / side, w, h, field, random, spec.texture_count, i % 3 == 1);
         patch.occl_index = static_cast<uint16_t>(i);
         patches.push_back(std::move(patch));
