@@ -8,6 +8,7 @@
 #include "formats/export/csv.h"
 #include "formats/export/png.h"
 #include "formats/export/texture_png.h"
+#include "tree/safe_name.h"
 
 namespace gcfs::tree {
 namespace {
@@ -90,7 +91,7 @@ std::string LevelClassModels::preamble(const ClassModel& m, int lod) const {
     const std::string lod_name = kind_ == ClassKind::tie ? fmt::format(", LOD {}", lod) : kind_ == ClassKind::moby ? fmt::format(", {}", kMobyLods[lod]) : "";
     return fmt::format(
         "# gcfs: {} class {} of {}{}, from core_data.bin [0x{:x}, +0x{:x}) ({})\n"
-        "# class space{}: s16 x scale {} / 1024, on the game's axes, in the terrain OBJ's units; vt = (s, 1 - t)\n"
+        "# class space{}: s16 x scale {} / 1024, in the terrain OBJ's units; vt = (s, 1 - t)\n"
         "# {} vertices, {} triangles\nmtllib {}{}.mtl\no {}_{}\n",
         prefix(), m.o_class, source_.level, lod_name, m.extent.offset, m.extent.size, kReference[static_cast<int>(kind_)],
         kind_ == ClassKind::moby ? " (bind pose)" : "", m.scale, m.counts[lod].vertices, m.counts[lod].triangles, lod > 0 ? "../" : "",
@@ -307,28 +308,38 @@ ReadOutcome ClassModelFile::read(uint64_t offset, std::span<uint8_t> out) const 
 
 namespace gcfs::tree {
 
-std::vector<size_t> SkeletonRun::with_joints() const {
-    std::vector<size_t> out;
-    const auto& classes = models_->index().classes;
-    for (size_t c = 0; c < classes.size(); ++c)
-        if (!classes[c].skeleton.empty()) out.push_back(c);
-    return out;
+const std::vector<std::pair<size_t, std::string>>& ClassFileRun::present() const {
+    std::call_once(made_, [&] {
+        FolderNames names;  // two table entries of one class get distinct names, as at LOD 0
+        const auto& classes = models_->index().classes;
+        for (size_t c = 0; c < classes.size(); ++c) {
+            const ClassModel& m = classes[c];
+            if (!m.error.empty()) continue;
+            if (what_ == What::skeleton ? m.skeleton.empty() : m.counts[static_cast<size_t>(lod_)].triangles == 0) continue;
+            const std::string stem = safe_name(fmt::format("{}_{}", models_->prefix(), m.o_class));
+            present_.emplace_back(c, names.claim(stem + suffix()));
+        }
+    });
+    return present_;
 }
 
-std::string SkeletonRun::name(uint64_t position) const {
-    return fmt::format("moby_{}.skeleton.json", models_->index().classes.at(with_joints().at(position)).o_class);
-}
-
-std::optional<uint64_t> SkeletonRun::position(std::string_view name) const {
-    if (!name.starts_with("moby_") || !name.ends_with(".skeleton.json")) return std::nullopt;  // no decode for other names
-    const std::vector<size_t> classes = with_joints();
-    for (size_t p = 0; p < classes.size(); ++p)
-        if (this->name(p) == name) return p;
+std::optional<uint64_t> ClassFileRun::position(std::string_view name) const {
+    if (!name.starts_with(models_->prefix()) || !name.ends_with(suffix())) return std::nullopt;  // no index build for other names
+    const auto& files = present();
+    for (size_t p = 0; p < files.size(); ++p)
+        if (files[p].second == name) return p;
     return std::nullopt;
 }
 
-std::shared_ptr<const tree::Source> SkeletonRun::source(uint64_t position) const {
-    return std::make_shared<ClassModelFile>(models_, ClassModelFile::Kind::skeleton, with_joints().at(position));
+std::shared_ptr<const tree::Source> ClassFileRun::source(uint64_t position) const {
+    using Kind = ClassModelFile::Kind;
+    return std::make_shared<ClassModelFile>(models_, what_ == What::skeleton ? Kind::skeleton : Kind::obj, present().at(position).first, lod_);
+}
+
+std::shared_ptr<const Provenance> ClassFileRun::provenance(uint64_t position) const {
+    auto out = std::make_shared<Provenance>(origin_);
+    out->detail = fmt::format("class {}: {}", models_->index().classes.at(present().at(position).first).o_class, origin_.detail);
+    return out;
 }
 
 }  // namespace gcfs::tree

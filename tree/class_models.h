@@ -128,23 +128,33 @@ private:
     int lod_;
 };
 
-// mobies/moby_<class>.skeleton.json for the classes with joints: how many
-// is known once the class index is built, so inodes for every class are reserved.
-class SkeletonRun final : public FileRun {
+// Files a class has or not, which is known once the class index is built:
+// mobies/moby_<class>.skeleton.json (classes with joints), mobies/low/ and
+// ties/lod1/, lod2/ (classes whose LOD has triangles). Only those are listed;
+// a class that failed to decode is not (its LOD 0 OBJ reads as EIO and the
+// CSV says why). Inodes for every class are reserved.
+class ClassFileRun final : public FileRun {
 public:
-    SkeletonRun(std::shared_ptr<const LevelClassModels> models, std::shared_ptr<const Provenance> origin)
-        : models_(std::move(models)), origin_(std::move(origin)) {}
-    uint64_t count() const override { return with_joints().size(); }
+    enum class What { skeleton, lod };
+    ClassFileRun(std::shared_ptr<const LevelClassModels> models, What what, int lod, Provenance origin)
+        : models_(std::move(models)), what_(what), lod_(lod), origin_(std::move(origin)) {}
+    uint64_t count() const override { return present().size(); }
     uint64_t capacity() const override { return models_->listed().size(); }
-    std::string name(uint64_t position) const override;
+    std::string name(uint64_t position) const override { return present().at(position).second; }
     std::optional<uint64_t> position(std::string_view name) const override;
     std::shared_ptr<const tree::Source> source(uint64_t position) const override;
-    std::shared_ptr<const Provenance> provenance(uint64_t) const override { return origin_; }
+    std::shared_ptr<const Provenance> provenance(uint64_t position) const override;
 
 private:
-    std::vector<size_t> with_joints() const;  // listed classes that decoded with a skeleton
+    // (class, file name) for each listed class that has the file, in table order.
+    const std::vector<std::pair<size_t, std::string>>& present() const;
+    const char* suffix() const { return what_ == What::skeleton ? ".skeleton.json" : ".obj"; }
     std::shared_ptr<const LevelClassModels> models_;
-    std::shared_ptr<const Provenance> origin_;
+    What what_;
+    int lod_;
+    Provenance origin_;  // its detail gains the class
+    mutable std::once_flag made_;
+    mutable std::vector<std::pair<size_t, std::string>> present_;
 };
 
 }  // namespace gcfs::tree

@@ -102,7 +102,9 @@ TEST_CASE("a damaged tie class and a damaged shrub class are rejected alone, nam
     CHECK_FALSE(tie.ok());
     CHECK_MESSAGE(tie.error.find("tie class 500 at core_data.bin 0x") == 0, tie.error);
     CHECK_MESSAGE(tie.error.find("nothing is placed at slot 6") != std::string::npos, tie.error);
-    CHECK_FALSE(read_whole(*disc, "LEVEL01/ties/lod2/tie_500.obj", bytes).ok());  // rejected whole, every LOD
+    // Rejected whole: its lower LODs are not listed, as their triangles are not known.
+    CHECK_FALSE(disc->tree.resolve("LEVEL01/ties/lod2/tie_500.obj"));
+    CHECK(children(*disc, "LEVEL01/ties/lod1") == std::vector<std::string>{"tie_501.obj", "tie_502.obj"});
     const auto shrub = read_whole(*disc, "LEVEL01/shrubs/shrub_700.obj", bytes);
     CHECK_MESSAGE(shrub.error.find("runs past the class") != std::string::npos, shrub.error);
     for (const char* fine : {"LEVEL01/ties/tie_501.obj", "LEVEL01/ties/lod1/tie_502.obj", "LEVEL01/shrubs/shrub_701.obj",
@@ -127,6 +129,8 @@ TEST_CASE("mobies/ lists every class with a model, its low LOD and the skeletons
     CHECK(children(*disc, "LEVEL02/mobies") ==
           std::vector<std::string>{"low", "mobies.csv", "mobies.mtl", "moby_100.obj", "moby_101.obj", "moby_102.obj", "moby_103.obj",
                                    "moby_100.skeleton.json", "moby_101.skeleton.json", "moby_103.skeleton.json"});
+    // Only the pickup has a low LOD (its low_triangles); low/ lists no empty OBJ.
+    CHECK(children(*disc, "LEVEL02/mobies/low") == std::vector<std::string>{"moby_103.obj"});
     for (const std::string folder : {"LEVEL02/mobies", "LEVEL02/mobies/low"})
         for (const std::string& file : children(*disc, folder)) {
             if (file == "low") continue;

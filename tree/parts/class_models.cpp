@@ -32,25 +32,28 @@ void class_models(LevelFolder& f, ClassKind kind) {
     using Kind = ClassModelFile::Kind;
     f.file(dir, fmt::format("{}.csv", models->folder()), std::make_shared<ClassModelFile>(models, Kind::csv), origin("CSV", "every class's counts"));
     f.file(dir, fmt::format("{}.mtl", models->folder()), std::make_shared<ClassModelFile>(models, Kind::mtl),
-           Origins::generated(fmt::format("a material per {} texture, mapped to ../textures/ ({})", prefix, reference)));
-    // Ties: LOD 0 here, lod1/ and lod2/; mobies: the high LOD here, the low one in low/.
-    const int lods = kind == ClassKind::tie ? 3 : kind == ClassKind::moby ? 2 : 1;
-    const uint64_t lod_dirs[3] = {dir, lods > 1 ? f.directory(dir, kind == ClassKind::moby ? "low" : "lod1") : 0, lods > 2 ? f.directory(dir, "lod2") : 0};
-    if (kind == ClassKind::moby) f.tree.add_file_run(dir, std::make_shared<SkeletonRun>(models, origin("JSON", "the skeleton (11)")));
-    FolderNames names[3];
-    for (size_t c = 0; c < models->listed().size(); ++c) {
-        const std::string name = safe_name(fmt::format("{}_{}", prefix, models->listed()[c]));
-        for (int lod = 0; lod < lods; ++lod)
-            f.file(lod_dirs[lod], names[lod].claim(name + ".obj"), std::make_shared<ClassModelFile>(models, Kind::obj, c, lod),
-                   origin("OBJ", fmt::format("class {}, LOD {}", models->listed()[c], lod)));
-    }
+           f.decoded(f.core_index_offset, f.core_index_length, fmt::format("MTL written from the {} texture table's row count", prefix),
+                     fmt::format("a material per {} texture, mapped to ../textures/ (core_index.bin, formats.md 6.3; {})", prefix, reference)));
+    // LOD 0 (ties), the high LOD (mobies) here, named from the table; ties' lod1/ and lod2/
+    // and mobies' low/ list the classes whose LOD has triangles, known once the index is built.
+    FolderNames names;
+    for (size_t c = 0; c < models->listed().size(); ++c)
+        f.file(dir, names.claim(safe_name(fmt::format("{}_{}.obj", prefix, models->listed()[c]))), std::make_shared<ClassModelFile>(models, Kind::obj, c, 0),
+               origin("OBJ", fmt::format("class {}, LOD 0", models->listed()[c])));
+    using What = ClassFileRun::What;
+    const std::vector<std::pair<const char*, int>> lower = kind == ClassKind::tie ? std::vector<std::pair<const char*, int>>{{"lod1", 1}, {"lod2", 2}}
+                                                          : kind == ClassKind::moby ? std::vector<std::pair<const char*, int>>{{"low", 1}}
+                                                                                    : std::vector<std::pair<const char*, int>>{};
+    for (const auto& [folder, lod] : lower)
+        f.tree.add_file_run(f.directory(dir, folder), std::make_shared<ClassFileRun>(models, What::lod, lod, *origin("OBJ", fmt::format("LOD {}", lod))));
+    if (kind == ClassKind::moby) f.tree.add_file_run(dir, std::make_shared<ClassFileRun>(models, What::skeleton, 0, *origin("JSON", "the skeleton (11)")));
     if (kind != ClassKind::shrub) return;
     const auto& entries = level.classes[table];
     size_t c = 0;
     for (const auto& entry : entries) {
         if (entry.offset_in_asset_wad == 0) continue;
         if (entry.billboard[0] != 0)  // §1.11 (b): width 0 means no image
-            f.file(dir, names[0].claim(safe_name(fmt::format("shrub_{}_billboard.png", entry.o_class))),
+            f.file(dir, names.claim(safe_name(fmt::format("shrub_{}_billboard.png", entry.o_class))),
                    std::make_shared<ClassModelFile>(models, Kind::billboard, c),
                    f.decoded(0, 0, "8-bit indexed PNG", fmt::format("billboard of shrub class {}: gs_ram.bin (formats-shrub.md 1.11)", entry.o_class)));
         ++c;
