@@ -30,8 +30,8 @@ Origin LevelFolder::from_core(std::string decoder, const formats::CoreRegion& re
                    fmt::format("core_data.bin [0x{:x}, +{}): the {} {}", region.offset, region.size, region.name, what));
 }
 
-Origin Origins::generated(std::string detail) {
-    return std::make_shared<const Provenance>(Provenance{{}, 0, 0, "none: text written by gcfs", std::move(detail)});
+Origin Origins::generated(std::string decoder, std::string detail) {
+    return std::make_shared<const Provenance>(Provenance{{}, 0, 0, std::move(decoder), std::move(detail)});
 }
 
 }  // namespace gcfs::tree

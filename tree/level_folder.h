@@ -20,8 +20,8 @@ public:
     Origin raw(uint64_t offset, uint64_t length, std::string detail) const;
     // Image bytes turned into the file by `decoder`.
     Origin decoded(uint64_t offset, uint64_t length, std::string decoder, std::string detail) const;
-    // Text gcfs writes from what it already knows.
-    static Origin generated(std::string detail);
+    // What gcfs writes without reading the disc: `decoder` says what it is made from.
+    static Origin generated(std::string decoder, std::string detail);
 
 private:
     const DiscScan& scan_;

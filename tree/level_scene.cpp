@@ -7,14 +7,14 @@
 
 namespace gcfs::tree {
 
-LevelScene::LevelScene(cache::LruCache& cache, SceneSources sources)
-    : cache_(cache), sources_(std::move(sources)), key_(new_cache_key()), preview_key_(new_cache_key()) {}
+LevelScene::LevelScene(cache::LruCache& cache, SceneSources sources, SceneKind kind)
+    : cache_(cache), sources_(std::move(sources)), kind_(kind), key_(new_cache_key()), preview_key_(new_cache_key()) {}
 
 const SceneIndex& LevelScene::index() const {
     std::call_once(indexed_, [this] {
         // The scene without its image bytes: meshes and JSON give the size
         // (images are stored PNGs of arithmetic size); then it is let go.
-        const BuiltScene built = build_level_scene(sources_);
+        const BuiltScene built = build_level_scene(sources_, kind_);
         index_.size = formats::gltf::glb_size(built.scene);
         index_.counts = built.counts;
     });
@@ -24,7 +24,7 @@ const SceneIndex& LevelScene::index() const {
 cache::Loaded LevelScene::glb() const {
     const SceneIndex& index = this->index();
     return cache_.get(key_, [&]() -> cache::Loaded {
-        const BuiltScene built = build_level_scene(sources_);
+        const BuiltScene built = build_level_scene(sources_, kind_);
         auto bytes = formats::gltf::write_glb(built.scene, [&](size_t i) -> formats::Result<formats::Bytes> {
             formats::Bytes png(built.scene.images[i].size);
             const ReadOutcome got = built.images[i]->read(0, png);
@@ -33,10 +33,10 @@ cache::Loaded LevelScene::glb() const {
                                             fmt::format("image {}: {}", built.scene.images[i].name, got.ok() ? "short read" : got.error)};
             return png;
         });
-        if (!bytes.ok()) return {nullptr, "level.glb: " + bytes.error().message};
+        if (!bytes.ok()) return {nullptr, file_name() + ": " + bytes.error().message};
         // The size a stat reported must be the size a read returns.
         if (bytes->size() != index.size)
-            return {nullptr, fmt::format("level.glb: built {} bytes, its first build said {}", bytes->size(), index.size)};
+            return {nullptr, fmt::format("{}: built {} bytes, its first build said {}", file_name(), bytes->size(), index.size)};
         return {cache::Blob::copy_of(*bytes), {}};
     }, 2 * index.size);  // the file and its copy into the cache
 }

@@ -1,7 +1,7 @@
 // LEVELnn/level.glb: the whole level as one glTF 2.0 scene (terrain, sky,
-// collision, every placed tie, shrub and moby instanced from one mesh per
-// class, paths, volumes, cameras, lights, sounds), assembled from the
-// level's other decoders. Its size is known on the first stat of the file by
+// every placed tie, shrub and moby instanced from one mesh per class, paths,
+// volumes, cameras, lights, sounds), assembled from the level's other
+// decoders; LEVELnn/collision.glb: the collision in the same frame. Its size is known on the first stat of the file by
 // building the scene without its image bytes (meshes and JSON; images are
 // stored PNGs of arithmetic size), then letting the scene go; a read builds it
 // again with the images and keeps the file in the cache.
@@ -25,21 +25,23 @@ struct SceneIndex {
 
 class LevelScene {
 public:
-    LevelScene(cache::LruCache& cache, SceneSources sources);
+    LevelScene(cache::LruCache& cache, SceneSources sources, SceneKind kind);
 
     const SceneIndex& index() const;  // built once, on the first stat of level.glb
     cache::Loaded glb() const;        // the file, rendered into the cache
     cache::Loaded preview() const;    // preview.png (a fixed size: listing builds nothing)
+    std::string file_name() const { return kind_ == SceneKind::collision ? "collision.glb" : "level.glb"; }
 
 private:
     cache::LruCache& cache_;
     SceneSources sources_;
+    SceneKind kind_;
     uint64_t key_, preview_key_;
     mutable std::once_flag indexed_;
     mutable SceneIndex index_;
 };
 
-// level.glb, or preview.png.
+// level.glb or collision.glb, or preview.png.
 class SceneFile final : public Source {
 public:
     enum class Kind { glb, preview };

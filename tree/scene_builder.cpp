@@ -34,20 +34,40 @@ std::vector<int> group_of(const gp::Decoded<gp::Groups>& groups, size_t instance
     return out;
 }
 
+// How much wider than the level the sky's rim is drawn (docs/formats.md, "Sky placement").
+constexpr double kSkyMargin = 1.5;
+
+// The level's extent on the game's axes: terrain vertices and instance origins.
+struct Extent {
+    std::array<double, 3> min{INFINITY, INFINITY, INFINITY}, max{-INFINITY, -INFINITY, -INFINITY};
+    void add(double x, double y, double z) {
+        const std::array<double, 3> p{x, y, z};
+        if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z)) return;
+        for (size_t i = 0; i < 3; ++i) min[i] = std::min(min[i], p[i]), max[i] = std::max(max[i], p[i]);
+    }
+    bool empty() const { return !(min[0] <= max[0]); }
+    std::array<double, 3> centre() const { return {(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2}; }
+    double half_diagonal() const { return std::hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2; }
+};
+
 class Builder {
 public:
-    explicit Builder(const SceneSources& s) : s_(s) {}
+    Builder(const SceneSources& s, SceneKind kind) : s_(s), kind_(kind) {}
 
     BuiltScene build() {
-        out_.scene.name = s_.level;
+        out_.scene.name = kind_ == SceneKind::collision ? s_.level + " collision" : s_.level;
         root_ = node({.name = s_.level, .matrix = gltf::game_to_gltf()});
-        add_terrain();
-        add_sky();
-        add_collision();
-        add_gameplay();
+        if (kind_ == SceneKind::collision) {
+            add_collision();
+        } else {
+            add_terrain();
+            add_gameplay();
+            add_sky();  // last: it is placed around what the others span
+        }
         Json extras = {{"source", "gcfs"}, {"level", s_.level},
                        {"axes", "game z-up units -> glTF y-up metres at the root node: (x, y, z) -> (x, z, -y), 1 unit = 1 m "
                                 "(formats-gameplay.md 0 names no unit)"}};
+        if (kind_ == SceneKind::collision) extras["part"] = "collision";
         if (!notes_.empty()) extras["notes"] = notes_;
         out_.scene.extras = std::move(extras);
         out_.scene.roots = {root_};
@@ -137,6 +157,7 @@ private:
         if (terrain.positions.empty()) return notes_.push_back("terrain left out: no patch decoded");
         const uint64_t rejected = index.summary.patches.size() - index.summary.good_patches();
         if (rejected) notes_.push_back(fmt::format("terrain: {} rejected tfrag patches left out (tfrag/patches.csv says why)", rejected));
+        for (const auto& p : terrain.positions) extent_.add(p[0], p[1], p[2]);
         mesh_node({.name = "terrain", .mesh = part_mesh(std::move(terrain)), .extras = {{"part", "terrain"}, {"lod", 0}}}, root_);
     }
 
@@ -149,10 +170,8 @@ private:
         }
         auto shells = s_.geometry->sky_shells();
         if (!shells.ok()) return notes_.push_back("sky left out: " + shells.error().message);
-        const int sky = node({.name = "sky", .extras = {{"part", "sky"},
-                                                        {"note", "at its stored scale, s16/1024 (formats-tie-sky.md B.4); the game's "
-                                                                 "placement of the sky around the camera is not known (B.8)"}}},
-                             root_);
+        const int sky = node({.name = "sky", .extras = {{"part", "sky"}}}, root_);
+        place_sky(out_.scene.nodes[static_cast<size_t>(sky)], *shells);
         for (size_t i = 0; i < shells->size(); ++i) {
             const formats::SkyShellMesh& shell = (*shells)[i];
             gltf::Mesh m = gltf::sky_shell_mesh(shell, index.sky->header, fmt::format("sky_shell_{}", i), [&](int def) {
@@ -170,6 +189,33 @@ private:
         }
     }
 
+    // The game draws the sky around the camera, behind everything (formats-tie-sky.md
+    // B.8), which a still scene cannot: here it is centred on the level's extent
+    // and scaled so the rim of its innermost shell (the shell whose widest reach
+    // across x and y is least) lies kSkyMargin times the extent's half-diagonal
+    // from the centre: every shell encloses the level, and a viewer inside it.
+    void place_sky(gltf::Node& sky, const std::vector<formats::SkyShellMesh>& shells) {
+        double rim = INFINITY;
+        for (const auto& shell : shells) {
+            double reach = 0;
+            for (const auto& p : shell.positions) reach = std::max(reach, std::hypot(double(p[0]), double(p[1])));
+            if (!shell.faces.empty()) rim = std::min(rim, reach);
+        }
+        if (extent_.empty() || !(rim > 0 && rim < INFINITY) || !(extent_.half_diagonal() > 0)) {
+            sky.extras["placement"] = "at its stored scale, s16/1024 (formats-tie-sky.md B.4): the level has no extent to place it around";
+            return;
+        }
+        const auto centre = extent_.centre();
+        const double scale = kSkyMargin * extent_.half_diagonal() / rim;
+        const auto s = static_cast<float>(scale);
+        sky.matrix = gltf::Matrix{s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, static_cast<float>(centre[0]), static_cast<float>(centre[1]),
+                                  static_cast<float>(centre[2]), 1};
+        sky.extras["placement"] = fmt::format(
+            "centred on the level's extent (terrain and instance origins) and scaled {:.6g} times, so the rim of its innermost shell "
+            "({:.6g} units at its stored scale, s16/1024, formats-tie-sky.md B.4) lies {} times the extent's half-diagonal from the "
+            "centre; the game draws the sky around the camera (B.8)", scale, rim, kSkyMargin);
+    }
+
     void add_collision() {
         if (!s_.geometry) return;
         const GeometryIndex& index = s_.geometry->index();
@@ -179,10 +225,7 @@ private:
         }
         auto collision = s_.geometry->collision();
         if (!collision.ok()) return notes_.push_back("collision left out: " + collision.error().message);
-        // Hidden by default (KHR_node_visibility); extras mark it for tools that do not know the extension.
-        const int group = node({.name = "collision", .hidden = true,
-                                .extras = {{"part", "collision"}, {"collision", true}, {"hidden", true}}},
-                               root_);
+        const int group = node({.name = "collision", .extras = {{"part", "collision"}}}, root_);
         gltf::Mesh main = gltf::collision_main_mesh(formats::merge_collision_octants(collision->octants), [&](int type) {
             return material(formats::collision_material_name(static_cast<uint8_t>(type)), [&] {
                 const auto rgb = formats::collision_type_colour(static_cast<uint8_t>(type));
@@ -237,6 +280,7 @@ private:
             n.extras["matrix"] = json_floats(matrix);
         } else {
             n.matrix = matrix;
+            extent_.add(matrix[12], matrix[13], matrix[14]);
             if (draw.mesh >= 0) n.mesh = draw.mesh;
             else n.extras["error"] = draw.error;
         }
@@ -455,6 +499,8 @@ private:
     }
 
     const SceneSources& s_;
+    const SceneKind kind_;
+    Extent extent_;
     BuiltScene out_;
     int root_ = -1;
     std::vector<std::string> notes_;
@@ -464,6 +510,6 @@ private:
 
 }  // namespace
 
-BuiltScene build_level_scene(const SceneSources& sources) { return Builder(sources).build(); }
+BuiltScene build_level_scene(const SceneSources& sources, SceneKind kind) { return Builder(sources, kind).build(); }
 
 }  // namespace gcfs::tree

@@ -43,6 +43,10 @@ struct BuiltScene {
     SceneCounts counts;
 };
 
-BuiltScene build_level_scene(const SceneSources& sources);
+// level.glb holds everything but the collision, which collision.glb holds
+// alone in the same frame: viewers that draw every node (Blender, three.js)
+// would show it over the terrain.
+enum class SceneKind { level, collision };
+BuiltScene build_level_scene(const SceneSources& sources, SceneKind kind);
 
 }  // namespace gcfs::tree

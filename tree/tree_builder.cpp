@@ -37,7 +37,10 @@ public:
         d_.tree.timestamp = d_.scan.volume.creation;
         const uint64_t root = Tree::kRootIno;
         file(d_.tree, root, "README.txt", std::make_shared<StaticText>(readme_text(d_.scan, image_.path())),
-             Origins::generated("the volume descriptor and the table of contents"));
+             Origins(d_.scan).decoded(uint64_t{formats::kTocLba} * formats::kSectorSize,
+                                      d_.scan.toc.table_offset + formats::kLevelEntrySize * formats::kTocMaxLevels,
+                                      "text written from the ISO9660 primary volume descriptor and the table of contents",
+                                      "the volume, the levels' containers (formats.md 2.3), and what every name of the mount is"));
         disc_folder(d_.tree.add_directory(root, "disc"));
         global_folder(d_.tree.add_directory(root, "global"));
         Disc* disc = &d_;
@@ -54,7 +57,7 @@ public:
         });
         const uint64_t meta = d_.tree.add_directory(root, ".gcfs");
         file(d_.tree, meta, "stats", std::make_shared<LiveText>([disc] { return disc->diagnostics.render(disc->cache->stats()); }),
-             Origins::generated("the daemon's cache counters and read errors, live"));
+             Origins::generated("none: the daemon's own counters, written when read", "the cache's counters and every read error so far"));
     }
 
 private:

@@ -37,6 +37,7 @@ struct LevelDecoders {
     std::shared_ptr<const LevelClassModels> mobies, ties, shrubs;  // mobies/, ties/, shrubs/
     std::shared_ptr<const ClassWindow> class_window;      // the core bytes both decode from
     std::shared_ptr<const LevelScene> scene;              // level.glb
+    std::shared_ptr<const LevelScene> collision_scene;    // collision.glb
 };
 
 struct Disc {

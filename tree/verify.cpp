@@ -164,17 +164,20 @@ void class_model_checks(LevelVerdict& v, const LevelClassModels& models) {
 }
 
 // level.glb: what the scene holds (the totals the Blender and validator
-// tests compare), and the file renders at the size stat reported.
+// tests compare); collision.glb: its meshes and triangles. Each renders at
+// the size stat reported.
 void scene_checks(LevelVerdict& v, const LevelScene& scene) {
     const SceneIndex& index = scene.index();
     const SceneCounts& c = index.counts;
     const cache::Loaded glb = scene.glb();
-    v.checks.push_back({"level.glb", glb.bytes != nullptr,
-                        glb.bytes ? fmt::format("{} bytes: {} ties, {} shrubs, {} mobies ({} without a mesh), {} paths, {} volumes, {} cameras, "
-                                                "{} lights, {} sounds; {} meshes, {} images, {} triangles drawn",
-                                                index.size, c.ties, c.shrubs, c.mobies, c.empty, c.paths, c.volumes, c.cameras, c.lights,
-                                                c.sounds, c.meshes, c.images, c.triangles)
-                                  : glb.error});
+    const std::string totals =
+        scene.file_name() == "level.glb"
+            ? fmt::format("{} bytes: {} ties, {} shrubs, {} mobies ({} without a mesh), {} paths, {} volumes, {} cameras, {} lights, "
+                          "{} sounds; {} meshes, {} images, {} triangles drawn",
+                          index.size, c.ties, c.shrubs, c.mobies, c.empty, c.paths, c.volumes, c.cameras, c.lights, c.sounds, c.meshes,
+                          c.images, c.triangles)
+            : fmt::format("{} bytes: {} meshes, {} triangles drawn", index.size, c.meshes, c.triangles);
+    v.checks.push_back({scene.file_name(), glb.bytes != nullptr, glb.bytes ? totals : glb.error});
 }
 
 // Every file under `folder`, read whole through its source: what a copy of
@@ -242,6 +245,7 @@ DiscVerdict verify_disc(const Disc& disc) {
             for (const auto& models : {d.mobies, d.ties, d.shrubs})
                 if (models) class_model_checks(v, *models);
             if (d.scene) scene_checks(v, *d.scene);
+            if (d.collision_scene) scene_checks(v, *d.collision_scene);
         }
         // audio/ (formats-globals.md 3): every VAG and WAV reads at its listed size.
         if (const auto audio = disc.tree.resolve(level.folder + "/audio")) {

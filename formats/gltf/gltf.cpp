@@ -78,10 +78,8 @@ Json make_json(const Scene& scene, const Layout& layout) {
     std::vector<std::string> used;
     const bool lights = !scene.lights.empty();
     const bool unlit = std::any_of(scene.materials.begin(), scene.materials.end(), [](const Material& m) { return m.unlit; });
-    const bool visibility = std::any_of(scene.nodes.begin(), scene.nodes.end(), [](const Node& n) { return n.hidden; });
     if (lights) used.emplace_back("KHR_lights_punctual");
     if (unlit) used.emplace_back("KHR_materials_unlit");
-    if (visibility) used.emplace_back("KHR_node_visibility");
     if (!used.empty()) j["extensionsUsed"] = used;
     j["scene"] = 0;
     Json s = {{"name", scene.name}, {"nodes", scene.roots}};
@@ -96,7 +94,6 @@ Json make_json(const Scene& scene, const Layout& layout) {
         if (n.matrix) o["matrix"] = floats(*n.matrix);
         if (!n.children.empty()) o["children"] = n.children;
         if (n.light >= 0) o["extensions"]["KHR_lights_punctual"] = {{"light", n.light}};
-        if (n.hidden) o["extensions"]["KHR_node_visibility"] = {{"visible", false}};
         if (!n.extras.is_null()) o["extras"] = n.extras;
         nodes.push_back(std::move(o));
     }

@@ -73,8 +73,7 @@ struct Node {
     int mesh = -1, camera = -1, light = -1;
     std::optional<Matrix> matrix;
     std::vector<int> children;
-    bool hidden = false;  // KHR_node_visibility: not drawn until shown
-    Json extras;          // null: none
+    Json extras;  // null: none
 };
 
 struct Scene {

@@ -1,7 +1,8 @@
 # Run by Blender (blender -b --python blender_scene.py -- FILE.glb): imports
 # the scene with Blender's own glTF importer and prints one JSON line, "SCENE
 # {...}", saying what it made: every object's name, type, parent, face and
-# edge counts and custom properties (glTF extras), and the images it loaded.
+# edge counts, custom properties (glTF extras) and world-space bounds (Blender
+# is z-up), and the images it loaded.
 import json
 import sys
 
@@ -20,6 +21,8 @@ for o in bpy.context.scene.objects:
         entry["faces"] = len(o.data.polygons)
         entry["edges"] = len(o.data.edges)
         entry["mesh"] = o.data.name
+        corners = [o.matrix_world @ v.co for v in o.data.vertices]
+        entry["bounds"] = [min(c[i] for c in corners) for i in range(3)] + [max(c[i] for c in corners) for i in range(3)]
     entry["world_z"] = o.matrix_world.translation.z
     objects.append(entry)
 images = [{"name": i.name, "width": i.size[0], "height": i.size[1]} for i in bpy.data.images]

@@ -231,7 +231,7 @@ check "class lines in verify --checks: 4 mobies, 3 ties and 2 shrubs per level, 
 # level.glb: the whole level as one glTF scene, checked by the Khronos
 # validator and by Blender's importer against the totals verify prints.
 GLTF_VALIDATOR=$(dirname "$0")/../gltf/validate.mjs
-check "every level.glb: the glTF validator finds no error or warning, Blender makes an object per instance with verify's totals" \
+check "every level.glb and collision.glb: the glTF validator finds no error or warning, Blender makes an object per instance with verify's totals, OBJs land upright where the scenes put them" \
     python3 "$(dirname "$0")/level_scene.py" "$MNT" "$WORK/checks.txt" "$(dirname "$0")/blender_scene.py" "$GLTF_VALIDATOR"
 # Sound and video (formats-globals.md 1-4): ffmpeg, ffprobe, Python's wave and
 # numpy (Debian's python3, where python3-numpy is) against every VAG, WAV, PSS and SRT.
@@ -428,7 +428,8 @@ for root, dirs, files in os.walk(mnt):
             decoded += 1
 for rel, r in ranges.items():
     if rel.endswith("/core_data.bin") and ranges[rel[:-4] + ".wad"] != r: sys.exit(rel + ": not its stream's bytes")
-    if "/tfrag/" in rel and ranges[rel.split("/")[0] + "/core_data.wad"] != r: sys.exit(rel + ": not the core's bytes")
+    if "/tfrag/" in rel and not rel.endswith(".mtl") and ranges[rel.split("/")[0] + "/core_data.wad"] != r: sys.exit(rel + ": not the core's bytes")
+    if rel.endswith(".mtl") and rel.split("/")[1] in ("tfrag", "ties", "shrubs", "mobies") and ranges[rel.split("/")[0] + "/core_index.bin"] != r: sys.exit(rel + ": not the texture tables' bytes")
 print("raw files checked", raw, "decoded files", decoded)
 sys.exit(0 if raw > 40 and decoded > 200 else 1)
 PY

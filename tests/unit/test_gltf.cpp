@@ -58,7 +58,7 @@ Scene sample_scene() {
     s.lights = {{"sun", true, {1, 0.5f, 0.25f}, 2.0f, std::nullopt}};
     s.nodes = {{.name = "root", .matrix = game_to_gltf(), .children = {1, 2, 3, 4}},
                {.name = "quad", .mesh = 0, .extras = {{"uid", 7}}},
-               {.name = "line", .mesh = 1, .hidden = true},
+               {.name = "line", .mesh = 1},
                {.name = "cam", .camera = 0},
                {.name = "sun", .light = 0}};
     s.roots = {0};
@@ -106,8 +106,7 @@ TEST_CASE("a .glb has the size glb_size says, framed chunks, and accessors that 
     CHECK(std::memcmp(glb.bin.data() + image_view["byteOffset"].get<size_t>(), seven(0)->data(), 7) == 0);
     CHECK(j["materials"][0]["alphaMode"] == "MASK");
     CHECK(j["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["index"] == 0);
-    CHECK(j["extensionsUsed"] == nlohmann::json::array({"KHR_lights_punctual", "KHR_node_visibility"}));
-    CHECK(j["nodes"][2]["extensions"]["KHR_node_visibility"]["visible"] == false);
+    CHECK(j["extensionsUsed"] == nlohmann::json::array({"KHR_lights_punctual"}));
     CHECK(j["nodes"][4]["extensions"]["KHR_lights_punctual"]["light"] == 0);
     CHECK(j["extensions"]["KHR_lights_punctual"]["lights"][0]["type"] == "directional");
     CHECK(j["nodes"][1]["extras"]["uid"] == 7);

@@ -9,6 +9,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "disc_fixture.h"
 #include "formats/common/bytes.h"
@@ -18,8 +22,8 @@ using namespace gcfs;
 
 namespace {
 
-nlohmann::json scene_json(const tree::Disc& disc, const std::string& level) {
-    const tree::Node& n = node_at(disc, level + "/level.glb");
+nlohmann::json scene_json(const tree::Disc& disc, const std::string& level, const std::string& file = "level.glb") {
+    const tree::Node& n = node_at(disc, level + "/" + file);
     formats::Bytes bytes(n.source->size());
     const tree::ReadOutcome got = n.source->read(0, bytes);
     REQUIRE_MESSAGE(got.ok(), got.error);
@@ -40,7 +44,75 @@ std::vector<nlohmann::json> group(const nlohmann::json& j, const std::string& na
     return {};
 }
 
+// Triangles a scene's meshes hold (each mesh once).
+uint64_t mesh_triangles(const nlohmann::json& j) {
+    uint64_t n = 0;
+    for (const auto& m : j["meshes"])
+        for (const auto& p : m["primitives"])
+            if (p.value("mode", 4) == 4) n += j["accessors"][p["indices"].get<size_t>()]["count"].get<uint64_t>() / 3;
+    return n;
+}
+
+const nlohmann::json& named(const nlohmann::json& j, const std::string& name) {
+    for (const auto& n : j["nodes"])
+        if (n["name"] == name) return n;
+    FAIL("no node named " << name);
+    throw;
+}
+
 }  // namespace
+
+TEST_CASE("collision.glb: the collision alone, in level.glb's frame, every face of collision.obj") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    for (const std::string level : {"LEVEL00", "LEVEL03"}) {
+        const nlohmann::json j = scene_json(*disc, level, "collision.glb"), whole = scene_json(*disc, level);
+        CHECK(named(j, level)["matrix"] == named(whole, level)["matrix"]);  // one frame
+        CHECK(j["scenes"][0]["extras"]["part"] == "collision");
+        const auto info = nlohmann::json::parse(file_text(*disc, level + "/info.json"))["collision"];
+        // collision.obj's faces: quads split in two here, as glTF draws triangles only.
+        const uint64_t want = 2 * info["quads"].get<uint64_t>() + info["triangles"].get<uint64_t>() + info["hero_triangles"].get<uint64_t>();
+        CHECK(want > 0);
+        CHECK(mesh_triangles(j) == want);
+        CHECK(j["nodes"].size() == 4);  // the level's root, "collision", the mesh, the hero groups
+    }
+}
+
+TEST_CASE("level.glb's sky is centred on the level's extent and its innermost rim lies 1.5 half-diagonals out") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    const nlohmann::json j = scene_json(*disc, "LEVEL01");
+    // The extent: the terrain's POSITION bounds and every instance's origin, on the game's axes.
+    std::array<double, 3> lo{}, hi{};
+    const auto& terrain = j["accessors"][j["meshes"][named(j, "terrain")["mesh"].get<size_t>()]["primitives"][0]["attributes"]["POSITION"].get<size_t>()];
+    for (size_t i = 0; i < 3; ++i) lo[i] = terrain["min"][i], hi[i] = terrain["max"][i];
+    for (const char* kind : {"ties", "shrubs", "mobies"})
+        for (const auto& n : group(j, kind))
+            for (size_t i = 0; i < 3; ++i) {
+                lo[i] = std::min(lo[i], n["matrix"][12 + i].get<double>());
+                hi[i] = std::max(hi[i], n["matrix"][12 + i].get<double>());
+            }
+    const double half_diagonal = std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2;
+    // The rim: the innermost shell's widest reach across the game's x and y, from sky.obj (written (x, z, -y)).
+    std::vector<double> reach;
+    std::istringstream obj(file_text(*disc, "LEVEL01/sky/sky.obj"));
+    for (std::string line; std::getline(obj, line);) {
+        if (line.starts_with("o shell_")) reach.push_back(0);
+        double x, y, z;
+        if (std::sscanf(line.c_str(), "v %lf %lf %lf", &x, &y, &z) == 3) reach.back() = std::max(reach.back(), std::hypot(x, z));
+    }
+    REQUIRE(reach.size() == 3);
+    const double rim = *std::min_element(reach.begin(), reach.end());
+    CHECK(rim < *std::max_element(reach.begin(), reach.end()));  // the builder's shells differ in size
+    const auto& m = named(j, "sky")["matrix"];
+    const double scale = m[0];
+    CHECK(scale == doctest::Approx(1.5 * half_diagonal / rim).epsilon(1e-5));
+    CHECK(m[5] == m[0]);
+    CHECK(m[10] == m[0]);
+    for (size_t i = 0; i < 3; ++i) CHECK(m[12 + i].get<double>() == doctest::Approx((lo[i] + hi[i]) / 2).epsilon(1e-5));
+    CHECK(scale * rim > std::hypot(hi[0] - lo[0], hi[1] - lo[1]) / 2);  // every corner inside the rim
+    CHECK(named(j, "sky")["extras"]["placement"].get<std::string>().find("centred on the level's extent") == 0);
+}
 
 TEST_CASE("level.glb: stat builds one level's scene only, and a read returns that many bytes") {
     const BuiltDisc& built = small_disc();
@@ -78,13 +150,12 @@ TEST_CASE("level.glb: stat builds one level's scene only, and a read returns tha
         CHECK(n.contains("matrix"));  // still placed
     }
     CHECK(empty == 2);
-    // The collision mesh hides by default; the terrain and sky are there.
-    bool collision = false, terrain = false;
+    // The terrain and sky are there, the collision is not (collision.glb holds it).
+    bool terrain = false;
     for (const auto& n : j["nodes"]) {
-        if (n["name"] == "collision") collision = n["extensions"]["KHR_node_visibility"]["visible"] == false && n["extras"]["collision"] == true;
+        CHECK(n["name"] != "collision");
         if (n["name"] == "terrain") terrain = n.contains("mesh");
     }
-    CHECK(collision);
     CHECK(terrain);
     CHECK(group(j, "sky").size() == 3);
     CHECK(group(j, "cameras").size() == 3);

@@ -64,7 +64,13 @@ TEST_CASE("decoded files name the stream they come from and where in it") {
     CHECK(value(*disc, "LEVEL00/tfrag/lod2/patch_0004.obj", "user.gcfs.source")
               .starts_with(fmt::format("tfrag patch 4 (header at core_data.bin 0x{:x}), LOD 2;", header)));
     CHECK(value(*disc, "LEVEL00/collision.obj", "user.gcfs.source").find("collision block") != std::string::npos);
-    CHECK(value(*disc, "README.txt", "user.gcfs.container") == "none: made by gcfs");
+    // What gcfs derives names what it reads: the table of contents, the level's container.
+    CHECK(value(*disc, "README.txt", "user.gcfs.container") == "RC2.HDR");
+    CHECK(value(*disc, "LEVEL00/level.glb", "user.gcfs.container") == "LEVELS/LEVEL00.WAD");
+    CHECK(value(*disc, "LEVEL00/level.glb", "user.gcfs.decoder").ends_with("then a glTF 2.0 binary scene"));
+    CHECK(value(*disc, "LEVEL00/collision.glb", "user.gcfs.source").find("collision block") != std::string::npos);
+    CHECK(value(*disc, "LEVEL00/tfrag/terrain.mtl", "user.gcfs.decoder") == "MTL written from the tfrag texture table's row count");
+    CHECK(value(*disc, ".gcfs/stats", "user.gcfs.container") == "none: made by gcfs");
 }
 
 TEST_CASE("directories, symlinks and unknown names have no attributes") {

@@ -16,15 +16,20 @@ void scene(LevelFolder& f) {
             if (type == NodeType::file) sources.textures[name] = f.tree.node(ino)->source;
             return true;
         });
-    auto scene = std::make_shared<LevelScene>(f.cache(), std::move(sources));
+    auto scene = std::make_shared<LevelScene>(f.cache(), std::move(sources), SceneKind::level);
     f.decoders().scene = scene;
+    // Made from the level container's core_data.wad, gameplay.wad and gs_ram.bin.
+    auto from_level = [&](const char* output, const char* detail) {
+        return f.decoded(f.level.file_offset, f.level.file_size,
+                         LevelFolder::kWadLz + std::string(" of core_data.wad and gameplay.wad, then ") + output, detail);
+    };
     if (d.terrain)
         f.file(f.dir, "preview.png", std::make_shared<SceneFile>(scene, SceneFile::Kind::preview),
-               Origins::generated("the terrain from above with the tie and shrub footprints and moby markers gameplay places "
-                                  "(from tfrag/, gameplay/, ties/, shrubs/)"));
+               from_level("an 8-bit PNG drawn from above", "the terrain height-shaded, with the tie and shrub footprints and moby markers "
+                                                          "gameplay places (tfrag/, gameplay/, ties/, shrubs/)"));
     f.file(f.dir, "level.glb", std::make_shared<SceneFile>(scene, SceneFile::Kind::glb),
-           Origins::generated("the level as one glTF 2.0 scene: terrain, sky, collision, placed ties, shrubs and mobies, paths, "
-                              "volumes, cameras, lights (from the files beside it)"));
+           from_level("a glTF 2.0 binary scene", "terrain, sky, placed ties, shrubs and mobies, paths, volumes, cameras, lights, "
+                                                 "sounds, textures from gs_ram.bin (the files beside it, in one frame)"));
 }
 
 }  // namespace gcfs::tree::parts

@@ -18,7 +18,8 @@ void tfrag(LevelFolder& f) {
     f.file(dir, "terrain.obj", std::make_shared<TerrainFile>(terrain, Kind::terrain_obj), tfrags("OBJ"));
     f.file(dir, "patches.csv", std::make_shared<TerrainFile>(terrain, Kind::patches_csv), tfrags("CSV"));
     f.file(dir, "terrain.mtl", std::make_shared<StaticText>(formats::tfrag_materials_mtl(level.texture_table("tfrag").size())),
-           Origins::generated("a material per tfrag texture, mapped to ../textures/ (formats.md 6.3)"));
+           f.decoded(f.core_index_offset, f.core_index_length, "MTL written from the tfrag texture table's row count",
+                     "a material per tfrag texture, mapped to ../textures/ (core_index.bin, formats.md 6.3)"));
     const uint64_t lod_dirs[3] = {dir, f.directory(dir, "lod1"), f.directory(dir, "lod2")};
     for (int lod = 0; lod < 3; ++lod)
         f.tree.add_file_run(lod_dirs[lod], std::make_shared<PatchObjRun>(terrain, *level.tfrags, lod, tfrags("OBJ")));
