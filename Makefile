@@ -40,10 +40,11 @@ demo: build
 	getfattr --absolute-names -d $(DEMO_DIR)/mnt/LEVEL00/collision.obj
 	@echo; cat $(DEMO_DIR)/mnt/README.txt
 	@echo; $(BUILD)/gcfs verify $(DEMO_DIR)/demo.iso
-	@echo; echo "== each level as one glTF 2.0 scene (terrain, sky, collision, every placed tie, shrub and moby):"
-	@ls -l $(DEMO_DIR)/mnt/LEVEL0*/level.glb
+	@echo; echo "== each level as one glTF 2.0 scene (terrain, sky, every placed tie, shrub and moby), its collision beside it:"
+	@ls -l $(DEMO_DIR)/mnt/LEVEL0*/level.glb $(DEMO_DIR)/mnt/LEVEL0*/collision.glb
 	@echo "   open one in Blender: blender --python-expr 'import bpy; bpy.ops.import_scene.gltf(filepath=\"$(DEMO_DIR)/mnt/LEVEL00/level.glb\", import_shading=\"FLAT\")'"
-	@echo "   (or File > Import > glTF 2.0 with Shading: Flat), or any glTF viewer; the README's 'The whole level' says what is in it"
+	@echo "   (or File > Import > glTF 2.0 with Shading: Flat; Debian's Blender needs python3-numpy), or any glTF viewer;"
+	@echo "   the README's 'The whole level' says what is in it. Every OBJ is y-up too: Blender's OBJ import places it there."
 	@echo; echo "== every sound as the disc holds it (.vag) and decoded (.wav), every cutscene (.pss) with its subtitles (.srt):"
 	ls -l $(DEMO_DIR)/mnt/global/audio $(DEMO_DIR)/mnt/global/audio/vendor $(DEMO_DIR)/mnt/LEVEL00/audio
 	cut -d, -f1,5-10 $(DEMO_DIR)/mnt/global/audio/audio.csv | head -6

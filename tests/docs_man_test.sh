@@ -44,4 +44,14 @@ readme_preview_is_the_demo_disc() {
 }
 check "docs/demo-level00-preview.png is the demo disc's LEVEL00/preview.png" readme_preview_is_the_demo_disc
 check "the README shows it" grep -q '](docs/demo-level00-preview.png)' "$(dirname "$PAGE")/../README.md"
+# README.md's list of names is the mounted README.txt's, line for line.
+readme_lists_the_catalogue() {
+    local work; work=$(mktemp -d)
+    "$GCFS" mkdisc "$work/demo.iso" --levels 4 --seed 1 >/dev/null &&
+        "$GCFS" cat "$work/demo.iso" README.txt | awk '/^README.txt /{on=1} on && /^$/{exit} on' >"$work/txt" &&
+        awk '/^<!-- catalogue:/{getline; on=1; next} on && /^```$/{exit} on' "$(dirname "$PAGE")/../README.md" >"$work/md" &&
+        test -s "$work/txt" && diff "$work/txt" "$work/md"
+    local rc=$?; rm -rf "$work"; return $rc
+}
+check "README.md's list of names is the mounted README.txt's" readme_lists_the_catalogue
 finish docs

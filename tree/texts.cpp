@@ -1,5 +1,7 @@
 #include "tree/texts.h"
 
+#include "tree/catalogue.h"
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -109,44 +111,12 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "created     {}\n"
         "levels      {} level containers in the table of contents (RC2.HDR, LBA 1001)\n"
         "\n"
-        "disc/        the ISO9660 files exactly as recorded on the disc\n"
-        "global/      the global WADs the table of contents lists, raw, and a folder for each one gcfs opens:\n"
-        "  audio/           the vendor's lines and the spoken help: vendor/NNN.vag .wav, help/<language>/NNN.vag .wav,\n"
-        "                   audio.csv, info.json (each .vag as stored, each .wav decoded: 16-bit PCM, loops as a smpl chunk)\n"
-        "  mpeg/            the cutscenes: NN.pss as recorded, NN.<en|fr|de|es|it>.srt for each language with text\n"
-        "                   (UTF-8; the game's bytes >= 0x80 read as Windows-1252), subtitles.csv, info.json\n"
-        "  armor/           armor sets and wrenches: armor_N.obj wrench_N.obj (high LOD), low/ (low LOD), armor_N.glb\n"
-        "                   wrench_N.glb (textured glTF), textures/<model>_K.png, armor.mtl, armor.csv, info.json\n"
-        "  bonus/           the bonus gallery: <field>/NN.png per image, credits_text_N.bin, bonus.csv, info.json\n"
-        "  misc/            debug_font.png, irx/<module>.irx irx/image.png, frontbin.bin frontbin.elf (rebuilt),\n"
-        "                   frontbin_net.bin (decompressed), save_game.bin frontend.bin exit.bin, info.json\n"
-        "  hud/             every range raw under its field's name (NN.bin); .decoded.bin, .png, .wav only where the\n"
-        "                   range's own bytes prove a WAD-LZ stream, a PIF, a VAG (no layout confirms them); info.json\n"
-        "               space.wad scene.wad gadget.wad stay raw: no published layout\n"
-        "LEVELnn/     one folder per level container, numbered by table position (not by level id)\n"
-        "  header.bin       the container's 0x60-byte header, raw\n"
-        "  info.json        the parsed header, extent sizes, occlusion/sky/collision and gameplay summaries, every check\n"
-        "  data.bin sound_bank.bin gameplay.wad occlusion.bin   extents of the container (sector ranges)\n"
-        "  gameplay.bin     gameplay.wad decompressed (WAD LZ, 16-byte header)\n"
-        "  core_index.bin   the level-core header and index tables\n"
-        "  core_data.wad    the level core, WAD-LZ compressed\n"
-        "  core_data.bin    the level core, decompressed on first read\n"
-        "  core/            regions of core_data.bin (tfrag, occlusion, sky, collision, textures)\n"
-        "  preview.png      the level's terrain seen from above, height-shaded\n"
-        "  collision.obj    the collision mesh (copies merged, a material per surface type), collision.mtl\n"
-        "  sky/             the sky's shells as sky.obj (textured and gradient), sky.mtl, its textures as PNG\n"
-        "  tfrag/           terrain patches as Wavefront OBJ (LOD 0; lod1/ lod2/), terrain.obj, patches.csv\n"
-        "  gameplay/        the level's layout decoded: instances, cameras, lights, volumes, paths (CSV, OBJ),\n"
-        "                   settings.json, help/<language>.txt, pvars/moby_<uid>.bin\n"
-        "  classes/         moby, tie, shrub class tables and the texture tables, as CSV\n"
-        "  ties/            tie classes as OBJ in class space (LOD 0; lod1/ lod2/), ties.mtl, ties.csv\n"
-        "  shrubs/          shrub classes as OBJ in class space, billboards as PNG, shrubs.mtl, shrubs.csv\n"
-        "  textures/        every texture table (tfrag, moby, tie, shrub) as PNG (8-bit indexed, palette from gs_ram.bin)\n"
-        "  audio.wad scene.wad   the level's AUDIO and SCENE WADs, raw\n"
-        "  audio/           the level's sound effects: sfx_NNN.vag .wav, upgrade_sample, thermanator_freeze and\n"
-        "                   thermanator_thaw (.vag .wav), audio.csv, info.json\n"
-        "by-id/NN     symlinks from the level id each header reports to its folder\n"
-        ".gcfs/stats  cache size, hits, misses, bytes decoded, and every read error so far\n"
+        "Every name the mount shows. <N>, <NN>, <NNN>, <NNNN> and <nn> are decimal numbers, <path> any path\n"
+        "below, any other <word> part of a name; a name that two records of one folder claim shows the\n"
+        "second time with ~2 added, the third with ~3. OBJ files are y-up: the game's (x, y, z) written\n"
+        "(x, z, -y), the frame level.glb puts the level in; CSV and JSON files keep the game's axes.\n"
+        "\n"
+        "{}"
         "\n"
         "Mounting reads only the table of contents; a level's headers are read, and its folder made, when\n"
         "the folder is first opened (by-id/ reads every level's headers). A level folder's link count is 1.\n"
@@ -158,7 +128,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "from (user.gcfs.* attributes).\n"
         "Where the numbers come from: docs/formats.md of the gcfs sources.\n"
         "\n",
-        image_path, disc.volume.volume_id, disc.volume.system_id, utc(disc.volume.creation), disc.levels.size());
+        image_path, disc.volume.volume_id, disc.volume.system_id, utc(disc.volume.creation), disc.levels.size(), catalogue_text());
     // From the table of contents alone: a level's own headers are read when
     // its folder is first opened, and its checks are in its info.json.
     for (const auto& level : disc.levels)

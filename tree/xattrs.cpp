@@ -4,11 +4,13 @@
 
 #include <array>
 
+#include "tree/catalogue.h"
+
 namespace gcfs::tree {
 namespace {
 
-constexpr std::array<std::string_view, 5> kNames = {"user.gcfs.container", "user.gcfs.sectors", "user.gcfs.decoder",
-                                                     "user.gcfs.source", "user.gcfs.status"};
+constexpr std::array<std::string_view, 6> kNames = {"user.gcfs.container", "user.gcfs.sectors", "user.gcfs.decoder",
+                                                     "user.gcfs.source",    "user.gcfs.status",  "user.gcfs.what"};
 
 std::string sectors(const Provenance& p) {
     if (p.image_length == 0) return "none";
@@ -50,6 +52,10 @@ std::optional<std::string> xattr_value(Disc& disc, const Node& node, std::string
     if (name == kNames[2]) return p.decoder;
     if (name == kNames[3]) return p.detail;
     if (name == kNames[4]) return status(disc, node);
+    if (name == kNames[5]) {  // README.txt's line for the file (tree/catalogue.h)
+        const CatalogueEntry* entry = describe(disc.tree.path_of(node.ino));
+        return entry ? std::string(entry->pattern) + ": " + std::string(entry->what) : "not in the catalogue";
+    }
     return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 // The user.gcfs.* extended attributes of a file: where its bytes come from
-// (container, sectors, decoder, detail) and whether it reads cleanly.
+// (container, sectors, decoder, detail), whether it reads cleanly, and what
+// it is (its README.txt line).
 #pragma once
 
 #include <optional>

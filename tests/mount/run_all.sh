@@ -394,7 +394,7 @@ check "gcfs extract (no mount) writes what the mount shows" \
     bash -c "'$GCFS' extract '$IMAGE' LEVEL03 '$WORK/extracted' 2>'$WORK/extract-clean.err' && diff -r --exclude=info.json '$MNT/LEVEL03' '$WORK/extracted/LEVEL03'"
 check "gcfs extract prints no progress when stderr is not a terminal" test ! -s "$WORK/extract-clean.err"
 
-# user.gcfs.* attributes, read through the kernel: every file has all five;
+# user.gcfs.* attributes, read through the kernel: every file has all six;
 # a raw file's image bytes are exactly its content; a decoded file names the
 # same image bytes as the stream it is decoded from; everything is "ok".
 xattrs_tell_the_truth() {
@@ -402,7 +402,7 @@ xattrs_tell_the_truth() {
 import os, re, sys
 mnt, image = sys.argv[1:]
 img = open(image, "rb").read()
-names = ["user.gcfs.container", "user.gcfs.sectors", "user.gcfs.decoder", "user.gcfs.source", "user.gcfs.status"]
+names = ["user.gcfs.container", "user.gcfs.sectors", "user.gcfs.decoder", "user.gcfs.source", "user.gcfs.status", "user.gcfs.what"]
 raw = decoded = 0
 ranges = {}
 for root, dirs, files in os.walk(mnt):
@@ -416,6 +416,7 @@ for root, dirs, files in os.walk(mnt):
         attrs = {n: os.getxattr(path, n).decode() for n in os.listxattr(path)}
         if sorted(attrs) != sorted(names): sys.exit("%s has %s" % (rel, sorted(attrs)))
         if not attrs["user.gcfs.status"].startswith("ok"): sys.exit("%s: %s" % (rel, attrs["user.gcfs.status"]))
+        if attrs["user.gcfs.what"] == "not in the catalogue": sys.exit("%s: not in README.txt's catalogue" % rel)
         m = re.fullmatch(r"image LBA \[(\d+), (\d+)\), bytes \[0x([0-9a-f]+), 0x([0-9a-f]+)\)", attrs["user.gcfs.sectors"])
         if not m: continue  # made by gcfs alone
         lba0, lba1, start, end = int(m[1]), int(m[2]), int(m[3], 16), int(m[4], 16)
@@ -435,6 +436,8 @@ sys.exit(0 if raw > 40 and decoded > 200 else 1)
 PY
 }
 check "user.gcfs.* xattrs: raw files are their image bytes, decoded ones name their stream, all ok" xattrs_tell_the_truth
+check "README.txt describes every name the mount shows, every line of it is met, user.gcfs.what names each file's line" \
+    python3 "$(dirname "$0")/catalogue.py" "$MNT"
 check "security.* and POSIX ACL xattrs are not supported (ls stops asking), unknown user.* ones are absent" \
     bash -c "getfattr -n security.selinux '$MNT/README.txt' 2>&1 | grep -q 'not supported' && getfattr -n system.posix_acl_access '$MNT/README.txt' 2>&1 | grep -q 'not supported' && getfattr -n user.nope '$MNT/README.txt' 2>&1 | grep -q 'No such attribute'"
 noxattr_mount_has_none() {

@@ -27,7 +27,7 @@ TEST_CASE("a raw extent's attributes give its container and exactly its image by
     const BuiltDisc& built = small_disc();
     auto disc = tree::open_disc(built.path, 64 << 20);
     const tree::Node& data = node_at(*disc, "LEVEL00/data.bin");
-    CHECK(tree::xattr_names(*disc, data).size() == 5);
+    CHECK(tree::xattr_names(*disc, data).size() == 6);
     CHECK(value(*disc, "LEVEL00/data.bin", "user.gcfs.container") == "LEVELS/LEVEL00.WAD");
     CHECK(value(*disc, "LEVEL00/data.bin", "user.gcfs.decoder").starts_with("none"));
     CHECK(value(*disc, "LEVEL00/data.bin", "user.gcfs.status").starts_with("ok"));
