@@ -2,13 +2,12 @@
 #   make demo   installs packages, builds, makes the demo disc, mounts it, lists it
 #   make test   installs packages, builds (plain and ASan/UBSan), runs every test
 BUILD      ?= build
-ASAN_BUILD ?= build-asan
-FUZZ_BUILD ?= build-fuzz
+SANITIZED_BUILD ?= build-sanitized
 DEMO_DIR   ?= /tmp/gcfs-demo
 FUZZ_SECONDS ?= 20
 FUZZ_TARGETS := wad_lz iso9660 toc level_headers level_core vif tfrag geometry gameplay tie shrub moby vag subtitles pif armor executable
 
-.PHONY: deps deps-build build demo test test-release test-asan test-meson test-fuzz test-package fuzz bench clean
+.PHONY: deps deps-build build sanitized-build demo test test-release test-asan test-meson test-fuzz test-package fuzz bench clean
 
 # deps-build: what building and running gcfs needs (make demo); deps: that
 # and every tool the tests drive (make test).
@@ -16,9 +15,11 @@ deps-build:
 	@bash scripts/install-deps.sh build
 
 deps:
+	@echo "== $@ $$(date +%T)"
 	@bash scripts/install-deps.sh test
 
 build: deps-build
+	@echo "== $@ $$(date +%T)"
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	cmake --build $(BUILD)
 
@@ -59,33 +60,46 @@ demo: build
 	ls -l $(DEMO_DIR)/mnt/global/misc $(DEMO_DIR)/mnt/global/misc/irx
 
 test: test-release test-asan test-meson test-fuzz test-package
+	@echo "== $@ passed $$(date +%T)"
 
+# Each test target prints its start time: CI's log shows where the time goes.
 test-release: deps build
+	@echo "== $@ $$(date +%T)"
 	cd $(BUILD) && ctest --output-on-failure
 
+# One sanitized build (clang, AddressSanitizer + UndefinedBehaviorSanitizer,
+# libFuzzer's coverage hooks) serves the unit tests and the fuzz targets: the
+# code is compiled once for both.
+sanitized-build: deps
+	CC=clang CXX=clang++ cmake -S . -B $(SANITIZED_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGCFS_FUZZ=ON >/dev/null
+
 # Unit tests under AddressSanitizer + UndefinedBehaviorSanitizer.
-test-asan: deps
-	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGCFS_SANITIZE=ON >/dev/null
-	cmake --build $(ASAN_BUILD) --target gcfs_unit_tests gcfs
-	cd $(ASAN_BUILD) && ctest --output-on-failure -R unit
+test-asan: sanitized-build
+	@echo "== $@ $$(date +%T)"
+	cmake --build $(SANITIZED_BUILD) --target gcfs_unit_tests gcfs
+	cd $(SANITIZED_BUILD) && ctest --output-on-failure -R unit
 
 # meson builds the same targets; its unit test run proves the build is complete.
+# Unoptimised (-O0): it compiles in half the time, and it is a build the
+# other two are not.
 test-meson: deps
-	@[ -d build-meson ] || meson setup build-meson >/dev/null
+	@echo "== $@ $$(date +%T)"
+	@[ -d build-meson ] || meson setup build-meson -Dbuildtype=debug >/dev/null
 	meson compile -C build-meson
 	meson test -C build-meson --print-errorlogs unit
 
 # The .deb installed and used on a clean Debian 12 root (debootstrap, kept as
 # a pristine tarball in $(BUILD)), with only its declared dependencies.
 test-package: deps build test-meson
+	@echo "== $@ $$(date +%T)"
 	bash packaging/test-deb.sh $(BUILD) build-meson
 
 # Every parser under libFuzzer (clang, ASan+UBSan), FUZZ_SECONDS each: bounded
 # in `make test`; `make fuzz` runs 10 minutes per target for hand runs.
-test-fuzz: deps build
-	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGCFS_FUZZ=ON >/dev/null
-	cmake --build $(FUZZ_BUILD) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
-	bash tests/fuzz/run.sh $(BUILD)/gcfs $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+test-fuzz: build sanitized-build
+	@echo "== $@ $$(date +%T)"
+	cmake --build $(SANITIZED_BUILD) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	bash tests/fuzz/run.sh $(BUILD)/gcfs $(SANITIZED_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 fuzz:
 	$(MAKE) test-fuzz FUZZ_SECONDS=600
@@ -95,4 +109,4 @@ bench: deps build
 	python3 bench/run.py --gcfs $(BUILD)/gcfs
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-meson
+	rm -rf $(BUILD) $(SANITIZED_BUILD) build-meson

@@ -16,8 +16,6 @@ namespace {
 using namespace formats;
 using namespace formats::audio;
 
-bool has(const std::vector<Damage>& damage, Damage kind) { return std::find(damage.begin(), damage.end(), kind) != damage.end(); }
-
 }  // namespace
 
 Bytes tone_vag(const Tone& tone) {
@@ -62,13 +60,13 @@ Bytes global_audio_wad(Scale scale, const std::vector<Damage>& damage) {
         const Slot& s = slots[i];
         Bytes vag = tone_vag(s.tone);
         // A VAG whose header claims more data than its sector span holds (§1).
-        if (s.table == 0 && s.index == 1 && has(damage, Damage::vag_size)) vag[0x0C] = 0x01;
+        if (s.table == 0 && s.index == 1 && wants(damage, Damage::vag_size)) vag[0x0C] = 0x01;
         starts[s.table][static_cast<size_t>(s.index)] = wad.add(vag).offset;
         if (i == 1) wad.add(Bytes(kSectorSize, 0xAA));  // a sector no slot names: vendor[1]'s span includes it
     }
     starts[3][2] = starts[2][2];  // german[2] is french[2]'s recording (§2: equal starts share one)
     // A start past the WAD's end (§2: damage, that entry alone).
-    if (has(damage, Damage::audio_extent)) starts[2][5] = wad.sector() + 3;
+    if (wants(damage, Damage::audio_extent)) starts[2][5] = wad.sector() + 3;
     return wad.finish(write_global_audio_header(starts));
 }
 
@@ -90,7 +88,7 @@ Bytes level_audio_wad(int index, Scale scale, const std::vector<Damage>& damage)
         header.bin_data[static_cast<size_t>(slot)] =
             add({base + 13 * static_cast<uint32_t>(slot % 64), slot % 2 ? 24000u : 22050u, full ? 0.6 : 0.12, fmt::format("sfx{:03d}", slot),
                  slot == 2 ? 4u : 0u, slot == 2 ? 60u : 0u, static_cast<uint8_t>(slot % 3 == 0 ? 0 : 1)},
-                slot == 1 && has(damage, Damage::vag_predictor));
+                slot == 1 && wants(damage, Damage::vag_predictor));
     header.upgrade_sample = add({base + 400, 22050, 0.2, "upgrade"});
     if (index % 2 == 0) {
         header.thermanator_freeze = add({base + 500, 22050, 0.15, "freeze"});

@@ -3,6 +3,7 @@
 // shown to report exactly that damage and still read everything else.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,9 @@ struct DamageSpec {
     Damage kind;
     int level = 1;  // table index of the level to damage
 };
+
+// Whether a build was asked for this kind of damage.
+inline bool wants(const std::vector<Damage>& damage, Damage kind) { return std::find(damage.begin(), damage.end(), kind) != damage.end(); }
 
 // "tfrag-count" or "tfrag-count:3" (level 3); nullopt for an unknown name.
 std::optional<DamageSpec> parse_damage(const std::string& text);

@@ -23,8 +23,6 @@ namespace {
 
 using namespace formats;
 
-bool has(const std::vector<Damage>& damage, Damage kind) { return std::find(damage.begin(), damage.end(), kind) != damage.end(); }
-
 Bytes compressed(const Bytes& data) { return wad_lz::compress(data, ""); }
 
 Bytes pif8(uint32_t width, uint32_t height, int seed, int mips) {
@@ -67,8 +65,8 @@ Bytes bonus_wad(const std::vector<Damage>& damage) {
             } else {
                 item = pif8(p.width, p.height, seed, p.mips);
             }
-            if (has(damage, Damage::pif_magic) && std::strcmp(p.table, "sketchbook") == 0) std::memcpy(item.data(), "PIF2", 4);
-            if (has(damage, Damage::pif_size) && std::strcmp(p.table, "character_sketches") == 0 && p.index == 0)
+            if (wants(damage, Damage::pif_magic) && std::strcmp(p.table, "sketchbook") == 0) std::memcpy(item.data(), "PIF2", 4);
+            if (wants(damage, Damage::pif_size) && std::strcmp(p.table, "character_sketches") == 0 && p.index == 0)
                 item[12] = static_cast<uint8_t>(2 * p.height);  // §5: the pixels of twice the height are not there
             item = compressed(item);
         }
@@ -104,8 +102,8 @@ Bytes armor_wad(const std::vector<Damage>& damage) {
         for (int t = 0; t < d.textures; ++t) textures.push_back(pif8(t % 2 ? 16 : 32, 16, 10 * d.index + t + (d.wrench ? 100 : 0), t == 0 ? 2 : 1));
         Bytes list = pif::write_texture_list(textures);
         if (!d.wrench && d.index == 0) {
-            if (has(damage, Damage::armor_packets)) mesh[0] = static_cast<uint8_t>(mesh[0] + 40);  // §6: the table holds fewer
-            if (has(damage, Damage::texlist_count)) list[1] = 0x08;                                // 0x800 textures, §5
+            if (wants(damage, Damage::armor_packets)) mesh[0] = static_cast<uint8_t>(mesh[0] + 40);  // §6: the table holds fewer
+            if (wants(damage, Damage::texlist_count)) list[1] = 0x08;                                // 0x800 textures, §5
         }
         armor::Model m{d.wrench, d.index};
         m.mesh = wad.add(mesh);
@@ -144,7 +142,7 @@ Bytes misc_wad(const std::vector<Damage>& damage) {
         address += static_cast<int32_t>(align_up(bytes.size(), 0x40));
     }
     Bytes frontbin = executable::write_executable(blocks, blocks.back().address);
-    if (has(damage, Damage::exe_block)) {
+    if (wants(damage, Damage::exe_block)) {
         const uint64_t third = 2 * executable::kBlockHeaderSize + blocks[0].bytes.size() + blocks[1].bytes.size();
         frontbin[third + 4 + 2] = 0x01;  // its size claims 64 KiB more
     }

@@ -6,7 +6,8 @@
 #include "formats/moby/moby.h"
 
 namespace gcfs::mkdisc {
-namespace {
+// This file's shapes, apart from its siblings' (a unity build compiles them together).
+namespace moby_shapes {
 
 using formats::moby::ClassSpec;
 using formats::moby::PacketSpec;
@@ -38,13 +39,6 @@ RecordSpec main_record(const Point& p, float scale, uint16_t id, uint8_t load = 
     r.id = id;
     r.skin = {load, formats::moby::kDiscardSlot, 0, 0, 0, 0};  // §15: load a matrix, keep no transfer
     return r;
-}
-
-std::array<uint8_t, 16> slots(std::initializer_list<uint8_t> rows) {
-    std::array<uint8_t, 16> out;
-    out.fill(0xff);
-    std::copy(rows.begin(), rows.end(), out.begin());
-    return out;
 }
 
 formats::moby::Joint joint(int parent, std::array<float, 3> t) {
@@ -190,9 +184,10 @@ ClassSpec pickup(double r, float scale) {
     return spec;
 }
 
-}  // namespace
+}  // namespace moby_shapes
 
 formats::moby::ClassSpec moby_design(int design, double size, float scale) {
+    using namespace moby_shapes;
     switch (design % 4) {
         case 0: return crate(size, scale);
         case 1: return worm(2 * size + 1, scale);
@@ -203,7 +198,7 @@ formats::moby::ClassSpec moby_design(int design, double size, float scale) {
 
 ClassBlob make_moby(int32_t o_class, int design, Random& random) {
     const double size = 0.5 + random.unit();
-    const auto rows = design % 4 == 0 ? slots({0}) : design % 4 == 1 ? slots({1, 2}) : design % 4 == kStashedMobyDesign ? slots({kStashedMobyRow}) : slots({0, 3});
+    const auto rows = design % 4 == 0 ? texture_slots({0}) : design % 4 == 1 ? texture_slots({1, 2}) : design % 4 == kStashedMobyDesign ? texture_slots({kStashedMobyRow}) : texture_slots({0, 3});
     return {o_class, formats::moby::write_moby_class(moby_design(design, size)), rows};
 }
 

@@ -6,7 +6,8 @@
 #include "formats/shrub/shrub.h"
 
 namespace gcfs::mkdisc {
-namespace {
+// This file's shapes, apart from its siblings' (a unity build compiles them together).
+namespace shrub_shapes {
 
 using formats::shrub::PacketSpec;
 
@@ -65,8 +66,6 @@ std::vector<Strip> bush(double radius, double height, int bands, int sectors) {
     }
     return out;
 }
-
-int16_t fixed(double value, double unit) { return static_cast<int16_t>(std::lround(value * unit)); }
 
 // Packs strips into packets within §1.7's limits (1 + G + 4T + 2R ≤ 118,
 // G + 5T + 3R ≤ 168); every packet opens with a texture record (§4 item 7).
@@ -127,9 +126,10 @@ ShrubBlob shrub_class(int32_t o_class, const std::vector<Strip>& strips, std::ar
     return {{o_class, std::move(bytes), textures}, billboard_edge};
 }
 
-}  // namespace
+}  // namespace shrub_shapes
 
 std::vector<ShrubBlob> make_shrubs(Random& random, int billboard_edge) {
+    using namespace shrub_shapes;
     std::array<uint8_t, 16> plant_slots, bush_slots;
     plant_slots.fill(0xff), bush_slots.fill(0xff);
     plant_slots[0] = 0;

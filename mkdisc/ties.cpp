@@ -6,7 +6,8 @@
 #include "formats/tie/tie.h"
 
 namespace gcfs::mkdisc {
-namespace {
+// This file's shapes, apart from its siblings' (a unity build compiles them together).
+namespace tie_shapes {
 
 using formats::tie::PacketSpec;
 using formats::tie::StripSpec;
@@ -44,8 +45,6 @@ std::vector<Strip> box_strips(const Box& b, bool top, bool bottom) {
                        {{x[0], y[0], b.lo[2], 0, 0}, {x[3], y[3], b.lo[2], 0, 1}, {x[1], y[1], b.lo[2], 1, 0}, {x[2], y[2], b.lo[2], 1, 1}}});
     return out;
 }
-
-int16_t fixed(double value, double unit) { return static_cast<int16_t>(std::lround(value * unit)); }
 
 // Packs strips into packets within the A.10 limits: GS slots < 256, at most
 // 4 ad-gif blocks; every other packet stores its dinky vertices reversed.
@@ -104,27 +103,21 @@ ClassBlob tie_class(int32_t o_class, const std::vector<Box>& boxes, int texture_
     return {o_class, formats::tie::write_tie_class(spec), textures};
 }
 
-std::array<uint8_t, 16> slots(std::initializer_list<uint8_t> rows) {
-    std::array<uint8_t, 16> out;
-    out.fill(0xff);  // A.1: unused slots 0xff
-    std::copy(rows.begin(), rows.end(), out.begin());
-    return out;
-}
-
-}  // namespace
+}  // namespace tie_shapes
 
 std::vector<ClassBlob> make_ties(Random& random) {
+    using namespace tie_shapes;
     const double w = 1.0 + random.unit() * 0.5, h = 4.0 + random.unit() * 2.0;
     std::vector<ClassBlob> out;
     // An arch: two legs and a lintel, three materials.
     out.push_back(tie_class(500, {{{-3 * w, -w, 0}, {-w, w, h}, 0, 1}, {{w, -w, 0}, {3 * w, w, h}, 0, 1}, {{-3 * w, -w, h}, {3 * w, w, h + 1.5}, 2, 1}}, 3,
-                            slots({0, 1, 2})));
+                            texture_slots({0, 1, 2})));
     // A pillar: a shaft and a capital.
-    out.push_back(tie_class(501, {{{-w / 2, -w / 2, 0}, {w / 2, w / 2, 2 * h}, 0, 1}, {{-w, -w, 2 * h}, {w, w, 2 * h + 0.5}, 1, 1}}, 2, slots({1, 3})));
+    out.push_back(tie_class(501, {{{-w / 2, -w / 2, 0}, {w / 2, w / 2, 2 * h}, 0, 1}, {{-w, -w, 2 * h}, {w, w, 2 * h + 0.5}, 1, 1}}, 2, texture_slots({1, 3})));
     // A stair block: four steps.
     std::vector<Box> steps;
     for (int i = 0; i < 4; ++i) steps.push_back({{i * w, -2 * w, 0}, {(i + 1) * w, 2 * w, (i + 1) * 0.5}, i % 2, (i + 1) % 2});
-    out.push_back(tie_class(502, steps, 2, slots({4, 5})));
+    out.push_back(tie_class(502, steps, 2, texture_slots({4, 5})));
     return out;
 }
 

@@ -366,7 +366,9 @@ private:
     }
 
     void add_paths(const gp::Gameplay& g) {
-        for (auto [name, block] : {std::pair{"path", &g.paths}, std::pair{"grind_path", &g.grind_paths}}) {
+        for (const auto& kind : {std::pair{"path", &g.paths}, std::pair{"grind_path", &g.grind_paths}}) {
+            const char* name = kind.first;  // plain names: clang 14's lambdas cannot capture structured bindings
+            const auto* block = kind.second;
             if (!usable(name, block->error, block->ok()) || block->value->splines.empty()) continue;
             const int parent = group(std::string(name) + "s");
             const int mat = material(name, [&] {

@@ -20,6 +20,9 @@ constexpr uint64_t kSamplesPerFrame = 28;
 constexpr uint8_t kLoopEnd = 1, kLoopRepeat = 2, kLoopStart = 4, kEndOfStream = 7;
 constexpr int kPredictors = 5;  // §1: 0…4; 5…15 is damage
 constexpr int kMaxShift = 12;   // §1: Sony's range; 13…15 decode as ffmpeg does
+// §1: each predictor's two coefficients, in 64ths (the decoder and the encoder share them).
+constexpr std::array<int32_t, kPredictors> kK0 = {0, 60, 115, 98, 122};
+constexpr std::array<int32_t, kPredictors> kK1 = {0, 0, -52, -55, -60};
 
 struct VagHeader {
     uint32_t version = 0;

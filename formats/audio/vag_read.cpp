@@ -13,10 +13,6 @@ uint32_t u32be_at(ByteSpan d, uint64_t o) {
     return static_cast<uint32_t>(d[o]) << 24 | static_cast<uint32_t>(d[o + 1]) << 16 | static_cast<uint32_t>(d[o + 2]) << 8 | d[o + 3];
 }
 
-// §1: the predictor's two coefficients, in 64ths.
-constexpr std::array<int32_t, kPredictors> kK0 = {0, 60, 115, 98, 122};
-constexpr std::array<int32_t, kPredictors> kK1 = {0, 0, -52, -55, -60};
-
 }  // namespace
 
 Result<VagHeader> parse_vag_header(ByteSpan bytes, uint64_t available) {

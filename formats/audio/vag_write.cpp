@@ -7,9 +7,6 @@
 namespace gcfs::formats::audio {
 namespace {
 
-constexpr std::array<int64_t, kPredictors> kK0 = {0, 60, 115, 98, 122};
-constexpr std::array<int64_t, kPredictors> kK1 = {0, 0, -52, -55, -60};
-
 struct FrameChoice {
     int predictor = 0, shift = 0;
     std::array<int8_t, kSamplesPerFrame> nibbles{};

@@ -23,6 +23,7 @@ constexpr uint32_t kCacheSlots = 512;         // §8.4: 9-bit cache IDs
 constexpr uint8_t kMaxJoints = 0x6f;          // §14
 constexpr uint8_t kDiscardSlot = 0xf4;        // §8.2: VU0 "don't keep"
 
+constexpr uint32_t kIndexVuAddress = 0x12d;   // §6.2: where the index UNPACK lands in VU memory
 struct Header {
     int32_t packet_table = 0;
     uint8_t high_count = 0, low_count = 0, metal_count = 0, metal_begin = 0, joint_count = 0;

@@ -9,8 +9,6 @@
 namespace gcfs::formats::moby {
 namespace {
 
-constexpr uint32_t kIndexAddress = 0x12d;  // §6.2: the index UNPACK's VU address
-
 struct VifParts {
     std::vector<vif::Packet> unpacks;
     uint64_t list_at = 0;
@@ -153,8 +151,8 @@ PacketResult read_regular_packet(ByteSpan cls, const PacketEntry& e, bool rac1, 
         const vif::Packet& ad = vif.unpacks[2];
         result.ad_gif_payload = vif.list_at + ad.offset + 4;
         read_ad_gifs(ad.payload, result.ad_gif_payload, false, result, secrets);
-        if (ad.code.addr() != kIndexAddress + index.code.count())  // §14
-            fail(Errc::bad_value, vif.list_at + ad.offset, fmt::format("ad-gif UNPACK at VU 0x{:x}, not 0x{:x}", ad.code.addr(), kIndexAddress + index.code.count()));
+        if (ad.code.addr() != kIndexVuAddress + index.code.count())  // §14
+            fail(Errc::bad_value, vif.list_at + ad.offset, fmt::format("ad-gif UNPACK at VU 0x{:x}, not 0x{:x}", ad.code.addr(), kIndexVuAddress + index.code.count()));
     }
     // §7.1 / §14: index header byte 3 is 0; byte 1 is the index UNPACK's qwords when there are ad-gifs.
     if (index.payload[3] != 0 || index.payload[1] != (result.ad_gifs ? index.code.count() : 0))

@@ -5,7 +5,7 @@
 namespace gcfs::formats::moby {
 namespace {
 
-constexpr uint32_t kStAddress = 0x0c2, kIndexAddress = 0x12d;  // §6.2 VU addresses
+constexpr uint32_t kStAddress = 0x0c2;  // §6.2: where the ST UNPACK lands in VU memory
 constexpr uint32_t kUnpackFlg = 0x8000;                        // add VIF1 TOPS
 constexpr uint32_t kStCmd = 0x75, kIndexCmd = 0x6e, kAdGifCmd = 0x6c;  // V2_16 with the mask bit, V4_8, V4_32 (§6.2)
 
@@ -66,11 +66,11 @@ Bytes vif_list(const std::vector<std::array<int16_t, 2>>* st, IndexBlock& index)
     }
     const auto index_qwords = static_cast<uint32_t>(index.bytes.size() / 4);
     if (!index.ad_gifs.empty()) index.bytes[1] = static_cast<uint8_t>(index_qwords);  // §7.1 byte 1
-    w.u32(unpack_code(kIndexCmd, index_qwords, kIndexAddress));
+    w.u32(unpack_code(kIndexCmd, index_qwords, kIndexVuAddress));
     w.append(index.bytes);
     if (!index.ad_gifs.empty()) {
         while (w.size() % 16 != 0xc) w.u32(0);
-        w.u32(unpack_code(kAdGifCmd, 4 * static_cast<uint32_t>(index.ad_gifs.size()), kIndexAddress + index_qwords));
+        w.u32(unpack_code(kAdGifCmd, 4 * static_cast<uint32_t>(index.ad_gifs.size()), kIndexVuAddress + index_qwords));
         const uint64_t payload = w.size();
         for (int texture : index.ad_gifs) ad_gif(w, texture);
         for (size_t k = 1; k < index.secrets.size(); ++k) w.bytes()[payload + 0x0c + 16 * (k - 1)] = index.secrets[k];  // §7.3

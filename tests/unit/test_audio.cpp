@@ -17,6 +17,8 @@
 #include "mkdisc/audio.h"
 #include "tests/unit/gameplay_vectors.h"
 
+namespace test_audio {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 using namespace gcfs::formats::audio;
@@ -97,7 +99,9 @@ TEST_CASE("the global AUDIO vectors decode to Wrench's entries, extents and tone
         const auto listed = listed_entries(record(name));
         REQUIRE(listed.size() == 9);
         CHECK(entries.size() == listed.size());
-        for (const auto& [slot, want] : listed) {
+        for (const auto& entry : listed) {
+            const auto& slot = entry.first;
+            const auto& want = entry.second;
             CAPTURE(slot);
             REQUIRE(entries.count(slot));
             const GlobalAudioEntry& e = entries.at(slot);
@@ -138,7 +142,9 @@ TEST_CASE("the unpadded AUDIO vector's last VAG lies whole in the file; its span
 }
 
 TEST_CASE("a start past the AUDIO WAD's end fails that entry alone") {
-    for (const auto& [name, slot] : {std::pair{"audio_gc_bad_help_past_end", "help_french[5]"}, std::pair{"audio_gc_bad_vendor_past_end", "vendor[7]"}}) {
+    for (const auto& item : {std::pair{"audio_gc_bad_help_past_end", "help_french[5]"}, std::pair{"audio_gc_bad_vendor_past_end", "vendor[7]"}}) {
+        const auto& name = std::get<0>(item);
+        const auto& slot = std::get<1>(item);
         CAPTURE(name);
         const Bytes wad = wad_bytes(name);
         const auto parsed = parse_global_audio(wad, wad.size());
@@ -272,3 +278,5 @@ TEST_CASE("level AUDIO WADs: slots, named ranges, and a range past the end") {
     wrong[0] = 0x19;
     CHECK(!parse_level_audio(wrong, 6 * kSectorSize).ok());
 }
+
+}  // namespace test_audio

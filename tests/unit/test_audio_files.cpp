@@ -19,6 +19,8 @@
 #include "tree/audio_files.h"
 #include "tree/verify.h"
 
+namespace test_audio_files {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats::audio;
 
@@ -164,3 +166,5 @@ TEST_CASE("a long VAG's WAV, decoded by two threads and read while it fills, is 
     }
     ::unlink(path.c_str());
 }
+
+}  // namespace test_audio_files

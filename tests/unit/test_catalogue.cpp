@@ -13,6 +13,8 @@
 #include "tree/tree_builder.h"
 #include "tree/xattrs.h"
 
+namespace test_catalogue {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 
 namespace {
@@ -94,3 +96,5 @@ TEST_CASE("README.txt carries the catalogue, and user.gcfs.what gives a file its
     REQUIRE(what);
     CHECK(*what == "LEVEL<nn>/tfrag/lod<N>/patch_<NNNN>.obj: one patch at that LOD");
 }
+
+}  // namespace test_catalogue

@@ -12,6 +12,8 @@
 #include "tree/sources.h"
 #include "tree/tree_builder.h"
 
+namespace test_class_models {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 
 namespace {
@@ -158,3 +160,5 @@ TEST_CASE("a damaged moby class is rejected alone, naming its byte") {
         CHECK_MESSAGE(outcome.ok(), (std::string(fine) + ": " + outcome.error));
     }
 }
+
+}  // namespace test_class_models

@@ -10,6 +10,8 @@
 #include "mkdisc/collision.h"
 #include "mkdisc/damage.h"
 
+namespace test_collision {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 
@@ -244,3 +246,5 @@ TEST_CASE("the writer refuses what the format cannot hold") {
     c.octants = {one_octant({{0, 0, 0}, {16, 0, 0}, {0, 0, 64}}, {tri}), one_octant({{0, 0, 0}}, {})};
     CHECK_THROWS(write_collision(c));  // two octants at one coordinate
 }
+
+}  // namespace test_collision

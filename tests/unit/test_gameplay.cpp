@@ -9,6 +9,8 @@
 #include "formats/gameplay/gameplay.h"
 #include "mkdisc/gameplay.h"
 
+namespace test_gameplay {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 using namespace gcfs::formats::gameplay;
@@ -215,3 +217,5 @@ TEST_CASE("each gameplay invariant of §6, violated once") {
     patch_s32(b, e.occlusion.offset + e.occlusion.length - 4, 424242);
     CHECK(read_gameplay(b).occlusion.error.find("424242") != std::string::npos);
 }
+
+}  // namespace test_gameplay

@@ -6,6 +6,8 @@
 #include "formats/gameplay/gameplay.h"
 #include "tests/unit/gameplay_vectors.h"
 
+namespace test_gameplay_vectors {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 using namespace gcfs::formats::gameplay;
@@ -71,3 +73,5 @@ TEST_CASE("gameplay vectors: every block decodes, re-encodes and re-assembles by
         check_encodes(g.areas, encode_areas, "areas");
     }
 }
+
+}  // namespace test_gameplay_vectors

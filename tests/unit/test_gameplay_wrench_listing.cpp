@@ -12,6 +12,8 @@
 #include "formats/gameplay/gameplay.h"
 #include "tests/unit/gameplay_vectors.h"
 
+namespace test_gameplay_wrench_listing {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 using namespace gcfs::formats::gameplay;
@@ -267,3 +269,5 @@ TEST_CASE("gameplay vectors decode to the records Wrench's reader listed") {
         CHECK(compared > 0);
     }
 }
+
+}  // namespace test_gameplay_wrench_listing

@@ -14,6 +14,8 @@
 #include "tests/unit/png_pixels.h"
 #include "tree/verify.h"
 
+namespace test_global_folders {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 
@@ -156,3 +158,5 @@ TEST_CASE("damage in the ARMOR, BONUS and MISC WADs fails only the files made fr
     CHECK(!verdict.ok());
     for (const auto& level : verdict.levels) CHECK(level.ok());
 }
+
+}  // namespace test_global_folders

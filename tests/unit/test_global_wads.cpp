@@ -20,6 +20,8 @@
 #include "tests/unit/png_pixels.h"
 #include "tests/unit/sha256.h"
 
+namespace test_global_wads {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 
@@ -110,8 +112,11 @@ TEST_CASE("the BONUS vector: every image's pixels and every credits part as Wren
 }
 
 TEST_CASE("the BONUS bad variants fail the one image they damage; no credits_text is no credits") {
-    for (const auto& [name, damaged, says] : {std::tuple{"bonus_gc_bad_pif_magic", "sketchbook/0", "2FIP"},
-                                              std::tuple{"bonus_gc_bad_pif_format", "sketchbook/29", "format 0x14"}}) {
+    for (const auto& item : {std::tuple{"bonus_gc_bad_pif_magic", "sketchbook/0", "2FIP"},
+                             std::tuple{"bonus_gc_bad_pif_format", "sketchbook/29", "format 0x14"}}) {
+        const auto& name = std::get<0>(item);
+        const auto& damaged = std::get<1>(item);
+        const auto& says = std::get<2>(item);
         CAPTURE(name);
         const Bytes wad = wad_bytes("bonus", name);
         const auto entries = by_name(*read_range_tables(wad, bonus::kBonusHeaderSize, bonus::kBonusTables, wad.size(), "BONUS"));
@@ -332,3 +337,5 @@ TEST_CASE("the writers' PIFs, texture lists, RGBA images, executables and mesh-o
     REQUIRE_MESSAGE(cls.ok(), cls.error().describe());
     CHECK(cls->high.triangles.size() == 1);
 }
+
+}  // namespace test_global_wads

@@ -11,6 +11,8 @@
 #include "formats/gltf/gltf.h"
 #include "formats/gltf/level_meshes.h"
 
+namespace test_gltf {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs::formats;
 using namespace gcfs::formats::gltf;
 
@@ -207,3 +209,5 @@ TEST_CASE("terrain: a vertex per distinct position and texture coordinate of a p
     CHECK(m.primitives[1].indices[0] == 4);  // the (0, 4) pair is its own vertex
     CHECK(m.uvs[4] == std::array<float, 2>{0.5f, 0.5f});
 }
+
+}  // namespace test_gltf

@@ -10,6 +10,8 @@
 #include "disc_fixture.h"
 #include "tree/index_ahead.h"
 
+namespace test_index_ahead {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 
 namespace {
@@ -75,3 +77,5 @@ TEST_CASE("listing a level folder leaves the next levels' sizes computed: a stat
     CHECK(sorted(disc->ahead->sized()) == sorted({folder(1), folder(2), folder(3), folder(4)}));
     CHECK(disc->cache->stats().misses == level_1 + levels_2_4);
 }
+
+}  // namespace test_index_ahead

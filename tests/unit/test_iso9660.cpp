@@ -3,6 +3,8 @@
 
 #include "formats/disc/iso9660.h"
 
+namespace test_iso9660 {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs::formats;
 using namespace gcfs::formats::iso9660;
 
@@ -51,3 +53,5 @@ TEST_CASE("ISO9660 reader rejects damage") {
         CHECK(parse_directory(d).error().code == Errc::bad_value);
     }
 }
+
+}  // namespace test_iso9660

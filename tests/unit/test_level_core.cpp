@@ -4,6 +4,8 @@
 #include "formats/disc/data_lump.h"
 #include "formats/core/level_core.h"
 
+namespace test_level_core {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs::formats;
 
 namespace {
@@ -89,3 +91,5 @@ TEST_CASE("data lump header round trips and bounds its sections") {
     CHECK(data_lump_sections(*parsed).size() == 2);
     CHECK(parse_data_lump_header(w.bytes(), 0x2000).error().code == Errc::out_of_range);
 }
+
+}  // namespace test_level_core

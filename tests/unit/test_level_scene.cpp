@@ -18,6 +18,8 @@
 #include "formats/common/bytes.h"
 #include "tree/tree_builder.h"
 
+namespace test_level_scene {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 
 namespace {
@@ -138,7 +140,11 @@ TEST_CASE("level.glb: stat builds one level's scene only, and a read returns tha
         mesh_of_class[n["extras"]["class"].get<int>()].insert(n["mesh"].get<int>());
     }
     CHECK(mesh_of_class.size() == 3);
-    for (const auto& [cls, meshes] : mesh_of_class) CHECK_MESSAGE(meshes.size() == 1, cls);
+    for (const auto& item : mesh_of_class) {
+        const auto& cls = std::get<0>(item);
+        const auto& meshes = std::get<1>(item);
+        CHECK_MESSAGE(meshes.size() == 1, cls);
+    }
     // Mobies: moby_uid_class; the classes without a model (every fifth, mkdisc) are empty nodes saying so.
     size_t empty = 0;
     for (const auto& n : mobies) {
@@ -185,3 +191,5 @@ TEST_CASE("level.glb with a damaged tie class: its instances are empty nodes nam
     const nlohmann::json other = scene_json(*disc, "LEVEL00");
     for (const auto& n : group(other, "ties")) CHECK(n.contains("mesh"));
 }
+
+}  // namespace test_level_scene

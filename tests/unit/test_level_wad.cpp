@@ -3,6 +3,8 @@
 
 #include "formats/disc/level_wad.h"
 
+namespace test_level_wad {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs::formats;
 
 namespace {
@@ -72,3 +74,5 @@ TEST_CASE("level header rejects damage with typed errors") {
         CHECK(problems.back().code == Errc::bad_value);
     }
 }
+
+}  // namespace test_level_wad

@@ -8,6 +8,8 @@
 
 #include "cache/lru_cache.h"
 
+namespace test_lru_cache {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs::cache;
 
 namespace {
@@ -213,3 +215,5 @@ TEST_CASE("a buffer handed over before it is filled: reads wait for their part, 
     cache.get(3, [&] { reloaded = true; return bytes(10); });
     CHECK(reloaded);
 }
+
+}  // namespace test_lru_cache

@@ -10,29 +10,9 @@
 #include "formats/wad_lz/wad_lz.h"
 #include "tree/disc_scan.h"
 
+namespace test_mkdisc {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
-
-const BuiltDisc& small_disc() {
-    static BuiltDisc disc = [] {
-        BuiltDisc d;
-        d.path = "/tmp/gcfs-unit-" + std::to_string(::getpid()) + ".iso";
-        d.manifest = mkdisc::build_disc({5, 42, mkdisc::Scale::small, {}}, d.path,
-                                        [&](const mkdisc::LevelSpec& spec, const mkdisc::LevelImage& image) {
-                                            d.levels.emplace(spec.index, image);
-                                        });
-        std::atexit([] { ::unlink(("/tmp/gcfs-unit-" + std::to_string(::getpid()) + ".iso").c_str()); });
-        return d;
-    }();
-    return disc;
-}
-
-DamagedDisc::DamagedDisc(std::vector<gcfs::mkdisc::DamageSpec> damage, uint64_t seed) {
-    static int made = 0;
-    path = "/tmp/gcfs-unit-damaged-" + std::to_string(::getpid()) + "-" + std::to_string(made++) + ".iso";
-    gcfs::mkdisc::build_disc({4, seed, gcfs::mkdisc::Scale::small, std::move(damage)}, path);
-}
-
-DamagedDisc::~DamagedDisc() { ::unlink(path.c_str()); }
 
 TEST_CASE("level ids differ from table order; one container reports id 30") {
     const auto ids = mkdisc::level_ids(27);
@@ -83,3 +63,5 @@ TEST_CASE("odd levels lay extents out in another order than Wrench") {
     CHECK(even.sound_bank.offset < even.data.offset);
     CHECK(odd.data.offset < odd.sound_bank.offset);
 }
+
+}  // namespace test_mkdisc

@@ -14,6 +14,8 @@
 #include "tests/unit/obj_text.h"
 #include "tests/unit/rejection.h"
 
+namespace test_moby {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 using gcfs::test::set_u8;
@@ -218,3 +220,5 @@ TEST_CASE("the writer reproduces example_fixed byte for byte from its mesh") {
     spec.dummy_sequence = true;
     CHECK(moby::write_moby_class(spec) == vector_bytes("example_fixed_seq"));
 }
+
+}  // namespace test_moby

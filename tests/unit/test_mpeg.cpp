@@ -14,6 +14,8 @@
 #include "formats/mpeg/subtitles.h"
 #include "tests/unit/gameplay_vectors.h"
 
+namespace test_mpeg {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 using namespace gcfs::formats::mpeg;
@@ -112,8 +114,11 @@ TEST_CASE("the game's text bytes as UTF-8: Windows-1252 above 0x7F, U+FFFD for w
 }
 
 TEST_CASE("a bad subtitle offset fails that slot's subtitles, naming the field") {
-    for (const auto& [name, says, field] : {std::tuple{"mpeg_gc_bad_negative_offset", "negative", 16 + 4 + 4},
-                                            std::tuple{"mpeg_gc_bad_offset_past_end", "past the", 32 + 4 + 6}}) {
+    for (const auto& item : {std::tuple{"mpeg_gc_bad_negative_offset", "negative", 16 + 4 + 4},
+                             std::tuple{"mpeg_gc_bad_offset_past_end", "past the", 32 + 4 + 6}}) {
+        const auto& name = std::get<0>(item);
+        const auto& says = std::get<1>(item);
+        const auto& field = std::get<2>(item);
         CAPTURE(name);
         const Bytes wad = wad_bytes(name);
         const auto slots = parse_mpeg_wad(wad, wad.size());
@@ -173,3 +178,5 @@ TEST_CASE("the builder's PSS: packs, one system header, a PES per picture, the e
     CHECK(std::equal(pss.end() - 4, pss.end(), Bytes{0, 0, 1, 0xB9}.begin()));
     CHECK_THROWS(write_pss(60, 48, pictures));
 }
+
+}  // namespace test_mpeg

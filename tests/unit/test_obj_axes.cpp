@@ -16,6 +16,8 @@
 #include "formats/gltf/level_meshes.h"
 #include "tree/tree_builder.h"
 
+namespace test_obj_axes {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 
 namespace {
@@ -97,3 +99,5 @@ TEST_CASE("terrain.obj spans level.glb's terrain turned by the root's rotation")
     CHECK(hi[1] - lo[1] < hi[0] - lo[0]);
     CHECK(hi[1] - lo[1] < hi[2] - lo[2]);
 }
+
+}  // namespace test_obj_axes

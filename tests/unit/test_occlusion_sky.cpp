@@ -7,6 +7,8 @@
 #include "mkdisc/random.h"
 #include "mkdisc/sky.h"
 
+namespace test_occlusion_sky {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 
@@ -170,3 +172,5 @@ TEST_CASE("a damaged sky is reported") {
         CHECK(sky_error(bad) == Errc::out_of_range);
     }
 }
+
+}  // namespace test_occlusion_sky

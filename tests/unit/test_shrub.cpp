@@ -12,6 +12,8 @@
 #include "tests/unit/obj_text.h"
 #include "tests/unit/rejection.h"
 
+namespace test_shrub {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 using gcfs::test::set_u8;
@@ -166,3 +168,5 @@ TEST_CASE("each shrub check rejects the card once, naming the byte (Wrench accep
     set_u8(b, 0x28, 0x30);  // 48 packets: the table overruns the first packet
     CHECK_FALSE(shrub::read_shrub_class(b).ok());
 }
+
+}  // namespace test_shrub

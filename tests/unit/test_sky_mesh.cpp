@@ -10,6 +10,8 @@
 #include "mkdisc/sky.h"
 #include "tests/unit/gameplay_vectors.h"
 
+namespace test_sky_mesh {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 
@@ -110,3 +112,5 @@ TEST_CASE("sky mesh checks: texture bytes against the defs and the shell's flag"
         CHECK(m.error().code == Errc::bad_value);
     }
 }
+
+}  // namespace test_sky_mesh

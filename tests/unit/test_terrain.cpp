@@ -11,6 +11,8 @@
 #include "tree/tree_builder.h"
 #include "tree/verify.h"
 
+namespace test_terrain {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 
 namespace {
@@ -155,3 +157,5 @@ TEST_CASE("a patch read before the level's index has the size and text it has af
             CHECK_MESSAGE(file_text(*alone, path) == file_text(*indexed, path), path);
         }
 }
+
+}  // namespace test_terrain

@@ -14,6 +14,8 @@
 #include "disc_fixture.h"
 #include "tree/tree_builder.h"
 
+namespace test_terrain_seams {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 
 namespace {
@@ -127,3 +129,5 @@ TEST_CASE("terrain.obj's open edges are the patches' outer outline: neighbours s
         CHECK(open < border * 1.5);
     }
 }
+
+}  // namespace test_terrain_seams

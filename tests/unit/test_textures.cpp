@@ -12,6 +12,8 @@
 #include "formats/export/texture_png.h"
 #include "tree/tree_builder.h"
 
+namespace test_textures {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 
@@ -198,3 +200,5 @@ TEST_CASE("a level's texture tables are found by name: a missing tfrag table is 
     CHECK(level.region("tfrag") == nullptr);
     CHECK(level.region("occlusion")->offset == 0x100);
 }
+
+}  // namespace test_textures

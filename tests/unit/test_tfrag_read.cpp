@@ -8,6 +8,8 @@
 #include "formats/tfrag/tfrag_read.h"
 #include "tfrag_samples.h"
 
+namespace test_tfrag_read {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs::formats;
 
 namespace {
@@ -349,3 +351,5 @@ TEST_CASE("seed wrong reading: the '18 18 18 80' clusters in the tfrag region ar
     CHECK(mesh->positions.size() == h.vert_count);
     for (const auto& c : mesh->colours) CHECK((c.r == 0x18 && c.g == 0x18 && c.b == 0x18 && c.a == 0x80));
 }
+
+}  // namespace test_tfrag_read

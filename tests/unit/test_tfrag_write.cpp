@@ -4,6 +4,8 @@
 #include "formats/tfrag/tfrag.h"
 #include "tfrag_samples.h"
 
+namespace test_tfrag_write {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs::formats;
 
 using samples::example_quad;
@@ -64,3 +66,5 @@ TEST_CASE("tfrag writer refuses what the format cannot hold") {
     big.positions[kLod0].assign(200, {});
     CHECK_THROWS(write_tfrags({big}));  // 204 positions × 2 qwords pass the 0x148 VU limit
 }
+
+}  // namespace test_tfrag_write

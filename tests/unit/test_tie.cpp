@@ -11,6 +11,8 @@
 #include "tests/unit/gameplay_vectors.h"
 #include "tests/unit/rejection.h"
 
+namespace test_tie {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 using namespace gcfs::formats;
 using gcfs::test::set_u8;
@@ -178,3 +180,5 @@ TEST_CASE("written tie classes read back: shared slots, fat vertices, material s
     CHECK(cls->lods[2].packets == 0);
     CHECK(cls->materials == std::vector<int>{0, 1, 2});
 }
+
+}  // namespace test_tie

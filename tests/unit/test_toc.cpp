@@ -3,6 +3,8 @@
 
 #include "formats/disc/toc.h"
 
+namespace test_toc {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs::formats;
 
 namespace {
@@ -74,3 +76,5 @@ TEST_CASE("TOC reader rejects what is not a table of contents") {
         CHECK(damaged->problems.size() == 1);
     }
 }
+
+}  // namespace test_toc

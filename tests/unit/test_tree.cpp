@@ -18,6 +18,8 @@
 #include "tree/sources.h"
 #include "tree/tree_builder.h"
 
+namespace test_tree {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 
 namespace {
@@ -329,3 +331,5 @@ TEST_CASE("a core stream found damaged near its end is rejected whole from then 
     CHECK(read_all(*disc, "LEVEL00/core_data.bin") == built.levels.at(0).core_data);
     ::unlink(copy.c_str());
 }
+
+}  // namespace test_tree

@@ -10,6 +10,8 @@
 #include "tests/unit/disc_fixture.h"
 #include "tree/safe_name.h"
 
+namespace test_untrusted_image {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 
 namespace {
@@ -96,3 +98,5 @@ TEST_CASE("directory records that point back at a walked directory cannot multip
     CHECK(!disc->tree.resolve("disc/LEVELS/SYSTEM.CNF"));  // the root is not walked a second time
     CHECK(disc->scan.files.size() < 40);
 }
+
+}  // namespace test_untrusted_image

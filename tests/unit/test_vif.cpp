@@ -3,6 +3,8 @@
 
 #include "formats/vif/vif.h"
 
+namespace test_vif {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs::formats;
 
 TEST_CASE("VIF unpack element size comes from the command byte, not the immediate") {
@@ -48,3 +50,5 @@ TEST_CASE("VIF walk reports desync and truncation") {
     cut.zeros(8);
     CHECK(vif::walk(cut.bytes()).error().code == Errc::truncated);
 }
+
+}  // namespace test_vif

@@ -8,6 +8,8 @@
 
 #include "formats/wad_lz/wad_lz.h"
 
+namespace test_wad_lz {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs::formats;
 
 namespace {
@@ -331,7 +333,9 @@ TEST_CASE("a WAD LZ window decodes as the same bytes of the whole stream, holdin
         {0, 100}, {5, 0x20000}, {wad_lz::kWindowLead - 1, 10}, {wad_lz::kWindowLead, 1}, {wad_lz::kWindowLead + 1, 5000},
         {(1 << 20) + wad_lz::kWindowLead - 3, 7}, {(1 << 20) + wad_lz::kWindowLead, 70000}, {2'000'000, 1}, {size - 1, 1},
         {size - 300'000, 300'000}, {0, size}};
-    for (const auto& [from, length] : windows) {
+    for (const auto& item : windows) {
+        const auto& from = std::get<0>(item);
+        const auto& length = std::get<1>(item);
         CAPTURE(from);
         CAPTURE(length);
         CHECK(window_of(stream, from, length) == Bytes(data.begin() + static_cast<std::ptrdiff_t>(from),
@@ -562,3 +566,5 @@ TEST_CASE("a WAD LZ stream's head decoded step by step stops at the prefix and n
         CHECK(past.advance(stream.size()).error().code == Errc::size_mismatch);
     }
 }
+
+}  // namespace test_wad_lz

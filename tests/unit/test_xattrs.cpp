@@ -11,6 +11,8 @@
 #include "formats/tfrag/tfrag_read.h"
 #include "tree/xattrs.h"
 
+namespace test_xattrs {  // this file's names, apart from the other test files' (unity builds join them)
+
 using namespace gcfs;
 
 namespace {
@@ -81,3 +83,5 @@ TEST_CASE("directories, symlinks and unknown names have no attributes") {
     CHECK_FALSE(tree::xattr_value(*disc, node_at(*disc, "LEVEL00/data.bin"), "user.gcfs.colour"));
     CHECK(tree::xattr_names(*disc, *disc->tree.node(*disc->tree.resolve("by-id"))).empty());
 }
+
+}  // namespace test_xattrs
