@@ -30,6 +30,7 @@ constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count},
                             {"shrub-packet-size", Damage::shrub_packet_size},
                             {"moby-cache-index", Damage::moby_cache_index},
                             {"moby-packet-count", Damage::moby_packet_count},
+                            {"moby-joint-parent", Damage::moby_joint_parent},
                             {"gameplay-moby-count", Damage::gameplay_moby_count},
                             {"gameplay-help-offset", Damage::gameplay_help_offset},
                             {"gameplay-path-count", Damage::gameplay_path_count},
@@ -101,8 +102,15 @@ void damage_shrub_class(formats::Bytes& shrub, Damage kind) {
     for (int b = 0; b < 4; ++b) shrub.at(0x44 + b) = static_cast<uint8_t>(size >> (8 * b));
 }
 
-void damage_moby_class(formats::Bytes& moby, Damage kind) {
+void damage_moby_class(formats::Bytes& moby, int32_t o_class, Damage kind) {
     using namespace formats;
+    if (kind == Damage::moby_joint_parent && o_class == 101) {
+        // §11: common_trans (@0x18) holds 16 bytes a joint, parent_offset a u16 at +12; joint 2's
+        // becomes 0x80, itself, where an earlier joint must stand.
+        const uint64_t entry = u32_at(moby, 0x18) + 16 * 2 + 12;
+        moby.at(entry) = 0x80, moby.at(entry + 1) = 0;
+    }
+    if (o_class != 100) return;
     if (kind == Damage::moby_packet_count) moby.at(4) = 0xf0;  // §2 0x04: 240 high-LOD packets
     if (kind != Damage::moby_cache_index) return;
     // §5 packet 0's VIF list: the ST UNPACK (4 + 4T bytes), then the index UNPACK's code and

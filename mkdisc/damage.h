@@ -30,6 +30,7 @@ enum class Damage {
     shrub_packet_size,   // shrub class 700's first packet declares a size that overruns the class (formats-shrub.md §2 item 6)
     moby_cache_index,    // moby class 100's first strip names a VU1 vertex past its packet's vertices (formats-moby.md §14)
     moby_packet_count,   // moby class 100 declares more high-LOD packets than its packet table holds before the class ends (§2, §14)
+    moby_joint_parent,   // moby class 101's (the worm's) third joint names itself as its parent in common_trans (§11)
     gameplay_moby_count,   // the moby block's count runs past the block (formats-gameplay.md §3.1, §6.2)
     gameplay_help_offset,  // a French help message's string offset lies outside its block (§3.4, §6.11)
     gameplay_path_count,   // the first path's point count overruns the path data (§3.6, §6.13)
@@ -63,7 +64,7 @@ void damage_collision(formats::Bytes& block, Damage kind);
 void damage_sky(formats::Bytes& block, Damage kind);
 void damage_tie_class(formats::Bytes& tie, Damage kind);
 void damage_shrub_class(formats::Bytes& shrub, Damage kind);
-void damage_moby_class(formats::Bytes& moby, Damage kind);
+void damage_moby_class(formats::Bytes& moby, int32_t o_class, Damage kind);
 void damage_core_stream(formats::Bytes& stream, Damage kind);
 void damage_gameplay(formats::Bytes& gameplay, Damage kind);  // the decompressed file
 void damage_gameplay_stream(formats::Bytes& stream, Damage kind);

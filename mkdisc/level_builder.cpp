@@ -209,8 +209,7 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     for (int m = 0; m < sizes.moby_classes; ++m) {
         dat.pad_to(0x40);
         mobies.push_back(make_moby(100 + m, m, random));
-        if (m == 0)
-            for (Damage kind : damage) damage_moby_class(mobies.back().bytes, kind);
+        for (Damage kind : damage) damage_moby_class(mobies.back().bytes, 100 + m, kind);
         moby_offsets.push_back(m % 5 == 4 ? 0 : static_cast<int32_t>(dat.size()));
         if (m % 5 != 4) dat.append(mobies.back().bytes);
     }

@@ -41,11 +41,15 @@ RecordSpec main_record(const Point& p, float scale, uint16_t id, uint8_t load = 
     return r;
 }
 
-formats::moby::Joint joint(int parent, std::array<float, 3> t) {
+// A joint at `t` (class space, world units), unrotated. §11: skeleton[j] is
+// read as the inverse bind matrix, its m_3.xyz in raw vertex units (times
+// scale/1024 gives world units), so the stored translation is -t x 1024/scale.
+formats::moby::Joint joint(int parent, std::array<float, 3> t, float scale) {
     formats::moby::Joint j;
     j.parent = parent;
     j.translation = t;
-    j.matrix = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -t[0], -t[1], -t[2], 1};  // §11: read as an inverse bind matrix
+    const float raw = 1024.0f / scale;
+    j.matrix = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -t[0] * raw, -t[1] * raw, -t[2] * raw, 1};
     return j;
 }
 
@@ -54,7 +58,7 @@ ClassSpec crate(double half, float scale) {
     ClassSpec spec;
     spec.scale = scale ? scale : static_cast<float>(std::ceil(2 * half * 1024.0 / 32000.0 * 64.0) / 64.0);  // z reaches 2 × half
     spec.bounding_sphere = {0, 0, static_cast<float>(half), static_cast<float>(half * 1.8)};
-    spec.joints = {joint(-1, {0, 0, 0})};
+    spec.joints = {joint(-1, {0, 0, 0}, spec.scale)};
     PacketSpec p;
     const std::array<std::array<double, 3>, 6> normals = {{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}};
     uint16_t id = 1;
@@ -83,7 +87,7 @@ ClassSpec worm(double length, float scale) {
     ClassSpec spec;
     spec.scale = scale ? scale : static_cast<float>(std::ceil(length * 1024.0 / 32000.0 * 64.0) / 64.0);
     spec.bounding_sphere = {0, static_cast<float>(length / 2), 0, static_cast<float>(length)};
-    spec.joints = {joint(-1, {0, 0, 0}), joint(0, {0, static_cast<float>(length / 2), 0}), joint(1, {0, static_cast<float>(length), 0})};
+    spec.joints = {joint(-1, {0, 0, 0}, spec.scale), joint(0, {0, static_cast<float>(length / 2), 0}, spec.scale), joint(1, {0, static_cast<float>(length), 0}, spec.scale)};
     const int sides = 6;
     auto ring_point = [&](int ring, int k, double v) {
         const double a = 2 * M_PI * k / sides, y = length * ring / 4.0;
@@ -158,7 +162,7 @@ ClassSpec pickup(double r, float scale) {
     ClassSpec spec;
     spec.scale = scale ? scale : static_cast<float>(std::ceil(2 * r * 1024.0 / 32000.0 * 64.0) / 64.0);
     spec.bounding_sphere = {0, 0, static_cast<float>(r), static_cast<float>(r)};
-    spec.joints = {joint(-1, {0, 0, 0})};
+    spec.joints = {joint(-1, {0, 0, 0}, spec.scale)};
     PacketSpec high;
     const std::array<std::array<double, 3>, 4> ring = {{{r, 0, r}, {0, r, r}, {-r, 0, r}, {0, -r, r}}};
     for (int k = 0; k < 4; ++k)

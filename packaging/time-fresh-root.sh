@@ -3,7 +3,8 @@
 # root (the package test's pristine tarball, or a new debootstrap), this
 # checkout's committed tree copied in (git archive HEAD) with ../shared beside
 # it, then `make demo` or `make test` run there as root. Prints the time, the
-# packages the command installed, and for demo that no test tool is among them.
+# packages the command installed, and for demo that no test tool is among them;
+# the whole log is kept as /tmp/gcfs-fresh-MODE.log.
 # minbase has no make; it is installed first and not counted.
 # Needs root, network access to deb.debian.org, /dev/fuse.
 # Usage: time-fresh-root.sh demo|test [PRISTINE_TAR]
@@ -50,6 +51,7 @@ seconds=$(($(date +%s) - start))
 in_root dpkg-query -W -f='${Package}\n' | sort >"$ROOT/tmp/after"
 added=$(comm -13 "$ROOT/tmp/before" "$ROOT/tmp/after" | wc -l)
 tail -5 "$ROOT/tmp/make.log"
+cp "$ROOT/tmp/make.log" "/tmp/gcfs-fresh-$MODE.log"  # the whole log outlives the root
 echo "make $MODE on a fresh Debian 12 minbase root: exit $status, $((seconds / 60)) min $((seconds % 60)) s, $added packages installed"
 if [ "$MODE" = demo ]; then
     tools=$(comm -13 "$ROOT/tmp/before" "$ROOT/tmp/after" |

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "formats/gltf/level_meshes.h"
+#include "formats/gltf/rig.h"
 #include "formats/moby/moby.h"
 #include "formats/pif/pif.h"
 
@@ -98,24 +99,16 @@ gltf::Scene ArmorModel::scene(const Index& i) const {
     const int untextured = static_cast<int>(s.materials.size());
     s.materials.push_back({.name = "untextured", .colour = {0.7f, 0.7f, 0.7f, 1}});
     auto material_of = [&](int slot) { return slot >= 0 && static_cast<size_t>(slot) < i.textures.size() ? slot : untextured; };
-    gltf::Node root{name()};
-    root.matrix = gltf::game_to_gltf();  // the game's z-up axes to glTF's y-up, as level.glb does
-    s.nodes.push_back(root);
-    s.roots = {0};
-    double width = 0;
-    for (const auto& p : i.lods[0].positions) width = std::max(width, std::abs(p[0]));
-    for (size_t lod = 0; lod < 2; ++lod) {
-        if (i.lods[lod].triangles.empty()) continue;
-        s.meshes.push_back(gltf::class_mesh(i.lods[lod], lod == 0 ? name() : name() + "_low_lod", material_of));
-        gltf::Node node{lod == 0 ? name() : name() + "_low_lod", static_cast<int>(s.meshes.size() - 1)};
-        // The low LOD stands beside the high one, not over it: viewers draw every node.
-        if (lod == 1) node.matrix = gltf::Matrix{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, static_cast<float>(2.5 * std::max(width, 0.1)), 0, 0, 1};
-        s.nodes.push_back(std::move(node));
-        s.nodes[0].children.push_back(static_cast<int>(s.nodes.size() - 1));
-    }
+    // formats-globals.md §6: the records name joints but the WAD holds no skeleton, so each
+    // joint is a root at the origin (gltf::bare_rig): posable, though not in the game's hierarchy.
+    const int joints = std::max(gltf::joints_named(i.lods[0]), gltf::joints_named(i.lods[1]));
+    gltf::add_rigged_model(s, name(), i.lods, gltf::bare_rig(joints), material_of);
     s.extras = {{"source", fmt::format("{} of the ARMOR WAD, formats-globals.md 6", name())},
                 {"scale", model_.scale()},
-                {"low_lod", "placed beside the high LOD along x, 2.5 times its reach"}};
+                {"joints", joints},
+                {"rig", "the joints the blend records name, each a root at the origin with the identity inverse bind matrix: "
+                        "the ARMOR WAD holds no skeleton (formats-globals.md 6); weights = blend bytes / their sum (formats-moby.md 8.7)"},
+                {"low_lod", "placed beside the high LOD along x, 2.5 times its reach, with its own copy of the joints"}};
     return s;
 }
 

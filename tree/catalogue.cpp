@@ -144,6 +144,8 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"LEVEL<nn>/mobies/", "moby classes, the actors, in bind pose (formats-moby.md)"},
     {"LEVEL<nn>/mobies/moby_<class>.obj", "a class's high LOD, y-up"},
     {"LEVEL<nn>/mobies/moby_<class>.skeleton.json", "its joints, for the classes that have them"},
+    {"LEVEL<nn>/mobies/moby_<class>.glb", "both LODs rigged: a skin on the class's joints, each vertex weighted as its blend record says; "
+                                           "textures from ../textures/"},
     {"LEVEL<nn>/mobies/low/", "the low LODs"},
     {"LEVEL<nn>/mobies/low/moby_<class>.obj", "a class's low LOD, for the classes that have one"},
     {"LEVEL<nn>/mobies/mobies.mtl", "a material per moby texture, mapped to ../textures/moby_NNN.png"},

@@ -47,6 +47,8 @@ formats::Result<DecodedClass> decode_class(ClassKind kind, std::span<const uint8
         }
         d.slots = cls->textures;
         d.joints = cls->joints;
+        d.declared_joints = cls->header.skeleton ? cls->header.joint_count : 0;
+        d.rig_error = cls->rig_error;
         d.metal_packets = cls->metal_packets;
     }
     return d;

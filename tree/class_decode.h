@@ -31,6 +31,8 @@ struct DecodedClass {
     std::vector<std::string> notes;
     std::optional<formats::shrub::Billboard> billboard;
     std::vector<formats::moby::Joint> joints;
+    int declared_joints = 0;  // the header's joint count, when it points at a skeleton (§2, §11)
+    std::optional<formats::FormatError> rig_error;  // mobies: why the rig cannot be used (formats/moby/moby.h)
     int metal_packets = 0;
 };
 

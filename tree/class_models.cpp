@@ -8,6 +8,7 @@
 #include "formats/export/csv.h"
 #include "formats/export/png.h"
 #include "formats/export/texture_png.h"
+#include "formats/gltf/rig.h"
 #include "tree/safe_name.h"
 
 namespace gcfs::tree {
@@ -37,6 +38,9 @@ int row_of(const formats::ClassEntry& entry, int slot, uint64_t rows) {
 
 bool power_of_two(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
+constexpr size_t kKeysPerClass = 5;  // 3 OBJs, the billboard, the .glb
+constexpr size_t kBillboardKey = 3, kGlbKey = 4;
+
 }  // namespace
 
 ClassWindow class_window(const std::array<std::vector<formats::ClassEntry>, 3>& tables, const std::set<uint64_t>& boundaries,
@@ -60,7 +64,7 @@ LevelClassModels::LevelClassModels(const Image& image, cache::LruCache& cache, C
         listed_.push_back(source_.entries[e].o_class);
         entry_of_.push_back(e);
     }
-    for (size_t i = 0; i < 4 * listed_.size(); ++i) keys_.push_back(new_cache_key());
+    for (size_t i = 0; i < kKeysPerClass * listed_.size(); ++i) keys_.push_back(new_cache_key());
 }
 
 std::vector<formats::CoreRegion> LevelClassModels::extents() const {
@@ -114,7 +118,7 @@ void LevelClassModels::index_class(ClassModel& m, std::span<const uint8_t> bytes
     if (!decoded.ok()) return void(m.error = where(m.extent, decoded.error()));
     const DecodedClass& d = *decoded;
     m.lods = d.lods, m.notes = d.notes, m.scale = d.scale, m.packets = d.packets, m.strips = d.strips, m.extra = d.extra;
-    m.billboard = d.billboard, m.metal_packets = d.metal_packets, m.joints = static_cast<int>(d.joints.size());
+    m.billboard = d.billboard, m.metal_packets = d.metal_packets;
     // A.8 / shrub §2 item 3: the class header repeats the entry's o_class (low 16 bits).
     if (d.o_class && *d.o_class != static_cast<int16_t>(entry.o_class))
         return void(m.error = fmt::format("{} at core_data.bin 0x{:x}: bad_value at core_data.bin 0x{:x}: the header's o_class {} is not the "
@@ -129,6 +133,48 @@ void LevelClassModels::index_class(ClassModel& m, std::span<const uint8_t> bytes
     }
     m.bbox = bounds(d.meshes[0]);
     if (!d.joints.empty()) m.skeleton = skeleton_json(m.o_class, d.joints);
+    if (kind_ != ClassKind::moby) return;
+    m.declares_skeleton = d.declared_joints > 0;
+    m.joints = d.declared_joints;  // what the header declares, whether or not its skeleton reads
+    if (d.rig_error) m.rig_error = fmt::format("its rig: {}", where(m.extent, *d.rig_error));
+    else m.glb_size = formats::gltf::glb_size(glb_scene(m, d, entry));
+}
+
+formats::gltf::Scene LevelClassModels::glb_scene(const ClassModel& m, const DecodedClass& d, const formats::ClassEntry& entry) const {
+    namespace gltf = formats::gltf;
+    gltf::Scene s;
+    s.name = fmt::format("moby_{}", m.o_class);
+    std::vector<int> material_of_slot;  // by position in d.slots
+    for (int slot : d.slots) {
+        const std::string name = material(entry, slot, nullptr);
+        auto same = std::find_if(s.materials.begin(), s.materials.end(), [&](const gltf::Material& x) { return x.name == name; });
+        if (same == s.materials.end()) {
+            gltf::Material mat{.name = name, .alpha = gltf::Material::Alpha::mask};
+            if (name == "untextured") {
+                mat.colour = {0.7f, 0.7f, 0.7f, 1};  // formats-moby.md 10.1: Wrench draws them grey
+            } else {
+                mat.image = static_cast<int>(s.images.size());
+                s.images.push_back({.name = name + ".png", .uri = fmt::format("../textures/{}.png", name)});  // as the MTL maps it
+            }
+            s.materials.push_back(std::move(mat));
+            same = s.materials.end() - 1;
+        }
+        material_of_slot.push_back(static_cast<int>(same - s.materials.begin()));
+    }
+    const gltf::MaterialOf material_of = [&](int slot) {
+        const auto at = std::find(d.slots.begin(), d.slots.end(), slot);
+        return at == d.slots.end() ? -1 : material_of_slot[static_cast<size_t>(at - d.slots.begin())];
+    };
+    gltf::add_rigged_model(s, s.name, {d.meshes[0], d.meshes[1]}, gltf::moby_rig(d.joints, d.scale), material_of);
+    s.extras = {{"source", fmt::format("{} class {} of {}, core_data.bin [0x{:x}, +0x{:x}), formats-moby.md", prefix(), m.o_class, source_.level,
+                                       m.extent.offset, m.extent.size)},
+                {"scale", d.scale},
+                {"joints", d.joints.size()},
+                {"rig", d.joints.empty() ? "none: a static class, a plain mesh"
+                                         : "skeleton[j] read as joint j's inverse bind matrix, columns m_0..m_3, m_3.xyz x scale/1024 "
+                                           "(formats-moby.md 11, convention unconfirmed); weights = blend bytes / their sum (8.7)"},
+                {"low_lod", "placed beside the high LOD along x, 2.5 times its reach, with its own copy of the joints"}};
+    return s;
 }
 
 void LevelClassModels::index_billboard(ClassModel& m, const formats::ClassEntry& entry) const {
@@ -184,7 +230,7 @@ std::string LevelClassModels::csv() const {
     for (int lod = 0; lod < lods; ++lod)
         for (const char* what : {"packets", "strips", "vertices", "triangles", kExtra[static_cast<int>(kind_)]})
             header.push_back(std::string(lod_names[lod]) + what);
-    if (kind_ == ClassKind::moby) header.insert(header.end(), {"metal_packets", "joints"});
+    if (kind_ == ClassKind::moby) header.insert(header.end(), {"metal_packets", "joints", "rig_error"});
     for (const char* b : {"materials", "min_x", "min_y", "min_z", "max_x", "max_y", "max_z"}) header.emplace_back(b);
     if (kind_ == ClassKind::shrub)
         for (const char* b : {"billboard_fade", "billboard_width", "billboard_height", "billboard_z_ofs", "billboard_image"}) header.emplace_back(b);
@@ -200,6 +246,7 @@ std::string LevelClassModels::csv() const {
         if (kind_ == ClassKind::moby) {
             cells.push_back(cell(m.metal_packets));
             cells.push_back(cell(m.joints));
+            cells.push_back(m.rig_error);
         }
         cells.push_back(fmt::format("{}", fmt::join(m.materials, " ")));
         for (double b : m.bbox) cells.push_back(cell(b));
@@ -244,7 +291,7 @@ std::optional<size_t> LevelClassModels::find(int32_t o_class) const {
 cache::Loaded LevelClassModels::obj(size_t cls, int lod) const {
     const ClassModel& m = index().classes.at(cls);
     if (!m.error.empty()) return {nullptr, m.error};
-    return cache_.get(keys_[4 * cls + static_cast<size_t>(lod)], [&]() -> cache::Loaded {
+    return cache_.get(keys_[kKeysPerClass * cls + static_cast<size_t>(lod)], [&]() -> cache::Loaded {
         auto decoded = decode(cls);
         if (!decoded.ok()) return {nullptr, decoded.error().message};
         const formats::ClassEntry& entry = source_.entries[entry_of_[cls]];
@@ -259,7 +306,7 @@ cache::Loaded LevelClassModels::obj(size_t cls, int lod) const {
 cache::Loaded LevelClassModels::billboard_png(size_t cls) const {
     const ClassModel& m = index().classes.at(cls);
     if (!m.billboard_width) return {nullptr, m.billboard_error.empty() ? "no billboard image" : m.billboard_error};
-    return cache_.get(keys_[4 * cls + 3], [&]() -> cache::Loaded {
+    return cache_.get(keys_[kKeysPerClass * cls + kBillboardKey], [&]() -> cache::Loaded {
         const formats::ClassEntry& entry = source_.entries[entry_of_[cls]];
         formats::Bytes palette(formats::kPaletteBytes), texels(uint64_t{m.billboard_width} * m.billboard_height);
         for (auto [out, units] : {std::pair{&palette, entry.billboard[3]}, std::pair{&texels, entry.billboard[4]}}) {
@@ -271,12 +318,29 @@ cache::Loaded LevelClassModels::billboard_png(size_t cls) const {
     });
 }
 
+cache::Loaded LevelClassModels::glb(size_t cls) const {
+    const ClassModel& m = index().classes.at(cls);
+    if (!m.error.empty()) return {nullptr, m.error};
+    if (!m.rig_error.empty()) return {nullptr, m.rig_error};
+    return cache_.get(keys_[kKeysPerClass * cls + kGlbKey], [&]() -> cache::Loaded {
+        auto decoded = decode(cls);
+        if (!decoded.ok()) return {nullptr, decoded.error().message};
+        const auto glb = formats::gltf::write_glb(glb_scene(m, *decoded, source_.entries[entry_of_[cls]]),
+                                                  [](size_t) -> formats::Result<formats::Bytes> { return formats::Bytes{}; });
+        if (!glb.ok()) return {nullptr, fmt::format("{} .glb: {}", m.extent.name, glb.error().describe())};
+        if (glb->size() != m.glb_size)  // the size stat reported must be the size a read returns
+            return {nullptr, fmt::format("{} .glb came to {} bytes, its index said {}", m.extent.name, glb->size(), m.glb_size)};
+        return {cache::Blob::copy_of(*glb), {}};
+    });
+}
+
 uint64_t ClassModelFile::size() const {
     switch (kind_) {
         case Kind::mtl: return models_->mtl().size();
         case Kind::csv: return models_->index().csv.size();
         case Kind::obj: return models_->index().classes.at(cls_).obj_size[lod_];
         case Kind::skeleton: return models_->index().classes.at(cls_).skeleton.size();
+        case Kind::glb: return models_->index().classes.at(cls_).glb_size;
         case Kind::billboard: {
             const ClassModel& m = models_->index().classes.at(cls_);
             return m.billboard_width ? formats::png::indexed_size(m.billboard_width, m.billboard_height) : 0;
@@ -287,6 +351,7 @@ uint64_t ClassModelFile::size() const {
 
 std::string ClassModelFile::open_error() const {
     if (kind_ == Kind::obj) return models_->index().classes.at(cls_).error;
+    if (kind_ == Kind::skeleton || kind_ == Kind::glb) return models_->index().classes.at(cls_).rig_error;
     if (kind_ == Kind::billboard) {
         const ClassModel& m = models_->index().classes.at(cls_);
         return m.billboard_width ? "" : m.billboard_error.empty() ? "no billboard image" : m.billboard_error;
@@ -299,7 +364,7 @@ ReadOutcome ClassModelFile::read(uint64_t offset, std::span<uint8_t> out) const 
         const std::string text = kind_ == Kind::mtl ? models_->mtl() : kind_ == Kind::csv ? models_->index().csv : models_->index().classes.at(cls_).skeleton;
         return copy_window({reinterpret_cast<const uint8_t*>(text.data()), text.size()}, offset, out);
     }
-    const cache::Loaded bytes = kind_ == Kind::obj ? models_->obj(cls_, lod_) : models_->billboard_png(cls_);
+    const cache::Loaded bytes = kind_ == Kind::obj ? models_->obj(cls_, lod_) : kind_ == Kind::glb ? models_->glb(cls_) : models_->billboard_png(cls_);
     if (!bytes.bytes) return {0, bytes.error};
     return copy_window(bytes.bytes->bytes(), offset, out);
 }
@@ -308,37 +373,48 @@ ReadOutcome ClassModelFile::read(uint64_t offset, std::span<uint8_t> out) const 
 
 namespace gcfs::tree {
 
-const std::vector<std::pair<size_t, std::string>>& ClassFileRun::present() const {
+const std::vector<ClassFileRun::File>& ClassFileRun::present() const {
     std::call_once(made_, [&] {
+        using Kind = ClassModelFile::Kind;
         FolderNames names;  // two table entries of one class get distinct names, as at LOD 0
         const auto& classes = models_->index().classes;
         for (size_t c = 0; c < classes.size(); ++c) {
             const ClassModel& m = classes[c];
             if (!m.error.empty()) continue;
-            if (what_ == What::skeleton ? m.skeleton.empty() : m.counts[static_cast<size_t>(lod_)].triangles == 0) continue;
             const std::string stem = safe_name(fmt::format("{}_{}", models_->prefix(), m.o_class));
-            present_.emplace_back(c, names.claim(stem + suffix()));
+            if (what_ == What::lod) {
+                if (m.counts[static_cast<size_t>(lod_)].triangles > 0) present_.push_back({c, names.claim(stem + ".obj"), Kind::obj});
+                continue;
+            }
+            if (m.declares_skeleton) present_.push_back({c, names.claim(stem + ".skeleton.json"), Kind::skeleton});
+            if (m.counts[0].triangles > 0) present_.push_back({c, names.claim(stem + ".glb"), Kind::glb});
         }
     });
     return present_;
 }
 
+bool ClassFileRun::may_be_ours(std::string_view name) const {
+    if (!name.starts_with(models_->prefix())) return false;
+    return what_ == What::lod ? name.ends_with(".obj") : name.ends_with(".skeleton.json") || name.ends_with(".glb");
+}
+
 std::optional<uint64_t> ClassFileRun::position(std::string_view name) const {
-    if (!name.starts_with(models_->prefix()) || !name.ends_with(suffix())) return std::nullopt;  // no index build for other names
+    if (!may_be_ours(name)) return std::nullopt;  // no index build for other names
     const auto& files = present();
     for (size_t p = 0; p < files.size(); ++p)
-        if (files[p].second == name) return p;
+        if (files[p].name == name) return p;
     return std::nullopt;
 }
 
 std::shared_ptr<const tree::Source> ClassFileRun::source(uint64_t position) const {
-    using Kind = ClassModelFile::Kind;
-    return std::make_shared<ClassModelFile>(models_, what_ == What::skeleton ? Kind::skeleton : Kind::obj, present().at(position).first, lod_);
+    const File& f = present().at(position);
+    return std::make_shared<ClassModelFile>(models_, f.kind, f.cls, lod_);
 }
 
 std::shared_ptr<const Provenance> ClassFileRun::provenance(uint64_t position) const {
-    auto out = std::make_shared<Provenance>(origin_);
-    out->detail = fmt::format("class {}: {}", models_->index().classes.at(present().at(position).first).o_class, origin_.detail);
+    const File& f = present().at(position);
+    auto out = std::make_shared<Provenance>(f.kind == ClassModelFile::Kind::glb ? glb_origin_ : origin_);
+    out->detail = fmt::format("class {}: {}", models_->index().classes.at(f.cls).o_class, out->detail);
     return out;
 }
 

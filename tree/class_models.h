@@ -16,6 +16,7 @@
 #include "cache/lru_cache.h"
 #include "formats/core/level_core.h"
 #include "formats/export/class_mesh.h"
+#include "formats/gltf/gltf.h"
 #include "formats/shrub/shrub.h"
 #include "tree/class_decode.h"
 #include "tree/image.h"
@@ -47,6 +48,9 @@ struct ClassModel {
     std::vector<std::string> materials;           // MTL names the class uses
     int metal_packets = 0, joints = 0;            // mobies
     std::string skeleton;                         // mobies with joints: skeleton.json
+    bool declares_skeleton = false;               // mobies: the header points at joints (so skeleton.json is listed)
+    std::string rig_error;                        // mobies: why skeleton.json and the .glb read as EIO ("" when they do not)
+    uint64_t glb_size = 0;                        // mobies: moby_<class>.glb
     std::array<double, 6> bbox{};                 // LOD 0, class space
     float scale = 0;
     std::optional<formats::shrub::Billboard> billboard;
@@ -88,6 +92,8 @@ public:
     int texture_row(size_t cls, int slot) const;
     std::optional<size_t> find(int32_t o_class) const;  // the position in listed()
     cache::Loaded billboard_png(size_t cls) const;
+    // Class `cls` (a mobies/ position) as a skinned glTF model (formats/gltf/rig.h).
+    cache::Loaded glb(size_t cls) const;
     std::string mtl() const;  // a material per row of the kind's texture table, mapped to ../textures/
 
 private:
@@ -99,6 +105,8 @@ private:
     void index_class(ClassModel& model, std::span<const uint8_t> bytes, const formats::ClassEntry& entry) const;
     std::string csv() const;
     void index_billboard(ClassModel& model, const formats::ClassEntry& entry) const;
+    // The .glb's scene: its textures are the level's PNGs in ../textures/, referenced, not embedded.
+    formats::gltf::Scene glb_scene(const ClassModel& model, const DecodedClass& decoded, const formats::ClassEntry& entry) const;
 
     const Image& image_;
     cache::LruCache& cache_;
@@ -106,7 +114,7 @@ private:
     Source source_;
     std::vector<int32_t> listed_;
     std::vector<size_t> entry_of_;  // listed class -> table entry
-    std::vector<uint64_t> keys_;  // per class: 3 OBJ keys and a billboard key
+    std::vector<uint64_t> keys_;  // per class: 3 OBJ keys, a billboard key and a .glb key
     mutable std::once_flag indexed_;
     mutable ClassModelIndex index_;
 };
@@ -114,7 +122,7 @@ private:
 // A class's OBJ (`lod`), its billboard PNG or skeleton, or the kind's MTL / CSV.
 class ClassModelFile final : public tree::Source {
 public:
-    enum class Kind { obj, billboard, skeleton, mtl, csv };
+    enum class Kind { obj, billboard, skeleton, glb, mtl, csv };
     ClassModelFile(std::shared_ptr<const LevelClassModels> models, Kind kind, size_t cls = 0, int lod = 0)
         : models_(std::move(models)), kind_(kind), cls_(cls), lod_(lod) {}
     uint64_t size() const override;
@@ -129,32 +137,40 @@ private:
 };
 
 // Files a class has or not, which is known once the class index is built:
-// mobies/moby_<class>.skeleton.json (classes with joints), mobies/low/ and
+// mobies/moby_<class>.skeleton.json (classes with joints) and moby_<class>.glb
+// (classes with a high-LOD triangle), one run for both (a second run in a
+// folder would make the tree list the first to check their names); mobies/low/ and
 // ties/lod1/, lod2/ (classes whose LOD has triangles). Only those are listed;
 // a class that failed to decode is not (its LOD 0 OBJ reads as EIO and the
 // CSV says why). Inodes for every class are reserved.
 class ClassFileRun final : public FileRun {
 public:
-    enum class What { skeleton, lod };
-    ClassFileRun(std::shared_ptr<const LevelClassModels> models, What what, int lod, Provenance origin)
-        : models_(std::move(models)), what_(what), lod_(lod), origin_(std::move(origin)) {}
+    enum class What { rigs, lod };  // rigs: skeleton.json and .glb files
+    // `origin`: the OBJs' or skeleton.json's; `glb_origin`: the .glb files'.
+    ClassFileRun(std::shared_ptr<const LevelClassModels> models, What what, int lod, Provenance origin, Provenance glb_origin = {})
+        : models_(std::move(models)), what_(what), lod_(lod), origin_(std::move(origin)), glb_origin_(std::move(glb_origin)) {}
     uint64_t count() const override { return present().size(); }
-    uint64_t capacity() const override { return models_->listed().size(); }
-    std::string name(uint64_t position) const override { return present().at(position).second; }
+    uint64_t capacity() const override { return (what_ == What::rigs ? 2 : 1) * models_->listed().size(); }
+    std::string name(uint64_t position) const override { return present().at(position).name; }
     std::optional<uint64_t> position(std::string_view name) const override;
     std::shared_ptr<const tree::Source> source(uint64_t position) const override;
     std::shared_ptr<const Provenance> provenance(uint64_t position) const override;
 
 private:
-    // (class, file name) for each listed class that has the file, in table order.
-    const std::vector<std::pair<size_t, std::string>>& present() const;
-    const char* suffix() const { return what_ == What::skeleton ? ".skeleton.json" : ".obj"; }
+    struct File {
+        size_t cls;
+        std::string name;
+        ClassModelFile::Kind kind;
+    };
+    // Each listed class's files, in table order.
+    const std::vector<File>& present() const;
+    bool may_be_ours(std::string_view name) const;
     std::shared_ptr<const LevelClassModels> models_;
     What what_;
     int lod_;
-    Provenance origin_;  // its detail gains the class
+    Provenance origin_, glb_origin_;  // their details gain the class
     mutable std::once_flag made_;
-    mutable std::vector<std::pair<size_t, std::string>> present_;
+    mutable std::vector<File> present_;
 };
 
 }  // namespace gcfs::tree

@@ -138,7 +138,7 @@ void gameplay_checks(LevelVerdict& v, const LevelGameplay& gameplay) {
 }
 
 // formats-tie-sky.md A, formats-shrub.md: a line per class (its totals, or
-// why it was rejected), each OBJ and billboard rendered at its listed size.
+// why it was rejected), each OBJ, billboard and moby .glb rendered at its listed size.
 void class_model_checks(LevelVerdict& v, const LevelClassModels& models) {
     const ClassModelIndex& index = models.index();
     for (size_t c = 0; c < index.classes.size(); ++c) {
@@ -154,6 +154,8 @@ void class_model_checks(LevelVerdict& v, const LevelClassModels& models) {
             if (!obj.bytes) failures.push_back(obj.error);
         }
         if (m.billboard_width && !models.billboard_png(c).bytes) failures.push_back("billboard image does not render");
+        if (models.kind() == ClassKind::moby && m.counts[0].triangles > 0)  // the rigged .glb, at its listed size
+            if (const cache::Loaded glb = models.glb(c); !glb.bytes) failures.push_back(glb.error);
         v.checks.push_back({m.extent.name, failures.empty(),
                             failures.empty() ? fmt::format("{} at core_data.bin 0x{:x}: {}; materials {}; {}{}", models.prefix(), m.extent.offset,
                                                            fmt::join(lods, ", then "), fmt::join(m.materials, " "),

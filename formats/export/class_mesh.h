@@ -11,6 +11,16 @@
 
 namespace gcfs::formats {
 
+// The matrix a vertex uses (formats-moby.md §8.7), followed back to the
+// joints it blends: one joint (count 1, weight 255), two or three with their
+// u8 weights (fractions of 255), or none (count 0: the identity a static
+// class's pre-loop transfer of joint 0 stands for).
+struct VertexSkin {
+    uint8_t count = 0;
+    std::array<uint8_t, 3> joints{}, weights{};
+    bool operator==(const VertexSkin&) const = default;
+};
+
 struct ClassMesh {
     struct Triangle {
         std::array<uint32_t, 3> v;
@@ -19,6 +29,7 @@ struct ClassMesh {
     std::vector<std::array<double, 3>> positions;
     std::vector<std::array<double, 2>> uvs;  // one per position, (u, v) with v downward as the game stores it
     std::vector<Triangle> triangles;
+    std::vector<VertexSkin> skins;           // one per position for mobies and armor, else none
 };
 
 // The name a material slot gets in the class's MTL ("tie_007", say).

@@ -26,10 +26,11 @@ struct View {
 struct Layout {
     std::vector<View> views;
     struct MeshViews {
-        int positions = -1, uvs = -1, colours = -1;
+        int positions = -1, uvs = -1, colours = -1, joints = -1, weights = -1;
         std::vector<int> indices;  // per primitive, -1: not indexed
     };
     std::vector<MeshViews> meshes;
+    std::vector<int> skins;  // each skin's inverse bind matrices
     std::vector<int> images;
     uint64_t bin_size = 0;
 
@@ -48,10 +49,13 @@ Layout layout_of(const Scene& scene) {
         v.positions = l.add(12 * n, kArrayBuffer);
         if (!m.uvs.empty()) v.uvs = l.add(8 * n, kArrayBuffer);
         if (!m.colours.empty()) v.colours = l.add(4 * n, kArrayBuffer);
+        if (!m.joints.empty()) v.joints = l.add(4 * n, kArrayBuffer);
+        if (!m.weights.empty()) v.weights = l.add(16 * n, kArrayBuffer);
         for (const Primitive& p : m.primitives) v.indices.push_back(p.indices.empty() ? -1 : l.add(4 * p.indices.size(), kElementArrayBuffer));
         l.meshes.push_back(std::move(v));
     }
-    for (const Image& image : scene.images) l.images.push_back(l.add(image.size, 0));
+    for (const Skin& skin : scene.skins) l.skins.push_back(l.add(64 * skin.inverse_bind.size(), 0));
+    for (const Image& image : scene.images) l.images.push_back(image.uri.empty() ? l.add(image.size, 0) : -1);
     return l;
 }
 
@@ -91,6 +95,7 @@ Json make_json(const Scene& scene, const Layout& layout) {
         Json o = {{"name", n.name}};
         if (n.mesh >= 0) o["mesh"] = n.mesh;
         if (n.camera >= 0) o["camera"] = n.camera;
+        if (n.skin >= 0) o["skin"] = n.skin;
         if (n.matrix) o["matrix"] = floats(*n.matrix);
         if (!n.children.empty()) o["children"] = n.children;
         if (n.light >= 0) o["extensions"]["KHR_lights_punctual"] = {{"light", n.light}};
@@ -116,6 +121,8 @@ Json make_json(const Scene& scene, const Layout& layout) {
         accessors.back()["max"] = floats(hi);
         if (v.uvs >= 0) attributes["TEXCOORD_0"] = accessor(v.uvs, kFloat, m.uvs.size(), "VEC2");
         if (v.colours >= 0) attributes["COLOR_0"] = accessor(v.colours, kUnsignedByte, m.colours.size(), "VEC4", true);
+        if (v.joints >= 0) attributes["JOINTS_0"] = accessor(v.joints, kUnsignedByte, m.joints.size(), "VEC4");
+        if (v.weights >= 0) attributes["WEIGHTS_0"] = accessor(v.weights, kFloat, m.weights.size(), "VEC4");
         Json primitives = Json::array();
         for (size_t p = 0; p < m.primitives.size(); ++p) {
             const Primitive& prim = m.primitives[p];
@@ -126,10 +133,19 @@ Json make_json(const Scene& scene, const Layout& layout) {
         }
         meshes.push_back({{"name", m.name}, {"primitives", std::move(primitives)}});
     }
-    if (!scene.meshes.empty()) {
-        j["meshes"] = std::move(meshes);
-        j["accessors"] = std::move(accessors);
+    if (!scene.skins.empty()) {
+        Json skins = Json::array();
+        for (size_t i = 0; i < scene.skins.size(); ++i) {
+            const Skin& s = scene.skins[i];
+            Json o = {{"name", s.name}, {"inverseBindMatrices", accessor(layout.skins[i], kFloat, s.inverse_bind.size(), "MAT4")},
+                      {"joints", s.joints}};
+            if (s.skeleton >= 0) o["skeleton"] = s.skeleton;
+            skins.push_back(std::move(o));
+        }
+        j["skins"] = std::move(skins);
     }
+    if (!scene.meshes.empty()) j["meshes"] = std::move(meshes);
+    if (!accessors.empty()) j["accessors"] = std::move(accessors);
 
     if (!scene.materials.empty()) {
         Json materials = Json::array();
@@ -148,7 +164,10 @@ Json make_json(const Scene& scene, const Layout& layout) {
     if (!scene.images.empty()) {
         Json images = Json::array(), textures = Json::array();
         for (size_t i = 0; i < scene.images.size(); ++i) {
-            images.push_back({{"name", scene.images[i].name}, {"bufferView", layout.images[i]}, {"mimeType", "image/png"}});
+            if (scene.images[i].uri.empty())
+                images.push_back({{"name", scene.images[i].name}, {"bufferView", layout.images[i]}, {"mimeType", "image/png"}});
+            else
+                images.push_back({{"name", scene.images[i].name}, {"uri", scene.images[i].uri}});
             textures.push_back({{"sampler", 0}, {"source", i}});
         }
         j["images"] = std::move(images);
@@ -215,6 +234,10 @@ std::string mesh_problem(const Mesh& m) {
     if (!m.uvs.empty() && m.uvs.size() != m.positions.size()) return fmt::format("{} uvs for {} positions", m.uvs.size(), m.positions.size());
     if (!m.colours.empty() && m.colours.size() != m.positions.size())
         return fmt::format("{} colours for {} positions", m.colours.size(), m.positions.size());
+    if (m.joints.size() != m.weights.size() || (!m.joints.empty() && m.joints.size() != m.positions.size()))
+        return fmt::format("{} joints and {} weights for {} positions", m.joints.size(), m.weights.size(), m.positions.size());
+    for (const auto& w : m.weights)
+        if (!std::all_of(w.begin(), w.end(), [](float x) { return std::isfinite(x) && x >= 0; })) return "a weight is negative or not finite";
     for (const auto& p : m.positions)
         if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) return "a position is not finite";
     for (const auto& uv : m.uvs)
@@ -263,9 +286,13 @@ Result<Bytes> write_glb(const Scene& scene, const ImageBytes& image_bytes) {
             append_raw(out, m.positions), pad();
             append_raw(out, m.uvs), pad();
             append_raw(out, m.colours), pad();
+            append_raw(out, m.joints), pad();
+            append_raw(out, m.weights), pad();
             for (const Primitive& p : m.primitives) append_raw(out, p.indices), pad();
         }
+        for (const Skin& s : scene.skins) append_raw(out, s.inverse_bind), pad();
         for (size_t i = 0; i < scene.images.size(); ++i) {
+            if (!scene.images[i].uri.empty()) continue;
             auto png = image_bytes(i);
             if (!png.ok()) return png.error();
             if (png->size() != scene.images[i].size)

@@ -34,7 +34,19 @@ struct Mesh {
     std::vector<std::array<float, 3>> positions;
     std::vector<std::array<float, 2>> uvs;        // empty, or one per position (TEXCOORD_0)
     std::vector<std::array<uint8_t, 4>> colours;  // empty, or one per position (COLOR_0, normalised)
+    // A skinned mesh: both empty, or one per position (JOINTS_0 into its
+    // node's skin, WEIGHTS_0 summing to 1; §3.7.3.3).
+    std::vector<std::array<uint8_t, 4>> joints;
+    std::vector<std::array<float, 4>> weights;
     std::vector<Primitive> primitives;
+};
+
+// A skin (§3.7.3): joint nodes and, per joint, its inverse bind matrix.
+struct Skin {
+    std::string name;
+    std::vector<int> joints;
+    std::vector<Matrix> inverse_bind;
+    int skeleton = -1;  // the joints' common root node
 };
 
 struct Material {
@@ -51,7 +63,10 @@ struct Material {
 // file is written, so the scene holds only its size.
 struct Image {
     std::string name;
-    uint64_t size = 0;
+    uint64_t size = 0;  // PNG bytes in the BIN chunk
+    // Or, when set, a relative URI the image is read from instead (§3.8.4.2:
+    // a PNG beside the file; no bytes in the BIN chunk, size unused).
+    std::string uri;
 };
 
 struct Camera {
@@ -70,7 +85,7 @@ struct Light {
 
 struct Node {
     std::string name;
-    int mesh = -1, camera = -1, light = -1;
+    int mesh = -1, camera = -1, light = -1, skin = -1;
     std::optional<Matrix> matrix;
     std::vector<int> children;
     Json extras;  // null: none
@@ -83,6 +98,7 @@ struct Scene {
     std::vector<Image> images;
     std::vector<Camera> cameras;
     std::vector<Light> lights;
+    std::vector<Skin> skins;
     std::vector<Node> nodes;
     std::vector<int> roots;
     Json extras;  // on the scene object
@@ -99,8 +115,8 @@ using ImageBytes = std::function<Result<Bytes>(size_t image)>;
 Result<Bytes> write_glb(const Scene& scene, const ImageBytes& image_bytes);
 
 // Why write_glb would refuse this mesh ("" when it would not): no vertices,
-// per-vertex arrays of other lengths, a position or uv not finite, an index
-// past the vertices, a primitive that draws no whole triangle or line.
+// per-vertex arrays of other lengths, a position, uv or weight not finite, an
+// index past the vertices, a primitive that draws no whole triangle or line.
 std::string mesh_problem(const Mesh& mesh);
 
 // A node's matrix is one glTF accepts (§5.25): finite, the bottom row 0 0 0 1,

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,8 @@ constexpr uint64_t kAdGifSize = 0x40;         // §10.1
 constexpr uint32_t kCacheSlots = 512;         // §8.4: 9-bit cache IDs
 constexpr uint8_t kMaxJoints = 0x6f;          // §14
 constexpr uint8_t kDiscardSlot = 0xf4;        // §8.2: VU0 "don't keep"
-
 constexpr uint32_t kIndexVuAddress = 0x12d;   // §6.2: where the index UNPACK lands in VU memory
+
 struct Header {
     int32_t packet_table = 0;
     uint8_t high_count = 0, low_count = 0, metal_count = 0, metal_begin = 0, joint_count = 0;
@@ -34,12 +35,17 @@ struct Header {
     std::array<float, 4> bounding_sphere{};
 };
 
+// The matrix a VU0 slot holds (§8.7), followed back to its joints
+// (formats/export/class_mesh.h's VertexSkin).
+using Skin = VertexSkin;
+
 // One VU1 vertex as the index bytes address it: a table vertex, or a
 // duplicate copied from the cache with its own texture coordinates (§8.5).
 struct Vertex {
     int16_t x = 0, y = 0, z = 0;
     uint8_t azimuth = 0, elevation = 0;  // the normal (§8.5)
     int16_t s = 0, t = 0;                // 4.12 (§6.3)
+    Skin skin;                           // the matrix its record uses (§8.7); a duplicate keeps its original's
 };
 
 struct Triangle {
@@ -64,9 +70,14 @@ struct Joint {
 struct MobyClass {
     Header header;
     bool rac1_layout = false;
+    bool animated = false;           // §4.6: a joint list count > 0 (the ARMOR WAD's classes: always)
     Lod high, low;
     int metal_packets = 0, metal_vertices = 0;
     std::vector<Joint> joints;       // joint_count of them when skeleton and common_trans are set
+    // Why the rig cannot be used, though the bind-pose mesh can (§11: the
+    // mesh needs no joint transform): a skeleton, common_trans or parent that
+    // fails its checks, or a record naming a joint past the skeleton.
+    std::optional<FormatError> rig_error;
     std::vector<int> textures;       // class texture slots the two LODs use, ascending
     int gif_usage_entries = 0;
 };
@@ -85,13 +96,15 @@ struct MeshFields {
 inline constexpr MeshFields kClassMeshFields{0x00, 0x07, 0x20};
 // The packet table, packets (high, low, metal) and GIF usage table that
 // `header` names, checked as read_moby_class checks them; no skeleton.
-Result<MobyClass> read_mesh_section(ByteSpan range, const Header& header, const MeshFields& fields);
+// `animated`: whether a pre-loop joint 0 is a joint (§8.7).
+Result<MobyClass> read_mesh_section(ByteSpan range, const Header& header, const MeshFields& fields, bool animated);
 
 // The ARMOR WAD's "mesh-only" class (formats-globals.md §6): a 0x10-byte
 // header {u8 high, u8 low, u8 metal count, u8 metal begin, s32 packet table,
 // s32 GIF usage, s32 pad}, then the packet table and packets as a class has
 // them. The WAD, not the class, gives the scale (Wrench: 0.145833328 for
-// armors, 1 for wrenches).
+// armors, 1 for wrenches); the vertices are read with the skinned (animated)
+// layout, as Wrench reads them, and there is no skeleton.
 constexpr uint64_t kMeshOnlyHeaderSize = 0x10;
 inline constexpr MeshFields kMeshOnlyFields{0x04, 0x03, 0x08};
 Result<MobyClass> read_mesh_only_class(ByteSpan range, float scale);

@@ -11,6 +11,7 @@ ClassMesh lod_mesh(const MobyClass& cls, const Lod& lod) {
     for (const Vertex& v : lod.vertices) {
         mesh.positions.push_back({v.x * f, v.y * f, v.z * f});
         mesh.uvs.push_back({v.s / 4096.0, v.t / 4096.0});
+        mesh.skins.push_back(v.skin);
         // §8.5: azimuth and elevation in units of pi/128.
         const double az = v.azimuth * M_PI / 128.0, el = v.elevation * M_PI / 128.0;
         normals.push_back({std::sin(az) * std::cos(el), std::cos(az) * std::cos(el), std::sin(el)});

@@ -101,24 +101,32 @@ void check_entry_counts(const PacketEntry& e, uint32_t transfer_vertices) {
                          transfer_vertices));
 }
 
-// §8.7: VU0 slot rules Wrench's reader enforces.
-class SkinChecker {
+// §8.7: the VU0 matrix slots, followed back to joints, with the rules
+// Wrench's reader enforces.
+class SkinSlots {
 public:
-    SkinChecker(ListState& state, uint64_t at) : state_(state), at_(at) {}
-    void store(uint8_t addr, bool blend) {
+    SkinSlots(ListState& state, uint64_t at) : state_(state), at_(at) {}
+    void store(uint8_t addr, const Skin& skin) {
         aligned(addr);
-        if (addr == kDiscardSlot) return;
-        state_.written[addr / 4] = true;
-        state_.blended[addr / 4] = blend;
+        if (addr != kDiscardSlot) state_.slots[addr / 4] = skin;
     }
-    void load(uint8_t addr, bool must_be_joint, uint8_t stored_here) {
+    // A joint copied in from the scratchpad; a static class's joint 0 is the identity.
+    void transfer(uint8_t addr, uint8_t joint, bool preloop) {
+        if (preloop && !state_.animated && joint == 0) return store(addr, Skin{});
+        if (state_.joints && joint >= state_.joints && !state_.rig_error)  // the mesh stands; the rig cannot
+            state_.rig_error = FormatError{Errc::out_of_range, at_, fmt::format("transfers joint {} of a {}-joint skeleton", joint, state_.joints)};
+        store(addr, Skin{1, {joint, 0, 0}, {255, 0, 0}});
+    }
+    Skin load(uint8_t addr, bool must_be_joint, uint8_t stored_here) {
         aligned(addr);
         if (addr == stored_here && stored_here != kDiscardSlot)
             fail(Errc::bad_value, at_, fmt::format("loading from and storing to VU0 address 0x{:02x} in one record", addr));
-        if (addr == kDiscardSlot || !state_.written[addr / 4])
+        if (addr == kDiscardSlot || !state_.slots[addr / 4])
             fail(Errc::bad_value, at_, fmt::format("VU0 address 0x{:02x} is loaded before anything is stored there", addr));
-        if (must_be_joint && state_.blended[addr / 4])
+        const Skin& skin = *state_.slots[addr / 4];
+        if (must_be_joint && skin.count > 1)
             fail(Errc::bad_value, at_, fmt::format("a blend reads VU0 address 0x{:02x}, which holds a blend", addr));
+        return skin;
     }
 
 private:
@@ -181,30 +189,34 @@ PacketResult read_regular_packet(ByteSpan cls, const PacketEntry& e, bool rac1, 
     const ByteSpan st_bytes = st.payload;
     if (st.code.count() < total) fail(Errc::size_mismatch, vif.list_at + st.offset, fmt::format("{} texture coordinates for {} vertices", st.code.count(), total));
 
-    // §8.7 skinning state, §8.2 records.
-    SkinChecker skin(state, e.vertex_offset);
-    for (uint32_t k = 0; k < transfers; ++k) skin.store(u8_at(cls, e.vertex_offset + hsize + 2 * k + 1), false);
+    // §8.7 skinning state, §8.2 records: each record's matrix, in record order.
+    SkinSlots preloop(state, e.vertex_offset);
+    for (uint32_t k = 0; k < transfers; ++k)
+        preloop.transfer(u8_at(cls, e.vertex_offset + hsize + 2 * k + 1), u8_at(cls, e.vertex_offset + hsize + 2 * k), true);
     const uint64_t records = e.vertex_offset + vto;
     const uint64_t p = extra - 1;
     std::vector<uint32_t> ids(n);
+    std::vector<Skin> skins(n);
     for (uint64_t i = 0; i < n; ++i) {
         const uint64_t r = records + 16 * i;
         const uint16_t low = u16_at(cls, r);
         const uint8_t joint_field = static_cast<uint8_t>(low >> 9);
-        SkinChecker record(state, r);
-        if (i < two) {
-            record.store(u8_at(cls, r + 6), false);
-            record.load(u8_at(cls, r + 2), true, u8_at(cls, r + 6));
-            record.load(u8_at(cls, r + 3), true, u8_at(cls, r + 6));
-            record.store(u8_at(cls, r + 7), true);
-        } else if (i < two + three) {
-            record.load(u8_at(cls, r + 2), true, kDiscardSlot);
-            record.load(u8_at(cls, r + 3), true, kDiscardSlot);
-            record.load(static_cast<uint8_t>(joint_field * 2), true, kDiscardSlot);
-            record.store(u8_at(cls, r + 7), true);
-        } else {
-            record.store(u8_at(cls, r + 3), false);
-            record.load(u8_at(cls, r + 2), false, u8_at(cls, r + 3));
+        SkinSlots slots(state, r);
+        if (i < two) {  // two-way: transfer the joint, blend A and B
+            slots.transfer(u8_at(cls, r + 6), joint_field, false);
+            const Skin a = slots.load(u8_at(cls, r + 2), true, u8_at(cls, r + 6));
+            const Skin b = slots.load(u8_at(cls, r + 3), true, u8_at(cls, r + 6));
+            skins[i] = {2, {a.joints[0], b.joints[0], 0}, {u8_at(cls, r + 4), u8_at(cls, r + 5), 0}};
+            slots.store(u8_at(cls, r + 7), skins[i]);
+        } else if (i < two + three) {  // three-way: blend A, B and C (bits 9..15 × 2)
+            const Skin a = slots.load(u8_at(cls, r + 2), true, kDiscardSlot);
+            const Skin b = slots.load(u8_at(cls, r + 3), true, kDiscardSlot);
+            const Skin c = slots.load(static_cast<uint8_t>(joint_field * 2), true, kDiscardSlot);
+            skins[i] = {3, {a.joints[0], b.joints[0], c.joints[0]}, {u8_at(cls, r + 4), u8_at(cls, r + 5), u8_at(cls, r + 6)}};
+            slots.store(u8_at(cls, r + 7), skins[i]);
+        } else {  // main: transfer the joint, use the matrix at the load address
+            slots.transfer(u8_at(cls, r + 3), joint_field, false);
+            skins[i] = slots.load(u8_at(cls, r + 2), false, u8_at(cls, r + 3));
         }
         if (i >= 7) ids[i - 7] = low & 0x1ffu;  // §8.4: the ID of vertex i sits in record i + 7
     }
@@ -221,7 +233,7 @@ PacketResult read_regular_packet(ByteSpan cls, const PacketEntry& e, bool rac1, 
     for (uint64_t i = 0; i < n; ++i) {
         const uint64_t r = records + 16 * i;
         Vertex v{s16_at(cls, r + 10), s16_at(cls, r + 12), s16_at(cls, r + 14), u8_at(cls, r + 8), u8_at(cls, r + 9),
-                 s16_at(st_bytes, 4 * i), s16_at(st_bytes, 4 * i + 2)};
+                 s16_at(st_bytes, 4 * i), s16_at(st_bytes, 4 * i + 2), skins[i]};
         state.cache[ids[i]] = v;
         lod.vertices.push_back(v);
     }

@@ -15,8 +15,11 @@ namespace gcfs::formats::moby {
 struct ListState {
     int texture = 0;  // Wrench starts each list with slot 0
     std::array<std::optional<Vertex>, kCacheSlots> cache{};
-    // VU0 slots (index = address / 4): written, and whether they hold a blend (§8.7).
-    std::array<bool, 64> written{}, blended{};
+    // VU0 slots (index = address / 4) and the matrix each holds (§8.7).
+    std::array<std::optional<Skin>, 64> slots{};
+    bool animated = false;  // a pre-loop joint 0 is a joint, not the identity (§8.7)
+    uint32_t joints = 0;    // the skeleton's joints, when there is one
+    std::optional<FormatError> rig_error;  // the first transfer of a joint past them
 };
 
 struct PacketEntry {

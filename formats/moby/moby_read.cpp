@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -29,7 +30,8 @@ Header read_header(ByteSpan c) {
 }
 
 // §4.6: s32 count, s32 offsets, each entry s16 n1, s16 n2, n1 + n2 bytes, 0xff.
-void check_joint_list(ByteSpan c, int32_t at) {
+// Returns the count.
+int32_t check_joint_list(ByteSpan c, int32_t at) {
     if (at <= 0) fail(Errc::out_of_range, 0x1c, "no joint list (Wrench always reads it, §2)");
     const int32_t count = s32_at(c, static_cast<uint64_t>(at));
     if (count < 0 || static_cast<uint64_t>(count) > (c.size() - static_cast<uint64_t>(at)) / 4)
@@ -42,6 +44,7 @@ void check_joint_list(ByteSpan c, int32_t at) {
         if (s16_at(c, e) < 0 || s16_at(c, e + 2) < 0 || u8_at(c, end) != 0xff)
             fail(Errc::bad_value, e, fmt::format("joint list entry {} does not end with 0xff", i));
     }
+    return count;
 }
 
 std::vector<Joint> read_joints(ByteSpan c, const Header& h) {
@@ -58,6 +61,12 @@ std::vector<Joint> read_joints(ByteSpan c, const Header& h) {
         joint.parent = j == 0 ? -1 : parent_offset / 0x40;  // §11
         if (j > 0 && (parent_offset % 0x40 || static_cast<uint64_t>(joint.parent) >= j))
             fail(Errc::bad_value, t + 12, fmt::format("joint {}'s parent offset 0x{:x} is not an earlier joint", j, parent_offset));
+        // §11: the 3x3 part is a rotation, which must be finite and invertible to pose anything.
+        const auto& m = joint.matrix;
+        const double det = double(m[0]) * (double(m[5]) * m[10] - double(m[9]) * m[6]) - double(m[4]) * (double(m[1]) * m[10] - double(m[9]) * m[2]) +
+                           double(m[8]) * (double(m[1]) * m[6] - double(m[5]) * m[2]);
+        if (!std::all_of(m.begin(), m.end(), [](float v) { return std::isfinite(v); }) || !(std::abs(det) > 1e-12))
+            fail(Errc::bad_value, static_cast<uint64_t>(h.skeleton) + 64 * j, fmt::format("joint {}'s skeleton matrix is not invertible", j));
         joints.push_back(joint);
     }
     return joints;
@@ -100,11 +109,14 @@ void read_mesh(ByteSpan range, const MeshFields& fields, MobyClass& cls) {
     std::vector<PacketResult> results;
     for (int list = 0; list < 2; ++list) {
         ListState state;  // §7.5: reset per list
+        state.animated = cls.animated;
+        state.joints = static_cast<uint32_t>(cls.joints.size());
         Lod& lod = list == 0 ? cls.high : cls.low;
         const uint32_t first = list == 0 ? 0 : h.high_count, count = list == 0 ? h.high_count : h.low_count;
         for (uint32_t i = first; i < first + count; ++i)
             results.push_back(read_regular_packet(range, read_packet_entry(range, static_cast<uint64_t>(h.packet_table) + kPacketEntrySize * i),
                                                   cls.rac1_layout, state, lod));
+        if (!cls.rig_error) cls.rig_error = state.rig_error;
     }
     for (uint32_t i = 0; i < h.metal_count; ++i) {
         PacketResult metal;
@@ -126,17 +138,22 @@ Result<MobyClass> read_moby_class(ByteSpan range) {
         MobyClass cls;
         cls.header = read_header(range);
         cls.rac1_layout = cls.header.rac1_layout_byte != 0;
-        check_joint_list(range, cls.header.joints);
-        cls.joints = read_joints(range, cls.header);
+        cls.animated = check_joint_list(range, cls.header.joints) > 0;
+        // §11: the bind-pose mesh needs no joint transform, so a skeleton that
+        // fails its checks takes the rig (skeleton.json, the glb) and not the mesh.
+        auto joints = capture([&] { return read_joints(range, cls.header); });
+        if (joints.ok()) cls.joints = std::move(*joints);
+        else cls.rig_error = joints.error();
         read_mesh(range, kClassMeshFields, cls);
         return cls;
     });
 }
 
-Result<MobyClass> read_mesh_section(ByteSpan range, const Header& header, const MeshFields& fields) {
+Result<MobyClass> read_mesh_section(ByteSpan range, const Header& header, const MeshFields& fields, bool animated) {
     return capture([&] {
         MobyClass cls;
         cls.header = header;
+        cls.animated = animated;
         cls.rac1_layout = header.rac1_layout_byte != 0;
         read_mesh(range, fields, cls);
         return cls;
@@ -152,7 +169,7 @@ Result<MobyClass> read_mesh_only_class(ByteSpan range, float scale) {
         h.gif_usage = s32_at(range, 8);
         h.scale = scale;
         if (h.packet_table == 0) fail(Errc::bad_value, 4, "a mesh-only class without a packet table");
-        auto cls = read_mesh_section(range, h, kMeshOnlyFields);
+        auto cls = read_mesh_section(range, h, kMeshOnlyFields, true);
         if (!cls.ok()) throw FormatFailure(cls.error());
         return std::move(*cls);
     });

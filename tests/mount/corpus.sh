@@ -54,6 +54,7 @@ cases=(
     "shrub-packet-size|LEVEL01/shrubs/shrub_700.obj|runs past the class|LEVEL00 LEVEL02 LEVEL03|shrubs/shrub_701.obj shrubs/shrub_700_billboard.png shrubs/shrubs.mtl ties textures sky tfrag gameplay"
     "moby-cache-index|LEVEL01/mobies/moby_100.obj|names vertex 126|LEVEL00 LEVEL02 LEVEL03|mobies/moby_101.obj mobies/moby_103.obj mobies/low/moby_103.obj mobies/mobies.mtl ties shrubs textures sky tfrag gameplay"
     "moby-packet-count|LEVEL01/mobies/moby_100.obj|packet table needs|LEVEL00 LEVEL02 LEVEL03|mobies/moby_101.obj mobies/moby_102.obj mobies/moby_101.skeleton.json ties shrubs textures gameplay"
+    "moby-joint-parent|LEVEL01/mobies/moby_101.glb LEVEL01/mobies/moby_101.skeleton.json|parent offset 0x80|LEVEL00 LEVEL02 LEVEL03|mobies/moby_101.obj mobies/moby_100.glb mobies/moby_103.glb mobies/moby_103.skeleton.json mobies/mobies.mtl ties shrubs textures gameplay"
     "gameplay-path-count|LEVEL01/gameplay/paths.obj LEVEL01/gameplay/paths.csv|declares|LEVEL00 LEVEL02 LEVEL03|gameplay/grind_paths.obj gameplay/mobies.csv gameplay/settings.json gameplay/volumes.obj gameplay/help"
     "vag-predictor|LEVEL01/audio/sfx_001.wav|predictor 5|LEVEL00 LEVEL02 LEVEL03|audio/sfx_000.wav audio/sfx_510.wav audio/upgrade_sample.wav gameplay tfrag"
 )

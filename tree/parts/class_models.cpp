@@ -46,7 +46,9 @@ void class_models(LevelFolder& f, ClassKind kind) {
                                                                                     : std::vector<std::pair<const char*, int>>{};
     for (const auto& [folder, lod] : lower)
         f.tree.add_file_run(f.directory(dir, folder), std::make_shared<ClassFileRun>(models, What::lod, lod, *origin("OBJ", fmt::format("LOD {}", lod))));
-    if (kind == ClassKind::moby) f.tree.add_file_run(dir, std::make_shared<ClassFileRun>(models, What::skeleton, 0, *origin("JSON", "the skeleton (11)")));
+    if (kind == ClassKind::moby)
+        f.tree.add_file_run(dir, std::make_shared<ClassFileRun>(models, What::rigs, 0, *origin("JSON", "the skeleton (11)"),
+                                                                *origin("glTF 2.0 binary", "both LODs skinned to the skeleton (8.7, 11)")));
     if (kind != ClassKind::shrub) return;
     const auto& entries = level.classes[table];
     size_t c = 0;

@@ -1,0 +1,61 @@
+// A moby class or an armor model as a skinned glTF model (glTF 2.0 §3.7.3):
+// its joints as a node hierarchy, one inverse bind matrix each, and per
+// vertex the joints and weights its blend record gives (formats-moby.md §8.7,
+// §11). The bind pose is the stored mesh (§11: "apply no joint transforms"),
+// so a viewer shows the OBJ's shape until a joint is moved.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "formats/export/class_mesh.h"
+#include "formats/gltf/gltf.h"
+#include "formats/gltf/level_meshes.h"
+#include "formats/moby/moby.h"
+
+namespace gcfs::formats::gltf {
+
+struct RigJoint {
+    int parent = -1;      // an earlier joint; -1 for a root
+    Matrix inverse_bind;  // class space (game units, z up) to the joint's space
+};
+
+// §11 read as Wrench's disabled recovery reads it: skeleton[j] is joint j's
+// inverse bind matrix, its 3x3 part a rotation and its m_3.xyz a translation
+// in raw vertex units (times scale/1024). gcfs takes m_0..m_3 as the columns
+// (the row/column convention is not confirmed, §11); the stored w's carry no
+// meaning and the bottom row is written 0 0 0 1. common_trans gives the parents.
+std::vector<RigJoint> moby_rig(const std::vector<moby::Joint>& joints, float scale);
+
+// A rig of `count` joints, each a root at the origin with the identity as its
+// inverse bind matrix: what the ARMOR WAD's mesh-only classes allow, since
+// their records name joints but the WAD holds no skeleton (formats-globals.md
+// §6). Posing one still moves exactly the vertices bound to it.
+std::vector<RigJoint> bare_rig(int count);
+
+// The joints a mesh's records name, plus one: at least 1 (count-0 vertices use joint 0).
+int joints_named(const ClassMesh& mesh);
+
+// glTF's JOINTS_0 and WEIGHTS_0 for one vertex: its blend's u8 weights as
+// fractions of their sum (float32; the largest takes the rounding remainder,
+// so they sum to 1 within float precision), repeated joints merged,
+// zero-weight and unused entries written as joint 0 with weight 0. A count-0
+// vertex (a static class's identity, §8.7) is bound to joint 0 alone.
+struct JointWeights {
+    std::array<uint8_t, 4> joints{};
+    std::array<float, 4> weights{};
+};
+JointWeights joint_weights(const VertexSkin& skin);
+
+// Adds the model to `scene`: a root node `name` that turns the game's axes
+// into glTF's (game_to_gltf), the high LOD's joint hierarchy under it and,
+// when the low LOD has triangles, a copy of the hierarchy under a node
+// "<name>_low_lod" placed 2.5 reaches along x (viewers draw every node); each
+// LOD's mesh ("<name>_high_lod", "<name>_low_lod") on a root node of its own with no transform and its own skin, as
+// glTF requires of skinned meshes (§3.7.3.1). `lods[1]` may be empty.
+// Meshes without skins (a class with no joints) go under the root unskinned.
+void add_rigged_model(Scene& scene, const std::string& name, const std::array<ClassMesh, 2>& lods, const std::vector<RigJoint>& rig,
+                      const MaterialOf& material);
+
+}  // namespace gcfs::formats::gltf
