@@ -17,34 +17,60 @@ namespace {
 
 using namespace formats;
 
-// §2.2: at most kMaxDepth levels deep, and each directory extent walked once,
-// so records that point back at a directory (or many at one) cannot multiply
-// the work: the walk reads each directory's bytes at most once.
-void walk_directory(const Image& image, uint32_t lba, uint32_t size, const std::string& prefix, int depth,
-                    std::vector<IsoFile>& files, std::set<uint32_t>& walked) {
-    if (depth > iso9660::kMaxDepth) return;
-    if (!walked.insert(lba).second) {
-        spdlog::warn("ISO9660 directory at LBA {} is recorded twice; {} is left empty", lba, prefix);
-        return;
-    }
-    const Bytes extent = image.read_clamped(static_cast<uint64_t>(lba) * kSectorSize, size);
-    auto entries = iso9660::parse_directory(extent);
-    if (!entries.ok())
-        throw NotAGameDisc(fmt::format("ISO9660 directory at LBA {} is damaged: {}", lba, entries.error().describe()));
-    FolderNames names;
-    for (const auto& e : *entries) {
-        // A recorded name is one path step, escaped if need be, and distinct in its folder.
-        const std::string name = names.claim(safe_name(e.name));
-        if (name != e.name)
-            spdlog::warn("ISO9660 directory at LBA {}: the record named {:?} is shown as {}", lba, e.name, name);
-        const std::string path = prefix.empty() ? name : prefix + "/" + name;
-        if (e.is_directory) {
-            walk_directory(image, e.lba, e.size, path, depth + 1, files, walked);
-        } else {
-            files.push_back({path, e.lba, e.size});
+// The ISO9660 tree as far as it can be read. The game reaches every WAD
+// through the table of contents (formats.md 2.3), so a damaged directory
+// costs only the part of disc/ it describes: each problem is logged once,
+// naming LBA and image byte, and listed in disc/.damaged. At most kMaxDepth
+// levels deep and each directory extent walked once (§2.2), so records that
+// point back at a directory (or many at one) cannot multiply the work.
+class IsoWalk {
+public:
+    IsoWalk(const Image& image, DiscScan& disc) : image_(image), disc_(disc) {}
+
+    void directory(uint32_t lba, uint64_t size, const std::string& path, int depth, uint64_t max_size) {
+        const uint64_t at = static_cast<uint64_t>(lba) * kSectorSize;
+        if (depth > iso9660::kMaxDepth)
+            return note(path, lba, at, fmt::format("deeper than {} levels (formats.md 2.2); shown empty", iso9660::kMaxDepth));
+        if (!walked_.insert(lba).second) return note(path, lba, at, "is recorded twice; shown empty the second time");
+        if (at >= image_.size())
+            return note(path, lba, at, fmt::format("lies past the image end (sector {}); shown empty", image_.size() / kSectorSize));
+        if (size > max_size) {
+            note(path, lba, at, fmt::format("declares {} bytes, more than the {} its records can fill; read up to that", size, max_size));
+            size = max_size;
+        }
+        if (size > image_.size() - at)
+            note(path, lba, at, fmt::format("runs {} bytes past the image end; read up to the end", size - (image_.size() - at)));
+        const Bytes extent = image_.read_clamped(at, size);
+        const auto parsed = iso9660::parse_directory(extent);
+        for (const auto& p : parsed.problems) note(path, lba, at + p.offset, p.what);
+        FolderNames names;
+        if (depth == 0) names.claim(std::string(kIsoDamageNote));  // a record of that name shows as ".damaged~2"
+        for (const auto& e : parsed.entries) {
+            // A recorded name is one path step, escaped if need be, and distinct in its folder.
+            const std::string name = names.claim(safe_name(e.name));
+            if (name != e.name)
+                spdlog::warn("ISO9660 directory at LBA {}: the record named {:?} is shown as {}", lba, e.name, name);
+            const std::string child = path.empty() ? name : path + "/" + name;
+            if (e.is_directory) {
+                disc_.directories.push_back(child);
+                directory(e.lba, e.size, child, depth + 1, iso9660::kMaxDirectoryBytes);
+            } else {
+                disc_.files.push_back({child, e.lba, e.size});
+            }
         }
     }
-}
+
+private:
+    void note(const std::string& path, uint32_t lba, uint64_t byte, const std::string& what) {
+        const std::string folder = "disc/" + path;
+        spdlog::warn("{}: ISO9660 directory at LBA {}, image byte {}: {}", folder, lba, byte, what);
+        disc_.iso_damage.push_back({folder, lba, byte, what});
+    }
+
+    const Image& image_;
+    DiscScan& disc_;
+    std::set<uint32_t> walked_;
+};
 
 bool same_except_sector(const LevelHeader& a, const LevelHeader& b) {
     auto same = [](SectorRange x, SectorRange y) { return x.offset == y.offset && x.size == y.size; };
@@ -305,11 +331,7 @@ DiscScan scan_table(const Image& image) {
     auto volume = iso9660::parse_primary_volume(image.read_clamped(iso9660::kPvdLba * kSectorSize, kSectorSize));
     if (!volume.ok()) throw NotAGameDisc("not an ISO9660 image: " + volume.error().describe());
     disc.volume = *volume;
-    if (image.size() / kSectorSize <= volume->root_lba)
-        throw NotAGameDisc(fmt::format("the image ends at sector {}; its root directory needs sector {}",
-                                       image.size() / kSectorSize, volume->root_lba));
-    std::set<uint32_t> walked;
-    walk_directory(image, volume->root_lba, volume->root_size, "", 0, disc.files, walked);
+    IsoWalk(image, disc).directory(volume->root_lba, volume->root_size, "", 0, iso9660::kMaxRootSize);
 
     const Bytes toc_bytes = image.read_clamped(static_cast<uint64_t>(kTocLba) * kSectorSize, kTocMaxSize);
     auto toc = parse_toc(toc_bytes);

@@ -40,6 +40,15 @@ struct IsoFile {
     uint32_t size;
 };
 
+// What part of the ISO9660 tree could not be read, listed in disc/.damaged.
+constexpr std::string_view kIsoDamageNote = ".damaged";
+struct IsoDamage {
+    std::string folder;  // "disc/LEVELS"
+    uint32_t lba;        // the directory's
+    uint64_t byte;       // image byte of the record (or of the extent)
+    std::string what;
+};
+
 struct LevelScan {
     int index = 0;
     std::string folder;             // "LEVEL00": table index, not id (§2.4)
@@ -81,6 +90,8 @@ struct LevelScan {
 struct DiscScan {
     formats::iso9660::PrimaryVolume volume;
     std::vector<IsoFile> files;
+    std::vector<std::string> directories;  // every ISO9660 folder shown, empty ones too
+    std::vector<IsoDamage> iso_damage;
     formats::Toc toc;
     std::vector<LevelScan> levels;
 };

@@ -70,6 +70,10 @@ private:
 
     void disc_folder(uint64_t dir) {
         const Origins origins(d_.scan);
+        for (const auto& path : d_.scan.directories) d_.tree.folders_of(dir, path + "/");
+        if (!d_.scan.iso_damage.empty())
+            file(d_.tree, dir, std::string(kIsoDamageNote), std::make_shared<StaticText>(iso_damage_text(d_.scan.iso_damage)),
+                 Origins::generated("the ISO9660 directory walk", "what of the ISO9660 tree could not be read"));
         for (const auto& f : d_.scan.files) {
             const uint64_t parent = d_.tree.folders_of(dir, f.path);
             const uint64_t offset = static_cast<uint64_t>(f.lba) * kSectorSize;
@@ -111,14 +115,13 @@ private:
     // every subsystem's part (tree/parts/), into the folder's subtree.
     void level_folder(Tree& tree, uint64_t folder, const LevelScan& level) {
         LevelFolder f(d_, level, tree, folder);
-        // Live: the checks made at mount, and every read failure met since.
-        const Diagnostics* diagnostics = &d_.diagnostics;
+        // Made once, on first use: its size is fixed for the life of the
+        // mount. Read failures met later go to .gcfs/stats, not here.
         const LevelDecoders* decoders = &f.decoders();  // map nodes stay put; filled by the parts
-        f.file(f.dir, "info.json", std::make_shared<LiveText>([&level, diagnostics, decoders] {
+        f.file(f.dir, "info.json", std::make_shared<GeneratedText>([&level, decoders] {
                  const GeometryIndex* geometry = decoders->geometry ? &decoders->geometry->index() : nullptr;
                  const GameplayIndex* gameplay = decoders->gameplay_index ? &decoders->gameplay_index->index() : nullptr;
-                 return level_info_json(level, geometry, gameplay, {decoders->mobies.get(), decoders->ties.get(), decoders->shrubs.get()},
-                                        diagnostics->errors_under(level.folder));
+                 return level_info_json(level, geometry, gameplay, {decoders->mobies.get(), decoders->ties.get(), decoders->shrubs.get()});
              }),
              f.decoded(level.file_offset, level.file_size, "JSON written by gcfs",
                        "the level's headers, the core's regions, the gameplay blocks and every check (formats.md 3, 4, 6, 8)"));

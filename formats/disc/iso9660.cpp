@@ -56,48 +56,84 @@ Result<PrimaryVolume> parse_primary_volume(ByteSpan s) {
         v.volume_space_sectors = u32_at(s, 80);
         v.root_lba = u32_at(s, kRootRecord + 2);
         v.root_size = u32_at(s, kRootRecord + 10);
-        if (v.root_size > kMaxRootSize)
-            fail(Errc::too_large, kRootRecord + 10, fmt::format("root directory of {} bytes exceeds 64 KiB", v.root_size));
         v.creation = parse_dec_datetime(s, 813);
         return v;
     });
 }
 
-Result<std::vector<DirectoryEntry>> parse_directory(ByteSpan d) {
-    return capture([&] {
-        std::vector<DirectoryEntry> entries;
-        int dot_entries = 0;
-        uint64_t at = 0;
-        while (at < d.size()) {
-            const uint8_t length = d[at];
-            if (length == 0) {  // §2.2: padding up to the next sector
-                ++at;
-                continue;
-            }
-            require(d, at, length, "directory record");
-            if (length < 34) fail(Errc::bad_value, at, fmt::format("directory record of {} bytes is too short", length));
-            const uint8_t name_length = d[at + 32];
-            if (33u + name_length > length)
-                fail(Errc::bad_value, at + 32, "directory record name runs past its record");
-            DirectoryEntry e;
-            e.lba = u32_at(d, at + 2);
-            e.size = u32_at(d, at + 10);
-            e.is_directory = (d[at + 25] & 0x02) != 0;
-            e.name.assign(reinterpret_cast<const char*>(d.data() + at + 33), name_length);
-            at += length;
-            if (e.is_directory && dot_entries < 2 && name_length == 1 && (e.name[0] == 0 || e.name[0] == 1)) {
-                ++dot_entries;
-                continue;
-            }
-            if (const auto semicolon = e.name.find(';'); semicolon != std::string::npos) e.name.resize(semicolon);
-            if (!e.name.empty() && e.name.back() == '.') e.name.pop_back();  // "NAME." for extension-less files
-            if (e.name.empty()) fail(Errc::bad_value, at - length + 33, "directory record with an empty name");
-            entries.push_back(e);
-            if (entries.size() > kMaxRecordsPerDirectory)
-                fail(Errc::too_large, at, "more than 1000 records in one directory");
+namespace {
+
+constexpr uint8_t kMinRecordSize = 34;  // ECMA-119 9.1: 33 fixed bytes and an identifier of at least one
+
+// ECMA-119 6.8.2.2: a directory's first record is its own, identifier 0x00.
+bool starts_with_own_record(ByteSpan d) {
+    return d.size() >= kMinRecordSize && d[0] >= kMinRecordSize && d[32] == 1 && d[33] == 0 && (d[25] & 0x02) != 0;
+}
+
+// "NAME.;1" is how ISO9660 records a name without extension; "." and ".."
+// recorded as names are names (shown escaped), not separators.
+std::string recorded_name(std::string name) {
+    if (const auto semicolon = name.find(';'); semicolon != std::string::npos) name.resize(semicolon);
+    if (name.size() > 1 && name.back() == '.' && name.find_first_not_of('.') != std::string::npos) name.pop_back();
+    return name;
+}
+
+}  // namespace
+
+Directory parse_directory(ByteSpan d) {
+    Directory out;
+    auto problem = [&](uint64_t at, std::string what) { out.problems.push_back({at, std::move(what)}); };
+    if (d.empty()) return out;
+    if (!starts_with_own_record(d)) {
+        problem(0, "its first record is not the directory's own (identifier 0x00, directory flag; ECMA-119 6.8.2.2): "
+                   "the extent holds no directory");
+        return out;
+    }
+    int dot_entries = 0;
+    uint64_t at = 0;
+    while (at < d.size()) {
+        const uint8_t length = d[at];
+        if (length == 0) {  // §2.2: padding up to the next sector
+            ++at;
+            continue;
         }
-        return entries;
-    });
+        if (length < kMinRecordSize) {
+            const uint64_t next = (at / kSectorSize + 1) * kSectorSize;
+            problem(at, fmt::format("a record of {} bytes is shorter than the {} any record needs; read on from the next "
+                                    "sector (+0x{:x})", length, kMinRecordSize, next));
+            at = next;
+            continue;
+        }
+        if (length > d.size() - at) {
+            problem(at, fmt::format("a record of {} bytes runs past the directory's {} bytes", length, d.size()));
+            break;
+        }
+        const uint8_t name_length = d[at + 32];
+        if (33u + name_length > length) {
+            problem(at, fmt::format("a record's name of {} bytes runs past its {}-byte record; the record is skipped",
+                                    name_length, length));
+            at += length;
+            continue;
+        }
+        DirectoryEntry e;
+        e.lba = u32_at(d, at + 2);
+        e.size = u32_at(d, at + 10);
+        e.is_directory = (d[at + 25] & 0x02) != 0;
+        const std::string raw(reinterpret_cast<const char*>(d.data() + at + 33), name_length);
+        if (e.is_directory && dot_entries < 2 && name_length == 1 && (raw[0] == 0 || raw[0] == 1)) {
+            ++dot_entries;
+            at += length;
+            continue;
+        }
+        if (out.entries.size() == kMaxRecordsPerDirectory) {
+            problem(at, fmt::format("more than {} records (formats.md 2.2); the rest are not shown", kMaxRecordsPerDirectory));
+            break;
+        }
+        e.name = recorded_name(raw);
+        out.entries.push_back(std::move(e));
+        at += length;
+    }
+    return out;
 }
 
 // ---------------------------------------------------------------- writer

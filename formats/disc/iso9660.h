@@ -11,7 +11,7 @@
 namespace gcfs::formats::iso9660 {
 
 constexpr uint32_t kPvdLba = 16;
-constexpr uint64_t kMaxRootSize = 0x10000;       // §2.2: Wrench rejects a larger root
+constexpr uint64_t kMaxRootSize = 0x10000;       // §2.2: Wrench rejects a larger root; gcfs reads this much of it
 constexpr size_t kMaxRecordsPerDirectory = 1000;  // §2.2
 constexpr int kMaxDepth = 8;                      // §2.2
 constexpr uint32_t kMaxFilesystemSectors = 1500;  // §2.1: Wrench parses only the first 1500 sectors
@@ -35,9 +35,30 @@ struct DirectoryEntry {
     bool is_directory = false;
 };
 
+// What one directory extent could not give: `offset` is the record's byte in
+// the extent.
+struct DirectoryProblem {
+    uint64_t offset = 0;
+    std::string what;
+};
+
+struct Directory {
+    std::vector<DirectoryEntry> entries;
+    std::vector<DirectoryProblem> problems;
+};
+
 // Parses one directory extent; "." and ".." are skipped, a zero length byte
-// skips to the next byte (sector padding, §2.2).
-Result<std::vector<DirectoryEntry>> parse_directory(ByteSpan extent);
+// skips to the next byte (sector padding, §2.2). Never fails: the game reads
+// no ISO9660 directory (formats.md 2.3), so a damaged record costs only what
+// it describes. A record too short to hold a name skips to the next sector
+// (records never straddle one, ECMA-119 6.8.1.1), a name past its record
+// skips that record, a record past the extent or the 1001st ends the walk, an
+// extent whose first record is not its own "." holds no directory at all.
+Directory parse_directory(ByteSpan extent);
+
+// The largest extent a directory of kMaxRecordsPerDirectory records can
+// fill: each record in a sector of its own, with "." and "..".
+constexpr uint64_t kMaxDirectoryBytes = (kMaxRecordsPerDirectory + 2) * kSectorSize;
 
 // ---- writer ----
 struct FileToWrite {

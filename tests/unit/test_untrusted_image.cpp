@@ -55,6 +55,23 @@ TEST_CASE("safe_name escapes what could be more than one path step, reversibly")
     CHECK(tree::safe_name("50%") == "50%25");  // so an escape in the name cannot be mistaken for ours
 }
 
+TEST_CASE("an escaped name longer than NAME_MAX is cut, never inside an escape, and ends in a hash of the record") {
+    const std::string ff(221, '\xff');
+    const std::string name = tree::safe_name(ff);  // 663 bytes escaped
+    CHECK(name.size() <= tree::kNameMax);
+    REQUIRE(name.size() > 13);
+    CHECK(name.substr(name.size() - 13, 5) == "%FF~h");  // whole escapes, then "~h" and 8 hex digits
+    CHECK((name.size() - 10) % 3 == 0);
+    std::string other = ff;
+    other.back() = '\xfe';  // differs only past the cut
+    CHECK(tree::safe_name(other) != name);
+    CHECK(tree::safe_name(other).size() <= tree::kNameMax);
+    CHECK(tree::safe_name(std::string(255, 'A')) == std::string(255, 'A'));  // a name that fits is kept whole
+    tree::FolderNames names;
+    CHECK(names.claim(std::string(255, 'A')) == std::string(255, 'A'));
+    CHECK(names.claim(std::string(255, 'A')) == std::string(253, 'A') + "~2");  // the suffix fits too
+}
+
 TEST_CASE("FolderNames gives every copy of a name a visible, stable suffix") {
     tree::FolderNames names;
     CHECK(names.claim("A") == "A");
@@ -97,6 +114,31 @@ TEST_CASE("directory records that point back at a walked directory cannot multip
     CHECK(disc->tree.resolve("disc/SYSTEM.CNF"));
     CHECK(!disc->tree.resolve("disc/LEVELS/SYSTEM.CNF"));  // the root is not walked a second time
     CHECK(disc->scan.files.size() < 40);
+    CHECK(disc->tree.resolve("disc/LEVELS"));  // shown empty, named in disc/.damaged
+    REQUIRE(disc->scan.iso_damage.size() == 1);
+    CHECK(disc->scan.iso_damage[0].folder == "disc/LEVELS");
+    CHECK(disc->tree.resolve("disc/.damaged"));
+}
+
+TEST_CASE("a directory whose extent holds file data shows empty; the mount, global/ and the levels do not depend on it") {
+    std::ifstream in(small_disc().path, std::ios::binary);
+    std::string bytes(std::istreambuf_iterator<char>(in), {});
+    const size_t record = bytes.find("LEVELS", 259 * 2048) - 33;
+    REQUIRE(record < 260 * 2048);
+    const uint32_t lba = 1000;  // SYSTEM.CNF's sector: text, not records
+    for (int i = 0; i < 4; ++i) {
+        bytes[record + 2 + i] = static_cast<char>((lba >> (8 * i)) & 0xff);
+        bytes[record + 9 - i] = static_cast<char>((lba >> (8 * i)) & 0xff);
+    }
+    const ScratchImage image(".filedata.iso", bytes);
+    const auto disc = tree::open_disc(image.path, 16 << 20);
+    const auto clean = tree::open_disc(small_disc().path, 16 << 20);
+    CHECK(!disc->tree.resolve("disc/LEVELS/LEVEL00.WAD"));
+    CHECK(disc->tree.resolve("disc/LEVELS"));
+    REQUIRE(disc->scan.iso_damage.size() == 1);
+    CHECK(disc->scan.iso_damage[0].byte == lba * 2048);
+    CHECK(node_at(*disc, "LEVEL00/data.bin").source->size() == node_at(*clean, "LEVEL00/data.bin").source->size());
+    CHECK(node_at(*disc, "global/misc.wad").source->size() == node_at(*clean, "global/misc.wad").source->size());
 }
 
 }  // namespace test_untrusted_image
