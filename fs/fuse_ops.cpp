@@ -185,6 +185,19 @@ void op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, f
     list_directory(req, ino, size, offset, true);
 }
 
+// Every file but the daemon's own counters comes from the image: once the
+// image changed under the mount (truncated, rewritten), what is cached and
+// what is decoded anew would mix two images, so every such open and read is
+// EIO, logged once per file (tree::Diagnostics).
+bool refused_as_stale(fuse_req_t req, tree::Disc& disc, fuse_ino_t ino, const char* what) {
+    if (disc.image->unchanged()) return false;
+    disc.diagnostics.report(disc.tree.path_of(ino), what,
+                            fmt::format("the image {} changed (size or modification time) since it was mounted; unmount and mount "
+                                        "it again", disc.image->path()));
+    fuse_reply_err(req, EIO);
+    return true;
+}
+
 // Dynamic files are snapshotted at open so that one reader sees one text.
 struct Snapshot {
     std::string text;
@@ -200,7 +213,9 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
         disc.diagnostics.report(disc.tree.path_of(ino), "open", error);
         return (void)fuse_reply_err(req, EIO);
     }
-    if (const auto* live = dynamic_cast<const tree::LiveText*>(n->source.get())) {
+    const auto* live = dynamic_cast<const tree::LiveText*>(n->source.get());
+    if (!live && refused_as_stale(req, disc_of(req), ino, "open")) return;
+    if (live) {
         fi->direct_io = 1;
         fi->fh = reinterpret_cast<uint64_t>(new Snapshot{live->render()});
     } else {
@@ -219,6 +234,7 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_fil
         fuse_reply_buf(req, text.data() + start, std::min<uint64_t>(size, text.size() - start));
         return;
     }
+    if (refused_as_stale(req, disc, ino, fmt::format("read at file offset {}", offset).c_str())) return;
     thread_local std::vector<uint8_t> buffer;
     buffer.resize(size);
     const tree::ReadOutcome outcome = n->source->read(static_cast<uint64_t>(offset), buffer);

@@ -7,7 +7,13 @@
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
+
+#include <cctype>
 #include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 
 #include "fs/fuse_ops.h"
@@ -16,7 +22,8 @@
 namespace gcfs::fs {
 
 bool parse_size(const std::string& text, uint64_t& bytes) {
-    if (text.empty()) return false;
+    // stoull would take "-5" as 2^64 - 5 and " 5" as 5: a size starts with a digit.
+    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return false;
     size_t used = 0;
     unsigned long long value;
     try {
@@ -30,9 +37,20 @@ bool parse_size(const std::string& text, uint64_t& bytes) {
     else if (suffix == "M" || suffix == "m" || suffix == "MiB") scale = 1ull << 20;
     else if (suffix == "G" || suffix == "g" || suffix == "GiB") scale = 1ull << 30;
     else if (!suffix.empty()) return false;
+    if (value > UINT64_MAX / scale) return false;
     bytes = value * scale;
     return true;
 }
+
+namespace {
+
+uint64_t physical_memory() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+}
+
+}  // namespace
 
 std::string apply_o_option(const std::string& list, MountOptions& options) {
     size_t start = 0;
@@ -41,7 +59,12 @@ std::string apply_o_option(const std::string& list, MountOptions& options) {
         const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (item.rfind("cache_size=", 0) == 0) {
             if (!parse_size(item.substr(11), options.cache_bytes) || options.cache_bytes == 0)
-                return fmt::format("bad cache_size '{}': use a byte count with K, M or G", item.substr(11));
+                return fmt::format("bad cache_size '{}': a positive byte count, K, M or G after it\n"
+                                   "usage: gcfs mount IMAGE MOUNTPOINT -o cache_size=SIZE   (e.g. 256M; default 512M)",
+                                   item.substr(11));
+            if (const uint64_t memory = physical_memory(); memory && options.cache_bytes > memory)
+                fmt::print(stderr, "gcfs: warning: cache_size {} bytes is more than this machine's {} bytes of memory\n",
+                           options.cache_bytes, memory);
         } else if (item == "debug") {
             options.debug = true;
         } else if (item == "noxattr") {
@@ -117,12 +140,20 @@ void keep_heap_small() {
 
 }  // namespace
 
-int run_mount(const MountOptions& options, tree::Disc& disc) {
-    if (options.debug) spdlog::set_level(spdlog::level::debug);
+int run_mount(const MountOptions& given, tree::Disc& disc) {
+    if (given.debug) spdlog::set_level(spdlog::level::debug);
     keep_heap_small();
-    if (const std::string problem = mountpoint_problem(options.mountpoint); !problem.empty()) {
+    if (const std::string problem = mountpoint_problem(given.mountpoint); !problem.empty()) {
         fmt::print(stderr, "gcfs: {}\n", problem);
         return 4;
+    }
+    // Resolved once: the daemon leaves its working directory (libfuse's
+    // fuse_daemonize changes to "/"), and a relative path would then unmount
+    // nothing when a signal stops it.
+    MountOptions options = given;
+    if (char* absolute = ::realpath(given.mountpoint.c_str(), nullptr)) {
+        options.mountpoint = absolute;
+        std::free(absolute);
     }
 
     std::vector<std::string> args = {"gcfs", "-o", "ro,default_permissions,fsname=gcfs:" + options.image + ",subtype=gcfs"};
@@ -168,7 +199,10 @@ int run_mount(const MountOptions& options, tree::Disc& disc) {
     fuse_loop_cfg_destroy(config);
     mapping.join();
     spdlog::info("unmounting {}", options.mountpoint);
-    return loop == 0 ? 0 : 8;
+    // libfuse's signal handler ends the loop with the signal's number: a stop
+    // asked for (SIGINT, SIGTERM, SIGHUP) is a clean end, as an unmount is.
+    const bool asked = loop == 0 || loop == SIGINT || loop == SIGTERM || loop == SIGHUP;
+    return asked ? 0 : 8;
 }
 
 }  // namespace gcfs::fs

@@ -12,6 +12,9 @@ std::unique_ptr<tree::Disc> open_image(const std::string& image, uint64_t cache_
     } catch (const std::system_error& e) {
         fmt::print(stderr, "gcfs: cannot open image {}: {}\n", image, e.code().message());
         exit_code = 2;
+    } catch (const tree::NotAnImageFile& e) {
+        fmt::print(stderr, "gcfs: cannot open image {}: {}\n", image, e.what());
+        exit_code = 2;
     } catch (const tree::NotAGameDisc& e) {
         fmt::print(stderr, "gcfs: {}: {}\n", image, e.what());
         exit_code = 3;

@@ -13,7 +13,10 @@ constexpr std::string_view kDamaged = "a part it comes from cannot be read: it r
 constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"README.txt", "this file: the disc, its levels, and what every name of the mount is"},
     {"disc/", "the ISO9660 file tree exactly as recorded"},
-    {"disc/<path>", "a file or folder of the disc as recorded; a name that could be more than one path step is escaped (%2F)"},
+    {"disc/<path>", "a file or folder of the disc as recorded; a name that could be more than one path step is escaped (%2F), "
+                    "one past 255 bytes cut and ended with ~h and a hash"},
+    {"disc/.damaged", "what of the ISO9660 tree cannot be read: each problem's folder, LBA and image byte",
+     "part of the ISO9660 tree cannot be read"},
     {"global/", "the global WADs the table of contents lists, raw, and a folder for each one gcfs opens"},
     {"global/<wad>.wad", "a global WAD as recorded (armor audio bonus gadget hud misc mpeg scene space); space, scene and "
                          "gadget have no published layout and stay raw (formats-globals.md 10)"},

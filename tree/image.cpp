@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <system_error>
@@ -11,26 +13,36 @@
 namespace gcfs::tree {
 
 Image::Image(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Non-blocking, so opening a FIFO returns at once and is refused below
+    // rather than waiting for a writer.
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd_ < 0) throw std::system_error(errno, std::generic_category(), path);
+    auto refuse = [&](auto error) {
+        ::close(fd_);
+        throw error;
+    };
     struct stat st {};
-    if (::fstat(fd_, &st) != 0) {
-        const int err = errno;
-        ::close(fd_);
-        throw std::system_error(err, std::generic_category(), path);
+    if (::fstat(fd_, &st) != 0) refuse(std::system_error(errno, std::generic_category(), path));
+    if (S_ISDIR(st.st_mode)) refuse(std::system_error(EISDIR, std::generic_category(), path));
+    if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+        const char* kind = S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device" : S_ISSOCK(st.st_mode) ? "a socket" : "not a file";
+        refuse(NotAnImageFile(fmt::format("it is {}; give a disc image as a regular file or a block device", kind)));
     }
-    if (S_ISDIR(st.st_mode)) {
-        ::close(fd_);
-        throw std::system_error(EISDIR, std::generic_category(), path);
-    }
+    ::fcntl(fd_, F_SETFL, 0);  // reads block as usual from here
+    stat_size_ = st.st_size;
     size_ = static_cast<uint64_t>(st.st_size);
+    if (S_ISBLK(st.st_mode)) {  // a block device's stat size is 0; its end is its size
+        const off_t end = ::lseek(fd_, 0, SEEK_END);
+        if (end < 0) refuse(std::system_error(errno, std::generic_category(), path));
+        size_ = static_cast<uint64_t>(end);
+    }
     modified_ = {st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
 }
 
 bool Image::unchanged() const {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) return false;
-    return static_cast<uint64_t>(st.st_size) == size_ && st.st_mtim.tv_sec == modified_.first &&
+    return st.st_size == stat_size_ && st.st_mtim.tv_sec == modified_.first &&
            st.st_mtim.tv_nsec == modified_.second;
 }
 

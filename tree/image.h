@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -10,9 +11,17 @@
 
 namespace gcfs::tree {
 
+// An image path that names neither a regular file nor a block device (a
+// FIFO would block every reader on it forever; a directory has no bytes).
+class NotAnImageFile : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 class Image {
 public:
-    // Throws std::system_error with the path when the file cannot be opened.
+    // Throws std::system_error with the path when the file cannot be opened,
+    // NotAnImageFile when it is not a regular file or block device.
     explicit Image(const std::string& path);
     ~Image();
     Image(const Image&) = delete;
@@ -41,6 +50,7 @@ private:
     std::string path_;
     int fd_ = -1;
     uint64_t size_ = 0;
+    int64_t stat_size_ = 0;  // st_size at open: the size for a file, 0 for a block device
     std::pair<int64_t, int64_t> modified_{};  // st_mtim at open
 };
 

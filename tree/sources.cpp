@@ -295,6 +295,21 @@ ReadOutcome SubRange::read(uint64_t offset, std::span<uint8_t> out) const {
     return whole_->read(offset_ + offset, out.first(n));
 }
 
+StreamRegion::StreamRegion(std::shared_ptr<const WadStream> whole, const Image& image, cache::LruCache& cache,
+                           CoreStream stream, uint64_t offset, uint64_t length)
+    : whole_(std::move(whole)), image_(image), cache_(cache), stream_(stream), offset_(offset), length_(length),
+      key_(new_cache_key()) {}
+
+ReadOutcome StreamRegion::read(uint64_t offset, std::span<uint8_t> out) const {
+    if (offset >= length_) return {0, {}};
+    out = out.first(std::min<uint64_t>(out.size(), length_ - offset));
+    if (whole_->open_error().empty())
+        if (ReadOutcome got = whole_->read(offset_ + offset, out); got.ok()) return got;
+    const cache::Loaded window = cached_core_window(cache_, key_, image_, stream_, offset_, offset_ + length_);
+    if (!window.bytes) return {0, window.error};
+    return copy_window(window.bytes->bytes(), offset, out);
+}
+
 cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Image& image, CoreStream stream,
                                  uint64_t from, uint64_t to) {
     return cache.get(

@@ -189,6 +189,27 @@ struct CoreStream {
 cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Image& image, CoreStream stream,
                                  uint64_t from, uint64_t to);
 
+// One region of a level's core_data stream (core/<region>.bin). What it
+// answers depends only on where the stream is damaged, never on what was
+// read first: it is served from the whole decode while that is sound, and,
+// once the whole decode has failed, from a window decoded up to its own end.
+// A region before the damage reads in full; one that reaches it fails.
+class StreamRegion final : public Source {
+public:
+    StreamRegion(std::shared_ptr<const WadStream> whole, const Image& image, cache::LruCache& cache, CoreStream stream,
+                 uint64_t offset, uint64_t length);
+    uint64_t size() const override { return length_; }
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+
+private:
+    std::shared_ptr<const WadStream> whole_;
+    const Image& image_;
+    cache::LruCache& cache_;
+    CoreStream stream_;
+    uint64_t offset_, length_;
+    uint64_t key_;  // of the window, when it is needed
+};
+
 // Copies [offset, offset + out.size()) of `content`, clamped to its end.
 ReadOutcome copy_window(std::span<const uint8_t> content, uint64_t offset, std::span<uint8_t> out);
 

@@ -185,7 +185,7 @@ void scene_checks(LevelVerdict& v, const LevelScene& scene) {
 // Every file under `folder`, read whole through its source: what a copy of
 // the folder would meet (an open error, a read error, a length that is not
 // the one stat gave).
-void read_every_file(const Tree& tree, uint64_t folder, FolderVerdict& v) {
+void read_every_file(const Tree& tree, uint64_t folder, FolderVerdict& v, bool recurse = true) {
     std::vector<uint64_t> dirs = {folder};
     std::vector<uint8_t> buffer(1 << 20);
     while (!dirs.empty()) {
@@ -193,7 +193,7 @@ void read_every_file(const Tree& tree, uint64_t folder, FolderVerdict& v) {
         dirs.pop_back();
         std::vector<std::pair<std::string, uint64_t>> files;
         tree.for_each_child(dir, 0, [&](const std::string& name, uint64_t ino, NodeType type) {
-            if (type == NodeType::directory) dirs.push_back(ino);
+            if (type == NodeType::directory && recurse) dirs.push_back(ino);
             if (type == NodeType::file) files.emplace_back(name, ino);
             return true;
         });
@@ -249,20 +249,33 @@ DiscVerdict verify_disc(const Disc& disc) {
             if (d.scene) scene_checks(v, *d.scene);
             if (d.collision_scene) scene_checks(v, *d.collision_scene);
         }
-        // audio/ (formats-globals.md 3): every VAG and WAV reads at its listed size.
-        if (const auto audio = disc.tree.resolve(level.folder + "/audio")) {
+        // Every file of the folder, as a copy would meet it: the extents
+        // against the image's end, every stream and every texture bank decoded.
+        if (const auto folder = disc.tree.resolve(level.folder)) {
             FolderVerdict files;
-            read_every_file(disc.tree, *audio, files);
-            v.checks.push_back({"audio/ files read", files.ok(),
-                                files.ok() ? fmt::format("{} files, {} bytes, each at the size stat gives (formats-globals.md 1, 3)", files.files, files.bytes)
+            read_every_file(disc.tree, *folder, files);
+            v.checks.push_back({"every file reads", files.ok(),
+                                files.ok() ? fmt::format("{} files, {} bytes, each at the size stat gives", files.files, files.bytes)
                                            : fmt::format("{} of {} files fail; first: {}: {}", files.failures.size(), files.files,
                                                          files.failures.front().name, files.failures.front().detail)});
         }
         verdict.levels.push_back(std::move(v));
     }
-    // Each global/ folder gcfs opens, read file by file.
+    // disc/ as recorded (and what of its ISO9660 tree could not be read),
+    // global/'s raw WADs, then each global/ folder gcfs opens, file by file.
+    if (const auto iso = disc.tree.resolve("disc")) {
+        FolderVerdict d{"disc"};
+        read_every_file(disc.tree, *iso, d);
+        for (const auto& damage : disc.scan.iso_damage)
+            d.failures.push_back({damage.folder, false, fmt::format("ISO9660 directory at LBA {}, image byte {}: {}", damage.lba,
+                                                                   damage.byte, damage.what)});
+        verdict.globals.push_back(std::move(d));
+    }
     const auto global = disc.tree.resolve("global");
-    if (global)
+    if (global) {
+        FolderVerdict raw{"global"};
+        read_every_file(disc.tree, *global, raw, false);
+        verdict.globals.push_back(std::move(raw));
         disc.tree.for_each_child(*global, 0, [&](const std::string& name, uint64_t ino, NodeType type) {
             if (type != NodeType::directory) return true;
             FolderVerdict g{"global/" + name};
@@ -270,6 +283,7 @@ DiscVerdict verify_disc(const Disc& disc) {
             verdict.globals.push_back(std::move(g));
             return true;
         });
+    }
     return verdict;
 }
 

@@ -23,8 +23,9 @@ struct LevelVerdict {
     bool ok() const;
 };
 
-// A folder of global/ that gcfs opens (global/audio, ...): every file read
-// whole through its source, at the size stat gives.
+// disc/, global/'s raw WADs or a folder of global/ that gcfs opens
+// (global/audio, ...): every file read whole through its source, at the size
+// stat gives; for disc/, also each problem of the ISO9660 tree.
 struct FolderVerdict {
     std::string folder;  // "global/audio"
     uint64_t files = 0, bytes = 0;

@@ -120,10 +120,15 @@ Directory parse_directory(ByteSpan d) {
         e.size = u32_at(d, at + 10);
         e.is_directory = (d[at + 25] & 0x02) != 0;
         const std::string raw(reinterpret_cast<const char*>(d.data() + at + 33), name_length);
-        if (e.is_directory && dot_entries < 2 && name_length == 1 && (raw[0] == 0 || raw[0] == 1)) {
+        const bool dot_record = e.is_directory && name_length == 1 && (raw[0] == 0 || raw[0] == 1);
+        if (dot_record && dot_entries < 2) {
             ++dot_entries;
             at += length;
             continue;
+        }
+        if (dot_record && raw[0] == 0) {  // the next directory's own record: the declared size ran into it
+            problem(at, "another directory's own record starts here: the declared size runs past this directory's records");
+            break;
         }
         if (out.entries.size() == kMaxRecordsPerDirectory) {
             problem(at, fmt::format("more than {} records (formats.md 2.2); the rest are not shown", kMaxRecordsPerDirectory));

@@ -138,7 +138,8 @@ TEST_CASE("a damaged patch is rejected alone: open error for it, verify fails na
     CHECK(verdict.levels[2].rejected == 1);
     const std::string table = tree::render_verdict(verdict);
     CHECK(table.find("FAILED LEVEL02: tfrag patch counts: 1 of") != std::string::npos);
-    CHECK(table.find("1 failed check\n") != std::string::npos);
+    CHECK(table.find("FAILED LEVEL02: every file reads: 3 of") != std::string::npos);  // patch_0001.obj at each of its three LODs
+    CHECK(table.find("2 failed checks\n") != std::string::npos);
 }
 
 TEST_CASE("a patch read before the level's index has the size and text it has after it, and indexes nothing else") {

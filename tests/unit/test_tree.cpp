@@ -329,6 +329,15 @@ TEST_CASE("a core stream found damaged near its end is rejected whole from then 
     CHECK_FALSE(bad->source->read(0, head).ok());
     CHECK(bad->source->open_error() == outcome.error);
     CHECK(read_all(*disc, "LEVEL00/core_data.bin") == built.levels.at(0).core_data);
+
+    // A region before the damage reads in full whatever was read first: after
+    // the whole stream failed (above), and on a fresh open before it.
+    const auto& tfrag_region = *disc->level(2).region("tfrag");
+    const formats::Bytes expected(built.levels.at(2).core_data.begin() + static_cast<std::ptrdiff_t>(tfrag_region.offset),
+                                  built.levels.at(2).core_data.begin() + static_cast<std::ptrdiff_t>(tfrag_region.offset + tfrag_region.size));
+    CHECK(read_all(*disc, "LEVEL02/core/tfrag.bin") == expected);
+    auto fresh = tree::open_disc(copy, 64 << 20);
+    CHECK(read_all(*fresh, "LEVEL02/core/tfrag.bin") == expected);
     ::unlink(copy.c_str());
 }
 
