@@ -179,40 +179,7 @@ check "[truncated in the table of contents] mount refuses with the same words" \
 
 # ---- a rebuilt image whose ISO9660 directories are sized to the bytes used
 # (as some modding tools write them) rather than to whole sectors
-python3 - "$WORK/clean.iso" "$WORK/trimmed.iso" <<'PY'
-import sys
-src, out = sys.argv[1], sys.argv[2]
-d = bytearray(open(src, "rb").read())
-S = 2048
-def records(lba, size):
-    at, end = lba * S, lba * S + size
-    while at < end:
-        n = d[at]
-        if n == 0:
-            at = (at // S + 1) * S
-            continue
-        yield at, n
-        at += n
-used, todo = {}, [(int.from_bytes(d[16*S+156+2:16*S+156+6], "little"), int.from_bytes(d[16*S+156+10:16*S+156+14], "little"))]
-while todo:
-    lba, size = todo.pop()
-    if lba in used: continue
-    last = 0
-    for at, n in records(lba, size):
-        last = at + n - lba * S
-        if d[at + 25] & 2 and d[at + 32] == 1 and d[at + 33] in (0, 1): continue
-        if d[at + 25] & 2: todo.append((int.from_bytes(d[at+2:at+6], "little"), int.from_bytes(d[at+10:at+14], "little")))
-    used[lba] = last
-def patch(at):
-    lba = int.from_bytes(d[at+2:at+6], "little")
-    if d[at + 25] & 2 and lba in used:
-        d[at+10:at+14] = used[lba].to_bytes(4, "little"); d[at+14:at+18] = used[lba].to_bytes(4, "big")
-patch(16*S+156)
-for lba in list(used):
-    for at, n in records(lba, S):
-        patch(at)
-open(out, "wb").write(d)
-PY
+python3 "$(dirname "$0")/craft_iso.py" --trimmed "$WORK/clean.iso" "$WORK/trimmed.iso"
 serve "$WORK/trimmed.iso" trimmed
 check "[directories sized in bytes] the mount succeeds" wait_mounted "$WORK/mnt"
 check "[directories sized in bytes] disc/ reads exactly like the clean disc" diff -r "$WORK/clean/disc" "$WORK/mnt/disc"

@@ -6,6 +6,9 @@ the image's end): the table of contents and every WAD stay as they were, so a
 mount must show every level and global of the clean disc byte for byte.
 
 Usage: craft_iso.py CLEAN.iso OUTDIR   (prints the case names, one a line)
+       craft_iso.py --trimmed CLEAN.iso OUT.iso
+The second writes no damage: every directory record sized to the bytes its
+records use rather than to whole sectors, as some modding tools write them.
 """
 import os
 import struct
@@ -60,6 +63,31 @@ def records_of(d, lba, size):
         at += n
 
 
+def trimmed(d):
+    """Each directory's size in its records (and the root's in the PVD) cut to its last record's end."""
+    used, todo = {}, [(struct.unpack_from("<I", d, ROOT_RECORD + 2)[0], struct.unpack_from("<I", d, ROOT_RECORD + 10)[0])]
+    while todo:
+        lba, size = todo.pop()
+        if lba in used:
+            continue
+        last = 0
+        for at, name, child, child_size, is_dir in records_of(d, lba, size):
+            last = at + d[at] - lba * S
+            if is_dir and name not in (b"\x00", b"\x01"):
+                todo.append((child, child_size))
+        used[lba] = last
+
+    def patch(at):
+        lba = struct.unpack_from("<I", d, at + 2)[0]
+        if d[at + 25] & 2 and lba in used:
+            set_extent(d, at, lba, used[lba])
+    patch(ROOT_RECORD)
+    for lba in list(used):
+        for at, *_ in records_of(d, lba, S):
+            patch(at)
+    return d
+
+
 def root_child(d, name):
     root_lba, root_size = struct.unpack_from("<I", d, ROOT_RECORD + 2)[0], struct.unpack_from("<I", d, ROOT_RECORD + 10)[0]
     return next(r for r in records_of(d, root_lba, root_size) if r[1] == name)
@@ -84,6 +112,10 @@ def level_files(d):
 
 
 def main():
+    if sys.argv[1] == "--trimmed":
+        with open(sys.argv[3], "wb") as f:
+            f.write(trimmed(bytearray(open(sys.argv[2], "rb").read())))
+        return
     clean, outdir = sys.argv[1], sys.argv[2]
     base = bytearray(open(clean, "rb").read())
     cnf = root_child(base, b"SYSTEM.CNF;1")
