@@ -137,6 +137,10 @@ struct AheadDecode {
 
     void stop_and_join() {
         stop = true;
+        join();
+    }
+    // Once stopped it is already joined; stopped or not, its finished pieces stand.
+    void join() {
         if (thread.joinable()) thread.join();
     }
     ~AheadDecode() { stop_and_join(); }
@@ -204,7 +208,9 @@ std::string VagClip::decode(std::span<uint8_t> out, cache::Filling& progress) co
             return error;
         done_to(std::min(frames, f + kDecodeFrames));
         if (history.h1 != ahead.ends[p].h1 || history.h2 != ahead.ends[p].h2) continue;
-        ahead.thread.join();  // converged: what it wrote after piece p is exact (it runs to its end)
+        // Converged: what it wrote after piece p is exact (it runs to its end
+        // unless it was stopped above after finishing piece p meanwhile).
+        ahead.join();
         const uint64_t written = ahead.pieces.load(std::memory_order_acquire);
         history = ahead.ends[written - 1];
         done_to(std::min(frames, split + written * kDecodeFrames));
