@@ -42,6 +42,9 @@ public:
     // Why the file cannot be read at all (its size could not be established,
     // or what it decodes from is damaged); opening it is then EIO.
     virtual std::string open_error() const { return {}; }
+    // Why a read would fail, decoding what it must to know. A scene asks this
+    // of each file it embeds, so the scene sized at stat is the one it writes.
+    virtual std::string read_error() const { return open_error(); }
 };
 
 enum class NodeType { directory, file, symlink };

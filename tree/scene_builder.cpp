@@ -60,6 +60,11 @@ public:
         if (kind_ == SceneKind::collision) {
             add_collision();
         } else {
+            // The class indexes first: their window (the core up to its last
+            // class) shows how far the core decodes, so the textures the
+            // terrain asks for need no decode of their own to be known sound.
+            for (const auto& models : {s_.ties, s_.shrubs, s_.mobies})
+                if (models) (void)models->index();
             add_terrain();
             add_gameplay();
             add_sky();  // last: it is placed around what the others span
@@ -68,6 +73,7 @@ public:
                        {"axes", "game z-up units -> glTF y-up metres at the root node: (x, y, z) -> (x, z, -y), 1 unit = 1 m "
                                 "(formats-gameplay.md 0 names no unit)"}};
         if (kind_ == SceneKind::collision) extras["part"] = "collision";
+        notes_.insert(notes_.begin(), s_.failed_checks.begin(), s_.failed_checks.end());
         if (!notes_.empty()) extras["notes"] = notes_;
         out_.scene.extras = std::move(extras);
         out_.scene.roots = {root_};
@@ -131,15 +137,21 @@ private:
         return it->second;
     }
     // A material showing textures/<table>_NNN.png; untextured (grey) when
-    // that file is missing or cannot be read (its texture_problem).
+    // that file is missing, and grey with a note when it cannot be read
+    // (read_error decodes its texels, so the scene written is the one sized).
     int textured(const char* table, int row, Material::Alpha alpha) {
         if (row < 0) return untextured();
         const std::string name = fmt::format("{}_{:03d}", table, row);
         return material(name, [&] {
             Material m{.alpha = alpha, .double_sided = true};
             const auto it = s_.textures.find(name + ".png");
-            if (it != s_.textures.end() && it->second->open_error().empty()) m.image = image(name, it->second);
-            else m.colour = {0.5f, 0.5f, 0.5f, 1};
+            const std::string error = it == s_.textures.end() ? "" : it->second->read_error();
+            if (it != s_.textures.end() && error.empty()) {
+                m.image = image(name, it->second);
+                return m;
+            }
+            if (!error.empty()) notes_.push_back(fmt::format("textures/{}.png left out: {}", name, error));
+            m.colour = {0.5f, 0.5f, 0.5f, 1};
             return m;
         });
     }

@@ -26,6 +26,9 @@ struct SceneSources {
     std::shared_ptr<const LevelClassModels> ties, shrubs, mobies;
     // textures/ by file name ("tie_003.png"), as the textures part listed them.
     std::map<std::string, std::shared_ptr<const Source>> textures;
+    // The level's failed header checks: a part they leave without a decoder
+    // is absent from the scene, and these say why.
+    std::vector<std::string> failed_checks;
 };
 
 // What the scene holds, for verify and the tests.

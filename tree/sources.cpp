@@ -43,13 +43,14 @@ uint64_t prefix_first_read(uint64_t available, uint64_t length) {
 // (malloc's mapping, not a huge-page Blob): the profile of a first `ls -lR`
 // had 18-29% of the daemon's time zeroing huge pages under pread into such
 // buffers; only the pages filled are touched.
+// A compressed stream read for a decode: a Blob, so that the cache counts it
+// against its budget (Blob::live_bytes) while the decode holds it.
 struct Input {
-    std::unique_ptr<uint8_t[]> data;
-    uint64_t size = 0;
-    std::span<uint8_t> bytes() const { return {data.get(), size}; }
+    std::shared_ptr<cache::Blob> data;
+    std::span<uint8_t> bytes() const { return data->bytes(); }
 };
 
-Input input_buffer(uint64_t size) { return {std::make_unique_for_overwrite<uint8_t[]>(size), size}; }
+Input input_buffer(uint64_t size) { return {cache::Blob::allocate(size)}; }
 
 // `length` bytes of the image; the error says where the read failed.
 formats::Result<Input> read_extent(const Image& image, uint64_t offset, uint64_t length) {
@@ -305,10 +306,32 @@ ReadOutcome StreamRegion::read(uint64_t offset, std::span<uint8_t> out) const {
     out = out.first(std::min<uint64_t>(out.size(), length_ - offset));
     if (whole_->open_error().empty())
         if (ReadOutcome got = whole_->read(offset_ + offset, out); got.ok()) return got;
-    const cache::Loaded window = cached_core_window(cache_, key_, image_, stream_, offset_, offset_ + length_);
+    const cache::Loaded window = this->window();
     if (!window.bytes) return {0, window.error};
     return copy_window(window.bytes->bytes(), offset, out);
 }
+
+void SoundPrefix::extend(uint64_t to) {
+    uint64_t seen = end_.load(std::memory_order_relaxed);
+    while (seen < to && !end_.compare_exchange_weak(seen, to, std::memory_order_release)) {
+    }
+}
+
+std::string StreamRegion::error() const {
+    if (stream_.sound->end() >= offset_ + length_) return {};
+    return bytes().loaded.error;
+}
+
+StreamRegion::Bytes StreamRegion::bytes() const {
+    if (whole_->open_error().empty())
+        if (cache::Loaded whole = whole_->decoded(); whole.bytes) {
+            stream_.sound->extend(whole.bytes->size());
+            return {std::move(whole), 0};
+        }
+    return {window(), offset_};
+}
+
+cache::Loaded StreamRegion::window() const { return cached_core_window(cache_, key_, image_, stream_, offset_, offset_ + length_); }
 
 cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Image& image, CoreStream stream,
                                  uint64_t from, uint64_t to) {
@@ -317,6 +340,7 @@ cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Ima
         [&]() -> cache::Loaded {
             auto decoded = decode_stream_window(image, stream.offset, stream.available, from, to - from, stream.decoded);
             if (!decoded.ok()) return {nullptr, "core_data " + stream_error(decoded.error(), stream.offset)};
+            stream.sound->extend(to);
             if (from == 0) return {*decoded, {}};
             // A window past the start is copied out of the buffer that also
             // held its history, so the cache charges exactly what it keeps.

@@ -1,7 +1,9 @@
 // The kinds of file content the tree serves.
 #pragma once
 
+#include <atomic>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -177,11 +179,25 @@ std::string stream_error(const formats::FormatError& error, uint64_t image_offse
 // The most memory decode_stream_window holds at once (output, history, stream).
 uint64_t stream_window_peak(uint64_t available, uint64_t from, uint64_t length);
 
+// How far a level's core stream is known to decode without an error: the
+// end of the furthest window decoded so far. A window that ends before it
+// would decode too (WAD LZ finds damage front to back), so whether it reads
+// is known without decoding it again.
+class SoundPrefix {
+public:
+    uint64_t end() const { return end_.load(std::memory_order_acquire); }
+    void extend(uint64_t to);
+
+private:
+    std::atomic<uint64_t> end_{0};
+};
+
 // Where a level's core_data WAD stream lies in the image.
 struct CoreStream {
     uint64_t offset = 0;     // image offset of the stream
     uint64_t available = 0;  // bytes of its extent
     uint64_t decoded = 0;    // what the whole stream decodes to (core header 0x8C); 0: unknown
+    std::shared_ptr<SoundPrefix> sound = std::make_shared<SoundPrefix>();  // shared by the copies of one level's
 };
 
 // Decoded bytes [from, to) of the core_data stream, through the cache under
@@ -201,7 +217,20 @@ public:
     uint64_t size() const override { return length_; }
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
 
+    // All of the region at once, by the same rule: the whole decode (`base`
+    // 0) while it is sound, else the region's window (`base` its offset).
+    struct Bytes {
+        cache::Loaded loaded;
+        uint64_t base = 0;  // the core_data byte at loaded.bytes[0]
+    };
+    Bytes bytes() const;
+    // What bytes() would answer, decoding only when the stream's sound
+    // prefix does not already reach the region's end.
+    std::string error() const;
+
 private:
+    cache::Loaded window() const;
+
     std::shared_ptr<const WadStream> whole_;
     const Image& image_;
     cache::LruCache& cache_;

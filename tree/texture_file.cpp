@@ -10,14 +10,27 @@
 
 namespace gcfs::tree {
 
-TextureFile::TextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, std::shared_ptr<const Source> gs_ram,
-                         formats::TextureEntry texture, int32_t textures_base, std::optional<uint64_t> stash)
-    : cache_(cache), core_(std::move(core)), gs_ram_(std::move(gs_ram)), texture_(texture), textures_base_(textures_base),
-      stash_(stash), key_(new_cache_key()) {}
+namespace {
+
+// `offset` (a core_data byte) as an offset into texels loaded from core byte `base`.
+int32_t rebased(int32_t offset, uint64_t base) { return static_cast<int32_t>(int64_t{offset} - static_cast<int64_t>(base)); }
+
+}  // namespace
+
+TextureFile::TextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, std::shared_ptr<const StreamRegion> texels,
+                         std::shared_ptr<const Source> gs_ram, formats::TextureEntry texture, int32_t textures_base,
+                         std::optional<uint64_t> stash)
+    : cache_(cache), core_(std::move(core)), texels_(std::move(texels)), gs_ram_(std::move(gs_ram)), texture_(texture),
+      textures_base_(textures_base), stash_(stash), key_(new_cache_key()) {}
 
 std::string TextureFile::open_error() const {
     // Both sizes are declared (core header 0x8C, data lump): nothing is decoded.
     return formats::texture_problem(texture_, textures_base_, core_->size(), gs_ram_->size(), stash_);
+}
+
+std::string TextureFile::read_error() const {
+    if (std::string problem = open_error(); !problem.empty() || stash_) return problem;
+    return texels_->error();
 }
 
 uint64_t TextureFile::size() const { return formats::texture_png_size(texture_); }
@@ -32,9 +45,9 @@ cache::Loaded TextureFile::render() const {
             if (!png.ok()) return {nullptr, "gs_ram.bin " + png.error().describe()};
             return {cache::Blob::copy_of(*png), {}};
         }
-        const cache::Loaded core = core_->decoded();
-        if (!core.bytes) return core;
-        auto png = formats::texture_png(texture_, core.bytes->bytes(), textures_base_, gs_ram);
+        const StreamRegion::Bytes texels = texels_->bytes();
+        if (!texels.loaded.bytes) return texels.loaded;
+        auto png = formats::texture_png(texture_, texels.loaded.bytes->bytes(), rebased(textures_base_, texels.base), gs_ram);
         if (!png.ok()) return {nullptr, "core_data.bin " + png.error().describe()};
         if (png->size() != size())  // stat reported the arithmetic size
             return {nullptr, fmt::format("PNG of {} bytes, {} declared", png->size(), size())};
@@ -54,12 +67,19 @@ uint64_t BankTextureFile::size() const {
 
 std::string BankTextureFile::open_error() const { return formats::bank_texture_problem(texture_, bank_offset_, core_->size()); }
 
+std::string BankTextureFile::read_error() const {
+    if (std::string problem = open_error(); !problem.empty()) return problem;
+    return texels_->error();
+}
+
 ReadOutcome BankTextureFile::read(uint64_t offset, std::span<uint8_t> out) const {
     const cache::Loaded png = cache_.get(key_, [this]() -> cache::Loaded {
         if (std::string problem = open_error(); !problem.empty()) return {nullptr, problem};
-        const cache::Loaded core = core_->decoded();
-        if (!core.bytes) return core;
-        return {cache::Blob::copy_of(formats::bank_texture_png(texture_, core.bytes->bytes(), bank_offset_)), {}};
+        const StreamRegion::Bytes texels = texels_->bytes();
+        if (!texels.loaded.bytes) return texels.loaded;
+        auto png = formats::bank_texture_png(texture_, texels.loaded.bytes->bytes(), rebased(bank_offset_, texels.base));
+        if (!png.ok()) return {nullptr, "core_data.bin " + png.error().describe()};
+        return {cache::Blob::copy_of(*png), {}};
     });
     if (!png.bytes) return {0, png.error};
     return copy_window(png.bytes->bytes(), offset, out);

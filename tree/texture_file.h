@@ -2,6 +2,9 @@
 // core (or, for a stashed moby row, the GS-RAM stash) and its palette in the
 // GS-RAM lump on first read, through the cache. Its size is known from the
 // texture table when the level folder is built (formats/export/png.h: stored image data).
+// The texels come from one region of the core shared by all of a level's
+// textures (StreamRegion): whether a texture reads depends on where the core
+// stream is damaged, never on what was read first.
 #pragma once
 
 #include <memory>
@@ -19,17 +22,20 @@ namespace gcfs::tree {
 class TextureFile final : public Source {
 public:
     // `stash`: the texels are in gs_ram at stash + data_offset (formats-moby.md §10.2).
-    TextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, std::shared_ptr<const Source> gs_ram,
-                formats::TextureEntry texture, int32_t textures_base, std::optional<uint64_t> stash = std::nullopt);
+    TextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, std::shared_ptr<const StreamRegion> texels,
+                std::shared_ptr<const Source> gs_ram, formats::TextureEntry texture, int32_t textures_base,
+                std::optional<uint64_t> stash = std::nullopt);
     uint64_t size() const override;
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
     std::string open_error() const override;  // the §6.3 range checks, from sizes in the level headers
+    std::string read_error() const override;  // and whether its texels decode
 
 private:
     cache::Loaded render() const;
 
     cache::LruCache& cache_;
     std::shared_ptr<const WadStream> core_;
+    std::shared_ptr<const StreamRegion> texels_;  // null for a stashed row
     std::shared_ptr<const Source> gs_ram_;
     formats::TextureEntry texture_;
     int32_t textures_base_;
@@ -41,15 +47,19 @@ private:
 // and palette both from its bank in the decompressed core.
 class BankTextureFile final : public Source {
 public:
-    BankTextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, formats::BankTexture texture, int32_t bank_offset)
-        : cache_(cache), core_(std::move(core)), texture_(texture), bank_offset_(bank_offset), key_(new_cache_key()) {}
+    BankTextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, std::shared_ptr<const StreamRegion> texels,
+                    formats::BankTexture texture, int32_t bank_offset)
+        : cache_(cache), core_(std::move(core)), texels_(std::move(texels)), texture_(texture), bank_offset_(bank_offset),
+          key_(new_cache_key()) {}
     uint64_t size() const override;
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
     std::string open_error() const override;
+    std::string read_error() const override;
 
 private:
     cache::LruCache& cache_;
     std::shared_ptr<const WadStream> core_;
+    std::shared_ptr<const StreamRegion> texels_;
     formats::BankTexture texture_;
     int32_t bank_offset_;
     uint64_t key_;

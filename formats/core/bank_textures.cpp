@@ -33,10 +33,18 @@ std::string bank_texture_problem(const BankTexture& t, int32_t bank_offset, uint
     return {};
 }
 
-Bytes bank_texture_png(const BankTexture& t, ByteSpan core, int32_t bank_offset) {
-    const auto w = static_cast<uint32_t>(t.width), h = static_cast<uint32_t>(t.height);
-    return indexed_texture_png(w, h, core.subspan(static_cast<uint64_t>(int64_t{bank_offset} + t.texels), uint64_t{w} * h),
-                               core.subspan(static_cast<uint64_t>(int64_t{bank_offset} + t.palette), kPaletteBytes));
+Result<Bytes> bank_texture_png(const BankTexture& t, ByteSpan core, int32_t bank_offset) {
+    return capture([&] {
+        if (t.width <= 0 || t.height <= 0 || t.width > 1024 || t.height > 1024) fail(Errc::bad_value, 0, fmt::format("size {}x{}", t.width, t.height));
+        const auto w = static_cast<uint32_t>(t.width), h = static_cast<uint32_t>(t.height);
+        const int64_t texels = int64_t{bank_offset} + t.texels, palette = int64_t{bank_offset} + t.palette;
+        if (texels < 0 || static_cast<uint64_t>(texels) + uint64_t{w} * h > core.size() || palette < 0 ||
+            static_cast<uint64_t>(palette) + kPaletteBytes > core.size())
+            fail(Errc::out_of_range, static_cast<uint64_t>(std::max<int64_t>(texels, 0)),
+                 fmt::format("texels at {} or palette at {} outside the {} bytes decoded", texels, palette, core.size()));
+        return indexed_texture_png(w, h, core.subspan(static_cast<uint64_t>(texels), uint64_t{w} * h),
+                                   core.subspan(static_cast<uint64_t>(palette), kPaletteBytes));
+    });
 }
 
 }  // namespace gcfs::formats

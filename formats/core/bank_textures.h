@@ -23,7 +23,9 @@ struct BankTexture {
 Result<std::vector<BankTexture>> parse_bank_textures(ByteSpan core_index, ArrayRange range, bool particle);
 // Why the texels or palette lie outside DAT ("" when fine); sides up to 1024.
 std::string bank_texture_problem(const BankTexture& t, int32_t bank_offset, uint64_t core_size);
-// The texture as PNG, from the decompressed core; the caller checked the ranges.
-Bytes bank_texture_png(const BankTexture& t, ByteSpan core, int32_t bank_offset);
+// The texture as PNG from `core`, the decompressed core or a window of it
+// (`bank_offset` counted from the window's start); the ranges are checked
+// against the window again.
+Result<Bytes> bank_texture_png(const BankTexture& t, ByteSpan core, int32_t bank_offset);
 
 }  // namespace gcfs::formats

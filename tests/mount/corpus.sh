@@ -80,6 +80,10 @@ for case in "${cases[@]}"; do
     check "[$kind] LEVEL01/info.json or .gcfs/stats names the failure" info_names "$names"
     check "[$kind] LEVEL01/info.json keeps the size stat gave before the failures" \
         bash -c "test '$info_size' = \$(stat -c %s '$WORK/mnt/LEVEL01/info.json') && test \$(cat '$WORK/mnt/LEVEL01/info.json' | wc -c) = '$info_size'"
+    if [[ -f $WORK/mnt/LEVEL01/level.glb ]]; then
+        check "[$kind] LEVEL01/level.glb reads in full (a scene leaves out what it cannot decode)" \
+            bash -c "test \$(cat '$WORK/mnt/LEVEL01/level.glb' | wc -c) = \$(stat -c %s '$WORK/mnt/LEVEL01/level.glb')"
+    fi
     if [[ $eio_files != */.. ]]; then
         first=${eio_files%% *}
         check "[$kind] .gcfs/stats lists $first" grep -q "^error $first: " "$WORK/mnt/.gcfs/stats"

@@ -122,7 +122,8 @@ TEST_CASE("level.glb: stat builds one level's scene only, and a read returns tha
     CHECK(disc->cache->stats().misses == 0);  // mounting builds no scene
     const uint64_t size = node_at(*disc, "LEVEL02/level.glb").source->size();
     CHECK(size > 1000);
-    // Its sources: that level's core head, tfrag region, class window and gameplay, once each.
+    // Its sources: that level's core head, tfrag region, class window and
+    // gameplay, once each; the class window shows the texels it embeds decode.
     CHECK(disc->cache->stats().misses == 4);
     const nlohmann::json j = scene_json(*disc, "LEVEL02");
     CHECK(j["scenes"][0]["extras"]["level"] == "LEVEL02");

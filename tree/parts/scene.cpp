@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include "tree/level_scene.h"
 #include "tree/parts/parts.h"
 
@@ -10,7 +12,9 @@ void scene(LevelFolder& f) {
     const LevelDecoders& d = f.decoders();
     if (!d.terrain && !d.geometry && !d.gameplay) return;
     SceneSources sources{.level = f.level.folder, .terrain = d.terrain, .geometry = d.geometry, .gameplay = d.gameplay,
-                         .ties = d.ties, .shrubs = d.shrubs, .mobies = d.mobies, .textures = {}};
+                         .ties = d.ties, .shrubs = d.shrubs, .mobies = d.mobies, .textures = {}, .failed_checks = {}};
+    for (const Check& check : f.level.checks)
+        if (!check.ok) sources.failed_checks.push_back(fmt::format("level check \"{}\" failed: {}", check.name, check.detail));
     if (const auto textures = f.tree.lookup(f.dir, "textures"))
         f.tree.for_each_child(*textures, 0, [&](const std::string& name, uint64_t ino, NodeType type) {
             if (type == NodeType::file) sources.textures[name] = f.tree.node(ino)->source;
