@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -16,7 +17,16 @@ constexpr size_t kMapAtLeast = 1u << 20;  // smaller blobs come from malloc
 // pages holds up to a page more than it uses.
 constexpr size_t kHugeAtLeast = 8u << 20;
 
+std::atomic<uint64_t> live{0};
+
 }  // namespace
+
+Blob::Blob(void* allocation, size_t allocated, bool mapped, uint8_t* data, size_t size)
+    : allocation_(allocation), allocated_(allocated), mapped_(mapped), data_(data), size_(size), counted_(size) {
+    live.fetch_add(counted_, std::memory_order_relaxed);
+}
+
+uint64_t Blob::live_bytes() { return live.load(std::memory_order_relaxed); }
 
 std::shared_ptr<Blob> Blob::allocate(size_t size) {
     if (size < kMapAtLeast) {
@@ -40,6 +50,7 @@ std::shared_ptr<Blob> Blob::copy_of(std::span<const uint8_t> bytes) {
 }
 
 Blob::~Blob() {
+    live.fetch_sub(counted_, std::memory_order_relaxed);
     if (mapped_)
         ::munmap(allocation_, allocated_);
     else

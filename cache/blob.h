@@ -35,15 +35,20 @@ public:
     // Shows only [offset, offset + size) of what was allocated (no copy).
     void narrow(size_t offset, size_t size);
 
+    // Bytes of every blob alive in the process: in a cache, evicted but still
+    // held by a reader or a fill, or scratch of a decode. The cache admits
+    // loads against this, not only against what it keeps.
+    static uint64_t live_bytes();
+
 private:
-    Blob(void* allocation, size_t allocated, bool mapped, uint8_t* data, size_t size)
-        : allocation_(allocation), allocated_(allocated), mapped_(mapped), data_(data), size_(size) {}
+    Blob(void* allocation, size_t allocated, bool mapped, uint8_t* data, size_t size);
 
     void* allocation_;
     size_t allocated_;
     bool mapped_;
     uint8_t* data_;
     size_t size_;
+    size_t counted_;  // the size asked for, in live_bytes() until destroyed
 };
 
 }  // namespace gcfs::cache

@@ -21,6 +21,11 @@ public:
     // error the fill stopped for, whichever comes first. Bytes handed out
     // before a failure were final and right; none is handed out after it.
     std::string wait_for(uint64_t end) const;
+    uint64_t ready() const { return ready_.load(std::memory_order_acquire); }
+    // Whether bytes [0, size) are final or the fill has failed: it holds no more work.
+    bool settled(uint64_t size) const {
+        return failed_.load(std::memory_order_acquire) || ready_.load(std::memory_order_acquire) >= size;
+    }
 
 private:
     std::atomic<uint64_t> ready_{0};

@@ -1,11 +1,29 @@
 #include "cache/lru_cache.h"
 
+#include <pthread.h>
+#include <time.h>
+
 #include <algorithm>
+#include <limits>
+#include <chrono>
+#include <utility>
 
 namespace gcfs::cache {
 
 namespace {
 thread_local bool sizing_loads = false;
+thread_local int loads_on_this_thread = 0;  // loaders running on this thread, nested ones included
+
+// How long a load waits for room while nothing moves (progress_locked)
+// before it starts anyway: loads that wait on each other (one holding a
+// std::call_once the other's loader needs) must not wait forever.
+constexpr auto kStalledRoom = std::chrono::milliseconds(500);
+constexpr auto kRoomPoll = std::chrono::milliseconds(10);
+
+struct LoaderScope {
+    LoaderScope() { ++loads_on_this_thread; }
+    ~LoaderScope() { --loads_on_this_thread; }
+};
 }  // namespace
 
 SizingLoads::SizingLoads() : outer_(!sizing_loads) { sizing_loads = true; }
@@ -39,12 +57,13 @@ Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader, uint64
         flight = std::make_shared<InFlight>();
         flight->read = !SizingLoads::active();
         in_flight_.emplace(key, flight);
-        evict_locked(expected_bytes);
+        admit_locked(lock, *flight, expected_bytes);
         reserved_ += expected_bytes;
     }
 
     Loaded outcome;
     try {
+        const LoaderScope scope;
         outcome = loader();
     } catch (const std::exception& e) {
         outcome = {nullptr, e.what()};
@@ -53,6 +72,7 @@ Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader, uint64
     {
         std::lock_guard lock(mutex_);
         reserved_ -= expected_bytes;
+        ++finished_loads_;
         if (outcome.bytes) {
             stats_.loaded_bytes += outcome.bytes->size();
             insert_locked(key, outcome, !flight->read);
@@ -67,11 +87,67 @@ Loaded LruCache::get(uint64_t key, const std::function<Loaded()>& loader, uint64
     return outcome;
 }
 
+void LruCache::admit_locked(std::unique_lock<std::mutex>& lock, InFlight& flight, uint64_t expected_bytes) {
+    evict_locked(expected_bytes);
+    // A loader asking for more (a texture for the core it is cut from) runs
+    // at once: its own load holds a reservation it would wait on.
+    if (loads_on_this_thread > 0) return admitted(flight);
+    // Loads are admitted in the order they asked, so a large one is not
+    // passed over forever by small ones.
+    const uint64_t ticket = next_ticket_++;
+    auto fits = [&] {
+        return Blob::live_bytes() + reserved_ + expected_bytes <= stats_.budget_bytes ||
+               (reserved_ == 0 && !filling_locked());  // alone: every other load and fill has ended, all it could evict is gone
+    };
+    bool waited = false;
+    uint64_t progress = progress_locked();
+    auto since = std::chrono::steady_clock::now();
+    while (ticket != admitted_ticket_ || !fits()) {
+        if (!waited) ++stats_.room_waits;
+        waited = true;
+        // Woken when a load ends; polled for buffers let go outside the cache (a reader's, a fill's).
+        loaded_.wait_for(lock, kRoomPoll);
+        evict_locked(expected_bytes);
+        const auto now = std::chrono::steady_clock::now();
+        if (const uint64_t seen = progress_locked(); seen != progress) {
+            progress = seen;
+            since = now;
+        } else if (now - since >= kStalledRoom && ticket == admitted_ticket_) {
+            ++stats_.stalled_starts;
+            break;
+        }
+    }
+    ++admitted_ticket_;
+    admitted(flight);
+    loaded_.notify_all();  // the next ticket may fit too
+}
+
+void LruCache::admitted(InFlight& flight) {
+    flight.admitted = true;
+    if (::pthread_getcpuclockid(::pthread_self(), &flight.cpu_clock) != 0) flight.cpu_clock = CLOCK_MONOTONIC;  // always moves: never a stall
+}
+
+uint64_t LruCache::progress_locked() const {
+    // What moves while the loads that hold the room get on: loads ending,
+    // memory let go, fills advancing, loaders' threads using the CPU. A
+    // loader blocked on a lock held by the waiting thread moves none of them.
+    uint64_t sum = finished_loads_ * 1'000'003 + (std::numeric_limits<uint64_t>::max() - Blob::live_bytes());
+    for (const auto& [key, e] : entries_)
+        if (e.filling && !e.filling->settled(e.bytes->size())) sum += e.filling->ready();
+    for (const auto& [key, flight] : in_flight_) {
+        timespec t{};
+        if (flight->admitted && ::clock_gettime(flight->cpu_clock, &t) == 0)
+            sum += static_cast<uint64_t>(t.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(t.tv_nsec);
+    }
+    return sum;
+}
+
 void LruCache::insert_locked(uint64_t key, const Loaded& loaded, bool sizing) {
     const uint64_t size = loaded.bytes->size();
-    evict_locked(size);
+    evict_locked(0);  // the new buffer is alive already: live_bytes() counts it
     if (sizing)
-        while (!sizing_recency_.empty() && stats_.sizing_bytes + size > sizing_budget_) evict_one_locked(sizing_recency_);
+        while (stats_.sizing_bytes + size > sizing_budget_ && evict_one_locked(sizing_recency_)) {
+        }
     auto& pool = sizing ? sizing_recency_ : recency_;
     pool.push_front(key);
     entries_.emplace(key, Entry{loaded.bytes, loaded.filling, sizing, pool.begin()});
@@ -91,9 +167,24 @@ void LruCache::touch_locked(Entry& entry) {
     pool.splice(pool.begin(), pool, entry.position);
 }
 
-void LruCache::evict_one_locked(std::list<uint64_t>& pool) {
-    erase_locked(entries_.find(pool.back()));
-    ++stats_.evictions;
+bool LruCache::filling_locked() const {
+    return std::any_of(entries_.begin(), entries_.end(), [](const auto& e) {
+        return e.second.filling && !e.second.filling->settled(e.second.bytes->size());
+    });
+}
+
+bool LruCache::evict_one_locked(std::list<uint64_t>& pool) {
+    // The least recent entry whose fill has settled: a buffer still filling
+    // stays (its memory is held by the fill until it ends, and a reader
+    // arriving meanwhile would start a second decode).
+    for (auto key = pool.rbegin(); key != pool.rend(); ++key) {
+        auto it = entries_.find(*key);
+        if (it->second.filling && !it->second.filling->settled(it->second.bytes->size())) continue;
+        erase_locked(it);
+        ++stats_.evictions;
+        return true;
+    }
+    return false;
 }
 
 void LruCache::erase_locked(std::unordered_map<uint64_t, Entry>::iterator it) {
@@ -111,9 +202,10 @@ void LruCache::forget(uint64_t key) {
 }
 
 void LruCache::evict_locked(uint64_t needed) {
-    // The sizing pool goes first: its bytes served a stat, not a read.
-    while (!(recency_.empty() && sizing_recency_.empty()) && stats_.resident_bytes + reserved_ + needed > stats_.budget_bytes)
-        evict_one_locked(sizing_recency_.empty() ? recency_ : sizing_recency_);
+    // Counted against everything decoded that is alive, kept or not. The
+    // sizing pool goes first: its bytes served a stat, not a read.
+    while (Blob::live_bytes() + reserved_ + needed > stats_.budget_bytes)
+        if (!evict_one_locked(sizing_recency_) && !evict_one_locked(recency_)) break;
     stats_.entries = entries_.size();
 }
 

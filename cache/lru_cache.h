@@ -2,6 +2,8 @@
 // of one key run the loader once; the others wait for its outcome.
 #pragma once
 
+#include <time.h>
+
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -37,6 +39,8 @@ struct CacheStats {
     uint64_t evictions = 0;
     uint64_t loaded_bytes = 0; // total bytes produced by loaders
     uint64_t failures = 0;
+    uint64_t room_waits = 0;     // loads that waited for room in the budget
+    uint64_t stalled_starts = 0; // loads that started over the budget after waiting while no load, fill or loader thread moved
 };
 
 // While one of these lives, the loads its thread starts are for sizes: a
@@ -67,9 +71,10 @@ public:
     // Returns the cached buffer for `key`, or runs `loader` (once across all
     // threads asking for `key` at the same time) and caches what it returns.
     // `expected_bytes` is what the load will hold at its peak (output and any
-    // scratch): room is made for it before the loader runs, so that memory
-    // stays within the budget during loads too. A buffer larger than the whole
-    // budget is still returned and kept alone.
+    // scratch): room is made for it before the loader runs, and while loads in
+    // flight leave no room the load waits for them, so that concurrent first
+    // reads stay within the budget too. A load larger than the whole budget
+    // runs alone; its buffer is returned and kept alone.
     Loaded get(uint64_t key, const std::function<Loaded()>& loader, uint64_t expected_bytes = 0);
 
     // Drops `key`'s entry, if any: a fill that failed after its loader
@@ -88,14 +93,21 @@ private:
     struct InFlight {
         bool done = false;
         bool read = false;  // a thread outside SizingLoads asked for it
+        bool admitted = false;
+        clockid_t cpu_clock = CLOCK_MONOTONIC;  // its loader thread's CPU time, once admitted
         Loaded outcome;
     };
 
     void insert_locked(uint64_t key, const Loaded& loaded, bool sizing);
     void erase_locked(std::unordered_map<uint64_t, Entry>::iterator it);
     void touch_locked(Entry& entry);
-    void evict_one_locked(std::list<uint64_t>& pool);
+    bool evict_one_locked(std::list<uint64_t>& pool);  // false: nothing in `pool` may go
+    bool filling_locked() const;                       // whether an entry's fill is still going
     void evict_locked(uint64_t needed);  // until resident + reserved + needed fits the budget
+    // Evicts, then waits until the load fits beside the loads in flight.
+    void admit_locked(std::unique_lock<std::mutex>& lock, InFlight& flight, uint64_t expected_bytes);
+    void admitted(InFlight& flight);
+    uint64_t progress_locked() const;  // changes whenever a load or fill moves on
 
     mutable std::mutex mutex_;
     std::condition_variable loaded_;
@@ -106,6 +118,8 @@ private:
     std::unordered_map<uint64_t, std::shared_ptr<InFlight>> in_flight_;
     CacheStats stats_;
     uint64_t reserved_ = 0;  // expected bytes of loads in flight
+    uint64_t finished_loads_ = 0;
+    uint64_t next_ticket_ = 0, admitted_ticket_ = 0;  // loads wait for room in the order they asked
 };
 
 }  // namespace gcfs::cache

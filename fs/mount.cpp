@@ -17,6 +17,7 @@
 #include <cstring>
 
 #include "fs/fuse_ops.h"
+#include "fs/memory_trim.h"
 #include "fs/resident_program.h"
 
 namespace gcfs::fs {
@@ -191,6 +192,7 @@ int run_mount(const MountOptions& given, tree::Disc& disc) {
     if (fuse_daemonize(options.foreground ? 1 : 0) != 0) return 7;
 
     std::thread mapping = map_program_in_background();  // after daemonising: threads do not survive the fork
+    const MemoryTrimmer trimmer(*disc.cache);
     if (options.index_ahead) disc.start_index_ahead();  // its thread starts with the first level listing
     fuse_loop_config* config = fuse_loop_cfg_create();
     fuse_loop_cfg_set_max_threads(config, 16);

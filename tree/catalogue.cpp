@@ -186,7 +186,7 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"by-id/<id>", "a symlink to the level folder reporting that id"},
     {"by-id/<id>-LEVEL<nn>", "a second container reporting an id another one reports", "two containers report one id"},
     {".gcfs/", "the daemon's own files"},
-    {".gcfs/stats", "cache budget, resident bytes, hits, misses, bytes decoded, and every read error so far"},
+    {".gcfs/stats", "cache budget, resident and live bytes, hits, misses, loads that waited for room, bytes decoded, and every read error so far"},
 });
 
 bool is_digits_token(std::string_view token) {

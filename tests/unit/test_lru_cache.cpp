@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -214,6 +216,75 @@ TEST_CASE("a buffer handed over before it is filled: reads wait for their part, 
     bool reloaded = false;
     cache.get(3, [&] { reloaded = true; return bytes(10); });
     CHECK(reloaded);
+}
+
+TEST_CASE("concurrent loads wait for room: their peaks never add up past the budget") {
+    LruCache cache(1000);
+    std::atomic<int> loading{0}, most{0};
+    std::vector<std::thread> threads;
+    for (uint64_t key = 1; key <= 6; ++key)
+        threads.emplace_back([&, key] {
+            cache.get(key, [&] {
+                const int now = ++loading;
+                most = std::max(most.load(), now);
+                auto out = bytes(600);
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                --loading;
+                return out;
+            }, 600);
+        });
+    for (auto& t : threads) t.join();
+    CHECK(most == 1);  // 600 + 600 would pass the 1000-byte budget
+    const auto s = cache.stats();
+    CHECK(s.room_waits >= 1);
+    CHECK(s.stalled_starts == 0);
+    CHECK(s.resident_bytes == 600);
+}
+
+TEST_CASE("a buffer still filling is not evicted: it is kept until its fill settles") {
+    LruCache cache(1000);
+    auto blob = Blob::allocate(600);
+    auto filling = std::make_shared<Filling>();
+    cache.get(1, [&] { return Loaded{blob, {}, filling}; });
+    blob.reset();
+    cache.get(2, [] { return bytes(300); });  // fits beside it
+    bool reloaded = false;
+    cache.get(1, [&] { reloaded = true; return bytes(600); });
+    CHECK_FALSE(reloaded);
+    filling->advance(600);
+    cache.get(3, [] { return bytes(500); });  // settled now: the least recent entry goes
+    CHECK(cache.stats().resident_bytes <= 1000);
+    cache.get(1, [&] { reloaded = true; return bytes(600); });
+    CHECK(reloaded);
+}
+
+TEST_CASE("a loader's own further load does not wait for room, and loads that wait on each other start after a stall") {
+    LruCache cache(1000);
+    // Nested: the outer load's reservation would keep the inner one out forever.
+    const auto outer = cache.get(1, [&] {
+        const auto inner = cache.get(2, [] { return bytes(800); }, 800);
+        return inner.bytes ? bytes(100) : Loaded{nullptr, "inner failed"};
+    }, 800);
+    CHECK(outer.bytes);
+    CHECK(cache.stats().stalled_starts == 0);
+
+    // A holds a lock B's loader needs, then asks for room B's reservation takes.
+    std::mutex once;
+    std::atomic<bool> b_loading{false};
+    std::thread b([&] {
+        cache.get(10, [&] {
+            b_loading = true;
+            std::lock_guard lock(once);
+            return bytes(10);
+        }, 900);
+    });
+    {
+        std::unique_lock lock(once);
+        while (!b_loading) std::this_thread::yield();
+        cache.get(11, [] { return bytes(10); }, 900);
+    }
+    b.join();
+    CHECK(cache.stats().stalled_starts == 1);
 }
 
 }  // namespace test_lru_cache
