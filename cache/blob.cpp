@@ -1,6 +1,9 @@
 #include "cache/blob.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 
 #include <atomic>
 #include <cstdlib>
@@ -55,6 +58,17 @@ Blob::~Blob() {
         ::munmap(allocation_, allocated_);
     else
         std::free(allocation_);
+}
+
+void Blob::release_front(size_t bytes) {
+    if (!mapped_) return;  // a malloc'd blob is under 1 MiB: not worth it
+    const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t upto = std::min(bytes, size_) / page * page;  // data_ of a mapped blob is page-aligned
+    if (upto <= released_) return;
+    if (::madvise(data_ + released_, upto - released_, MADV_DONTNEED) != 0) return;
+    live.fetch_sub(upto - released_, std::memory_order_relaxed);
+    counted_ -= upto - released_;
+    released_ = upto;
 }
 
 void Blob::narrow(size_t offset, size_t size) {

@@ -34,6 +34,10 @@ public:
 
     // Shows only [offset, offset + size) of what was allocated (no copy).
     void narrow(size_t offset, size_t size);
+    // The first `bytes` will not be read again (a stream's input behind its
+    // decoder): a mapped blob gives their whole pages back to the system and
+    // stops counting them in live_bytes(). Reading them afterwards gives zeros.
+    void release_front(size_t bytes);
 
     // Bytes of every blob alive in the process: in a cache, evicted but still
     // held by a reader or a fill, or scratch of a decode. The cache admits
@@ -48,7 +52,8 @@ private:
     bool mapped_;
     uint8_t* data_;
     size_t size_;
-    size_t counted_;  // the size asked for, in live_bytes() until destroyed
+    size_t counted_;       // the size asked for, in live_bytes() until destroyed (less what was released)
+    size_t released_ = 0;  // bytes from data_ given back by release_front
 };
 
 }  // namespace gcfs::cache

@@ -45,6 +45,7 @@ uint64_t prefix_first_read(uint64_t available, uint64_t length) {
 // buffers; only the pages filled are touched.
 // A compressed stream read for a decode: a Blob, so that the cache counts it
 // against its budget (Blob::live_bytes) while the decode holds it.
+constexpr uint64_t kInputKept = 64 << 10;  // behind the decoder: far more than the one packet it looks back at
 struct Input {
     std::shared_ptr<cache::Blob> data;
     std::span<uint8_t> bytes() const { return data->bytes(); }
@@ -110,6 +111,9 @@ formats::Result<uint64_t> decode_in_steps(const Image& image, uint64_t offset, u
         auto step_done = decoder.advance(arrived);
         if (!step_done.ok()) return step_done.error();
         ready = *step_done;
+        // The input behind the decoder is not read again: a whole core's
+        // 9 MB need not stay resident to its end.
+        if (decoder.consumed() > kInputKept) stream.data->release_front(decoder.consumed() - kInputKept);
         if (decoded) decoded(ready);
     }
     return ready;

@@ -105,6 +105,9 @@ public:
     // The declared compressed size once the header has arrived (0 before).
     uint64_t input_end() const { return end_; }
     bool done() const { return done_; }
+    // The input offset of the next packet: the walk never reads further back
+    // than the packet before it (§5.2's checks look one packet back).
+    uint64_t consumed() const { return at_.p; }
 
     // Where the walk is: the next packet's input offset and the bytes decoded.
     struct Cursor {

@@ -110,6 +110,26 @@ TEST_CASE("blobs: large ones are mapped and can be narrowed without copying") {
     CHECK(Blob::allocate(0)->size() == 0);
 }
 
+TEST_CASE("blobs: the front of a mapped one is given back and stops counting; a small one is kept") {
+    const uint64_t before = Blob::live_bytes();
+    auto big = Blob::allocate(4u << 20);
+    std::fill(big->data(), big->data() + big->size(), 7);
+    CHECK(Blob::live_bytes() == before + (4u << 20));
+    big->release_front((1u << 20) + 100);  // whole pages only
+    CHECK(Blob::live_bytes() == before + (3u << 20));
+    CHECK(big->data()[0] == 0);                 // given back: a fresh zero page
+    CHECK(big->data()[(1u << 20) + 100] == 7);  // the page it was in stays
+    big->release_front(1000);                   // behind what was given back: nothing more
+    CHECK(Blob::live_bytes() == before + (3u << 20));
+    auto small = Blob::allocate(8192);
+    std::fill(small->data(), small->data() + small->size(), 9);
+    small->release_front(8192);
+    CHECK(small->data()[0] == 9);
+    big.reset();
+    small.reset();
+    CHECK(Blob::live_bytes() == before);
+}
+
 TEST_CASE("loads made for sizes stay in a small pool of their own until a read wants them") {
     LruCache cache(10000, 1000);
     auto loaded_again = [&](uint64_t key) {

@@ -346,7 +346,9 @@ TEST_CASE("a core stream found damaged near its end is rejected whole from then 
 
 TEST_CASE("a core damaged partway: level.glb reads at its stat size, and no texture's outcome depends on what was read first") {
     const BuiltDisc& built = small_disc();
-    const auto [copy, stream_at] = copy_disc(built, ".partway", 2);
+    const DiscCopy made = copy_disc(built, ".partway", 2);  // plain names: the lambdas below use them (clang 14)
+    const std::string copy = made.path;
+    const uint64_t stream_at = made.core_stream_at;
     const formats::Bytes clean = [&] {
         std::ifstream in(copy, std::ios::binary);
         return formats::Bytes(std::istreambuf_iterator<char>(in), {});
