@@ -1,9 +1,12 @@
-// libFuzzer: the scene builder fed with damaged level parts (issue 33). A
-// small disc is built once; each input overwrites bytes of LEVEL01, in its
-// compressed core stream or anywhere in its container (headers, gameplay,
-// gs_ram), and whatever the decoders then make of the level, level.glb and
-// collision.glb must read whole at the size their stat gave: a scene leaves
-// out what it cannot decode and is never EIO (README, "What damage costs").
+// libFuzzer: the scene builder fed with damaged level parts, and the ISO9660
+// walk fed with damaged directories (issue 33). A small disc is built once;
+// each input overwrites bytes of LEVEL01 (its compressed core stream, or
+// anywhere in its container: headers, gameplay, gs_ram) or of the ISO9660
+// volume descriptors and directories (sectors 16 to the TOC at LBA 1001).
+// Whatever the decoders then make of it, level.glb and collision.glb must
+// read whole at the size their stat gave (a scene leaves out what it cannot
+// decode and is never EIO; the levels are reached through the TOC, not the
+// directories: README, "What damage costs"), and disc/ must list.
 #include <unistd.h>
 
 #include <cstdio>
@@ -13,6 +16,7 @@
 #include <iterator>
 #include <string>
 
+#include "formats/disc/toc.h"
 #include "mkdisc/disc_builder.h"
 #include "tree/tree_builder.h"
 
@@ -25,6 +29,8 @@ struct Template {
     formats::Bytes clean;
     uint64_t core_at = 0, core_bytes = 0;    // LEVEL01's compressed core stream
     uint64_t level_at = 0, level_bytes = 0;  // LEVEL01's container
+    // The ISO9660 volume descriptors and directories, up to the TOC.
+    static constexpr uint64_t kIsoAt = 16 * formats::kSectorSize, kIsoBytes = (formats::kTocLba - 16) * formats::kSectorSize;
 };
 
 const Template& the_template();
@@ -67,22 +73,39 @@ void must_read_whole(const tree::Disc& disc, const char* path) {
     }
 }
 
+// Every name below `dir`, listed (names are escaped and cut as they are made).
+void list_all(const tree::Disc& disc, uint64_t dir, int depth) {
+    if (depth > 16) std::abort();  // the walk caps depth at 8
+    disc.tree.for_each_child(dir, 0, [&](const std::string& name, uint64_t ino, tree::NodeType type) {
+        if (name.empty() || name.size() > 255 || name.find('/') != std::string::npos) std::abort();
+        if (type == tree::NodeType::directory) list_all(disc, ino, depth + 1);
+        return true;
+    });
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < 6) return 0;
     const Template& t = the_template();
     // Byte 0 picks the part, bytes 1-4 where in it; the rest is written there.
-    const bool in_core = data[0] & 1;
     uint32_t where = 0;
     std::memcpy(&where, data + 1, 4);
-    const uint64_t part_at = in_core ? t.core_at : t.level_at, part_bytes = in_core ? t.core_bytes : t.level_bytes;
+    const int part = data[0] % 3;
+    const uint64_t part_at = part == 0 ? t.core_at : part == 1 ? t.level_at : Template::kIsoAt;
+    const uint64_t part_bytes = part == 0 ? t.core_bytes : part == 1 ? t.level_bytes : Template::kIsoBytes;
     const uint64_t at = part_at + where % part_bytes;
     formats::Bytes image = t.clean;
     const size_t n = std::min<size_t>(size - 5, image.size() - at);
     std::memcpy(image.data() + at, data + 5, n);
     std::ofstream(t.damaged_path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(image.data()), static_cast<std::streamsize>(image.size()));
-    const auto disc = tree::open_disc(t.damaged_path, 16 << 20);
+    std::unique_ptr<tree::Disc> disc;
+    try {
+        disc = tree::open_disc(t.damaged_path, 16 << 20);
+    } catch (const std::exception&) {
+        return 0;  // refused with a message (a volume descriptor gone): allowed
+    }
+    if (const auto folder = disc->tree.resolve("disc")) list_all(*disc, *folder, 0);
     must_read_whole(*disc, "LEVEL01/level.glb");
     must_read_whole(*disc, "LEVEL01/collision.glb");
     return 0;

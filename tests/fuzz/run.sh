@@ -119,12 +119,14 @@ for f in glob.glob(vectors + "/*/*.wad"):
 PY
 
 # The scene target damages a disc it builds itself: its seeds say where
-# (byte 0: core stream or container; bytes 1-4: offset) and what to write.
+# (byte 0: core stream, container or ISO9660 directories; bytes 1-4: offset)
+# and what to write.
 mkdir -p "$WORK/seeds/scene"
 python3 - "$WORK/seeds/scene" <<'PY'
 import struct, sys
 for i, (part, at, payload) in enumerate([(1, 0x2000, b"\xff" * 16), (1, 0x30, b"\x00" * 8), (0, 0x400, b"\x20\x10\x00\x7f"),
-                                         (0, 0x1800, bytes(range(64))), (1, 0x6000, b"\x7f" * 32)]):
+                                         (0, 0x1800, bytes(range(64))), (1, 0x6000, b"\x7f" * 32),
+                                         (2, 0x9C, b"\xff" * 34), (2, 0x1000, b"\x00" * 40), (2, 0x1822, b"\x02" * 8)]):
     open("%s/seed%d" % (sys.argv[1], i), "wb").write(bytes([part]) + struct.pack("<I", at) + payload)
 PY
 
