@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -31,7 +30,7 @@ Blob::Blob(void* allocation, size_t allocated, bool mapped, uint8_t* data, size_
 
 uint64_t Blob::live_bytes() { return live.load(std::memory_order_relaxed); }
 
-std::shared_ptr<Blob> Blob::allocate(size_t size) {
+std::shared_ptr<Blob> Blob::allocate(size_t size, Pages pages) {
     if (size < kMapAtLeast) {
         void* p = std::malloc(size ? size : 1);
         if (!p) throw std::bad_alloc();
@@ -42,7 +41,7 @@ std::shared_ptr<Blob> Blob::allocate(size_t size) {
     void* p = ::mmap(nullptr, allocated, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     auto* data = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(p) + kHugePage - 1) & ~(kHugePage - 1));
-    if (size >= kHugeAtLeast) ::madvise(data, size, MADV_HUGEPAGE);  // advice only: small pages work where THP is off
+    if (pages == Pages::huge_when_large && size >= kHugeAtLeast) ::madvise(data, size, MADV_HUGEPAGE);  // advice only: small pages work where THP is off
     return std::shared_ptr<Blob>(new Blob(p, allocated, true, data, size));
 }
 

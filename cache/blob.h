@@ -17,8 +17,12 @@ namespace gcfs::cache {
 
 class Blob {
 public:
+    // Huge pages pay for a buffer filled whole (a decode's output); one a
+    // read fills a piece at a time and releases behind it (a decode's
+    // compressed input) keeps small pages: only the pages filled are touched.
+    enum class Pages { huge_when_large, small };
     // Uninitialised contents; throws std::bad_alloc when no memory is left.
-    static std::shared_ptr<Blob> allocate(size_t size);
+    static std::shared_ptr<Blob> allocate(size_t size, Pages pages = Pages::huge_when_large);
     static std::shared_ptr<Blob> copy_of(std::span<const uint8_t> bytes);
     ~Blob();
     Blob(const Blob&) = delete;

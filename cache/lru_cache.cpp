@@ -4,9 +4,7 @@
 #include <time.h>
 
 #include <algorithm>
-#include <limits>
 #include <chrono>
-#include <utility>
 
 namespace gcfs::cache {
 
@@ -100,7 +98,7 @@ void LruCache::admit_locked(std::unique_lock<std::mutex>& lock, InFlight& flight
                (reserved_ == 0 && !filling_locked());  // alone: every other load and fill has ended, all it could evict is gone
     };
     bool waited = false;
-    uint64_t progress = progress_locked();
+    Progress progress = progress_locked();
     auto since = std::chrono::steady_clock::now();
     while (ticket != admitted_ticket_ || !fits()) {
         if (!waited) ++stats_.room_waits;
@@ -109,7 +107,7 @@ void LruCache::admit_locked(std::unique_lock<std::mutex>& lock, InFlight& flight
         loaded_.wait_for(lock, kRoomPoll);
         evict_locked(expected_bytes);
         const auto now = std::chrono::steady_clock::now();
-        if (const uint64_t seen = progress_locked(); seen != progress) {
+        if (const Progress seen = progress_locked(); seen != progress) {
             progress = seen;
             since = now;
         } else if (now - since >= kStalledRoom && ticket == admitted_ticket_) {
@@ -127,19 +125,19 @@ void LruCache::admitted(InFlight& flight) {
     if (::pthread_getcpuclockid(::pthread_self(), &flight.cpu_clock) != 0) flight.cpu_clock = CLOCK_MONOTONIC;  // always moves: never a stall
 }
 
-uint64_t LruCache::progress_locked() const {
-    // What moves while the loads that hold the room get on: loads ending,
-    // memory let go, fills advancing, loaders' threads using the CPU. A
-    // loader blocked on a lock held by the waiting thread moves none of them.
-    uint64_t sum = finished_loads_ * 1'000'003 + (std::numeric_limits<uint64_t>::max() - Blob::live_bytes());
+LruCache::Progress LruCache::progress_locked() const {
+    // Loads ending, memory let go, fills advancing, loaders' threads using
+    // the CPU. A loader blocked on a lock held by the waiting thread moves
+    // none of them.
+    Progress p{finished_loads_, Blob::live_bytes(), 0, 0};
     for (const auto& [key, e] : entries_)
-        if (e.filling && !e.filling->settled(e.bytes->size())) sum += e.filling->ready();
+        if (e.filling_now()) p.filled_bytes += e.filling->ready();
     for (const auto& [key, flight] : in_flight_) {
         timespec t{};
         if (flight->admitted && ::clock_gettime(flight->cpu_clock, &t) == 0)
-            sum += static_cast<uint64_t>(t.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(t.tv_nsec);
+            p.loader_cpu_ns += static_cast<uint64_t>(t.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(t.tv_nsec);
     }
-    return sum;
+    return p;
 }
 
 void LruCache::insert_locked(uint64_t key, const Loaded& loaded, bool sizing) {
@@ -168,18 +166,14 @@ void LruCache::touch_locked(Entry& entry) {
 }
 
 bool LruCache::filling_locked() const {
-    return std::any_of(entries_.begin(), entries_.end(), [](const auto& e) {
-        return e.second.filling && !e.second.filling->settled(e.second.bytes->size());
-    });
+    return std::any_of(entries_.begin(), entries_.end(), [](const auto& e) { return e.second.filling_now(); });
 }
 
 bool LruCache::evict_one_locked(std::list<uint64_t>& pool) {
-    // The least recent entry whose fill has settled: a buffer still filling
-    // stays (its memory is held by the fill until it ends, and a reader
-    // arriving meanwhile would start a second decode).
+    // The least recent entry whose fill has settled.
     for (auto key = pool.rbegin(); key != pool.rend(); ++key) {
         auto it = entries_.find(*key);
-        if (it->second.filling && !it->second.filling->settled(it->second.bytes->size())) continue;
+        if (it->second.filling_now()) continue;
         erase_locked(it);
         ++stats_.evictions;
         return true;

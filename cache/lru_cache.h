@@ -89,6 +89,14 @@ private:
         std::shared_ptr<const Filling> filling;
         bool sizing;  // in the sizing pool
         std::list<uint64_t>::iterator position;
+        // A fill is still writing it: it may not be evicted (its memory stays
+        // held until the fill ends, and a reader would start a second decode).
+        bool filling_now() const { return filling && !filling->settled(bytes->size()); }
+    };
+    // What moves while the loads holding the room get on (progress_locked).
+    struct Progress {
+        uint64_t finished_loads, live_bytes, filled_bytes, loader_cpu_ns;
+        bool operator==(const Progress&) const = default;
     };
     struct InFlight {
         bool done = false;
@@ -103,11 +111,11 @@ private:
     void touch_locked(Entry& entry);
     bool evict_one_locked(std::list<uint64_t>& pool);  // false: nothing in `pool` may go
     bool filling_locked() const;                       // whether an entry's fill is still going
-    void evict_locked(uint64_t needed);  // until resident + reserved + needed fits the budget
+    void evict_locked(uint64_t needed);  // until live + reserved + needed fits the budget, or nothing may go
     // Evicts, then waits until the load fits beside the loads in flight.
     void admit_locked(std::unique_lock<std::mutex>& lock, InFlight& flight, uint64_t expected_bytes);
     void admitted(InFlight& flight);
-    uint64_t progress_locked() const;  // changes whenever a load or fill moves on
+    Progress progress_locked() const;
 
     mutable std::mutex mutex_;
     std::condition_variable loaded_;

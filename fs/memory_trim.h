@@ -11,10 +11,11 @@ namespace gcfs::fs {
 
 // The cache counts the buffers it keeps and admits loads against its budget
 // (cache/lru_cache.h), but a decode also builds text, meshes and PNGs with
-// malloc, and glibc keeps what is freed in per-thread arenas: 64 concurrent
-// readers of a full-scale disc with a 16 MiB cache peaked 15-25 MiB higher
-// than with one arena (bench/results.md). Every 200 ms after loads ran, this
-// thread hands free arena pages back (malloc_trim). Stops when destroyed.
+// malloc, and glibc keeps free pages inside its arenas: 64 concurrent readers
+// of a two-level full-scale disc with a 16 MiB cache peaked at 86-91 MiB
+// without this, 82-83 MiB with it (before decodes gave their input back,
+// bench/results.md). Every 200 ms after loads ran, this thread hands free
+// arena pages back (malloc_trim). Stops when destroyed.
 class MemoryTrimmer {
 public:
     explicit MemoryTrimmer(const cache::LruCache& cache);

@@ -151,7 +151,7 @@ void scan_class_and_texture_offsets(LevelScan& level, const LevelCoreHeader& cor
         for (size_t row = 0; row < table->size(); ++row) {
             const TextureEntry& t = (*table)[row];
             // A stashed row's texels are in gs_ram from the stash address (formats-moby.md §10.2).
-            const bool stashed = std::string_view(name) == "moby" && level.stashed_moby_rows.contains(row);
+            const bool stashed = level.stashed_row(name, row);
             const auto problem =
                 texture_problem(t, core.textures_base_offset, core_size, gs_ram_size, stashed ? level.moby_stash_address : std::nullopt);
             if (!problem.empty() && texture_detail.empty()) texture_detail = fmt::format("{} texture: {}", name, problem);

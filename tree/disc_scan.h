@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "formats/core/bank_textures.h"
@@ -85,6 +86,9 @@ struct LevelScan {
     // The texture table named `name` ("tfrag", "moby", ...); empty when it is
     // absent or did not parse (a failed table is not replaced by the next one).
     const std::vector<formats::TextureEntry>& texture_table(const std::string& name) const;
+    // Whether row `row` of texture table `table` is a stashed moby class's:
+    // its texels and palette are in gs_ram (formats-moby.md §10.2).
+    bool stashed_row(std::string_view table, size_t row) const { return table == "moby" && stashed_moby_rows.contains(row); }
 };
 
 struct DiscScan {

@@ -144,13 +144,14 @@ private:
         const std::string name = fmt::format("{}_{:03d}", table, row);
         return material(name, [&] {
             Material m{.alpha = alpha, .double_sided = true};
-            const auto it = s_.textures.find(name + ".png");
-            const std::string error = it == s_.textures.end() ? "" : it->second->read_error();
-            if (it != s_.textures.end() && error.empty()) {
-                m.image = image(name, it->second);
-                return m;
+            if (const auto it = s_.textures.find(name + ".png"); it != s_.textures.end()) {
+                const std::string error = it->second->read_error();
+                if (error.empty()) {
+                    m.image = image(name, it->second);
+                    return m;
+                }
+                notes_.push_back(fmt::format("textures/{}.png left out: {}", name, error));
             }
-            if (!error.empty()) notes_.push_back(fmt::format("textures/{}.png left out: {}", name, error));
             m.colour = {0.5f, 0.5f, 0.5f, 1};
             return m;
         });

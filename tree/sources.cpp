@@ -39,19 +39,18 @@ uint64_t prefix_first_read(uint64_t available, uint64_t length) {
     return std::min(available, formats::wad_lz::kHeaderSize + length + length / 32 + 4096);
 }
 
-// Compressed bytes read for one decode and dropped after it. Small pages
-// (malloc's mapping, not a huge-page Blob): the profile of a first `ls -lR`
-// had 18-29% of the daemon's time zeroing huge pages under pread into such
-// buffers; only the pages filled are touched.
-// A compressed stream read for a decode: a Blob, so that the cache counts it
-// against its budget (Blob::live_bytes) while the decode holds it.
+// Compressed bytes read for one decode and dropped after it: a Blob, so that
+// the cache counts them against its budget (Blob::live_bytes) while the
+// decode holds them, on small pages (the profile of a first `ls -lR` had
+// 18-29% of the daemon's time zeroing huge pages under pread into such
+// buffers; only the pages filled are touched).
 constexpr uint64_t kInputKept = 64 << 10;  // behind the decoder: far more than the one packet it looks back at
 struct Input {
     std::shared_ptr<cache::Blob> data;
     std::span<uint8_t> bytes() const { return data->bytes(); }
 };
 
-Input input_buffer(uint64_t size) { return {cache::Blob::allocate(size)}; }
+Input input_buffer(uint64_t size) { return {cache::Blob::allocate(size, cache::Blob::Pages::small)}; }
 
 // `length` bytes of the image; the error says where the read failed.
 formats::Result<Input> read_extent(const Image& image, uint64_t offset, uint64_t length) {

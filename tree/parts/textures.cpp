@@ -24,7 +24,7 @@ std::shared_ptr<const StreamRegion> texel_region(LevelFolder& f) {
         const auto& entries = level.texture_table(table);
         for (size_t i = 0; i < entries.size(); ++i) {
             const formats::TextureEntry& e = entries[i];
-            if (std::string_view(table) == "moby" && level.stashed_moby_rows.contains(i)) continue;
+            if (level.stashed_row(table, i)) continue;
             if (!formats::texture_problem(e, level.core->textures_base_offset, core_size, gs_ram_size).empty()) continue;
             cover(int64_t{level.core->textures_base_offset} + e.data_offset, static_cast<uint64_t>(e.width) * static_cast<uint64_t>(e.height));
         }
@@ -55,8 +55,7 @@ void textures(LevelFolder& f) {
         if (entries.empty()) continue;
         if (!dir) dir = f.directory(f.dir, "textures");
         for (size_t i = 0; i < entries.size(); ++i) {
-            const bool stashed = std::string_view(table) == "moby" && level.stashed_moby_rows.contains(i);
-            if (stashed) {  // formats-moby.md §10.2: texels and palette both in gs_ram
+            if (level.stashed_row(table, i)) {  // formats-moby.md §10.2: texels and palette both in gs_ram
                 const uint64_t at = *level.moby_stash_address + static_cast<uint64_t>(entries[i].data_offset);
                 f.file(dir, fmt::format("{}_{:03d}.png", table, i),
                        std::make_shared<TextureFile>(f.cache(), f.core, nullptr, f.gs_ram, entries[i],
