@@ -2,20 +2,27 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
 #include "formats/core/core_tables.h"
 #include "formats/core/level_core.h"
+#include "formats/core/ratchet_seqs.h"
+#include "formats/core/sound_remap.h"
 #include "formats/disc/data_lump.h"
 #include "formats/disc/toc.h"
+#include "formats/executable/executable.h"
 #include "formats/export/texture_png.h"
+#include "formats/particles/particle_defs.h"
+#include "formats/pif/pif.h"
 #include "formats/tfrag/tfrag.h"
 #include "formats/wad_lz/wad_lz.h"
 #include "mkdisc/audio.h"
 #include "mkdisc/collision.h"
 #include "mkdisc/gameplay.h"
 #include "mkdisc/mobies.h"
+#include "mkdisc/pictures.h"
 #include "mkdisc/random.h"
 #include "mkdisc/shrubs.h"
 #include "mkdisc/sky.h"
@@ -38,11 +45,13 @@ struct ScaleSizes {
     // World units per collision cell: 2 puts 2×2 cells in an octant's ground
     // square; 4 keeps a full-scale collision block near the seed's 0.9 MB.
     double collision_cell;
+    int ratchet_seqs;              // filled slots of the 256 (formats-globals.md §13)
+    uint32_t ratchet_seq_steps;    // a sequence is 0x30 + 0x10 × [0, steps) bytes
 };
 
 ScaleSizes sizes_for(Scale scale) {
-    if (scale == Scale::full) return {800, 24, 128, 24u << 20, 40, 96u << 10, 64, 4.0};
-    return {18, 4, 32, 48u << 10, 5, 2u << 10, 16, 2.0};
+    if (scale == Scale::full) return {800, 24, 128, 24u << 20, 40, 96u << 10, 64, 4.0, 24, 256};
+    return {18, 4, 32, 48u << 10, 5, 2u << 10, 16, 2.0, 5, 24};
 }
 
 // Texel-like bytes: smooth gradients with noise, compressible like real art.
@@ -85,6 +94,36 @@ std::vector<BankTextureSpec> bank_textures(ByteWriter& dat, uint64_t bank, std::
     return out;
 }
 
+// Particle textures (formats-globals.md §13): square frames in the particle
+// bank, a puff growing frame by frame. Like Wrench's packer (which merges
+// equal palettes), frames of one animation may share a palette: `shares`
+// names the entry whose palette an entry reuses (-1: its own).
+struct ParticleFrameSpec {
+    int side, frame, shares;
+};
+std::vector<BankTextureSpec> particle_textures(ByteWriter& dat, uint64_t bank, const std::vector<ParticleFrameSpec>& frames) {
+    std::vector<BankTextureSpec> out;
+    for (const ParticleFrameSpec& f : frames) {
+        dat.pad_to(16);
+        int32_t palette = 0;
+        if (f.shares >= 0) {
+            palette = out.at(static_cast<size_t>(f.shares)).palette;
+        } else {
+            palette = static_cast<int32_t>(dat.size() - bank);
+            write_palette(dat, 60 + static_cast<int>(out.size()));
+        }
+        const auto texel_at = static_cast<int32_t>(dat.size() - bank);
+        const double middle = (f.side - 1) / 2.0, radius = f.side / 2.0 * (0.4 + 0.15 * f.frame);
+        for (int y = 0; y < f.side; ++y)
+            for (int x = 0; x < f.side; ++x) {
+                const double d = std::hypot(x - middle, y - middle) / radius;
+                dat.u8(d >= 1 ? 0 : static_cast<uint8_t>(255 * (1 - d)));
+            }
+        out.push_back({palette, texel_at, f.side, f.side});
+    }
+    return out;
+}
+
 void blob(ByteWriter& out, uint64_t count, Random& random) {
     for (uint64_t i = 0; i < count; ++i)
         out.u8(random.below(4) == 0 ? static_cast<uint8_t>(random.below(256)) : static_cast<uint8_t>(i / 16));
@@ -121,6 +160,29 @@ void occlusion_grid(ByteWriter& out, Random& random) {
     while (out.size() - start < masks_at) out.u8(0);
     for (int m = 0; m < 4; ++m)
         for (int b = 0; b < 128; ++b) out.u8(static_cast<uint8_t>(random.below(256)));
+}
+
+// The particle bank's frames and the particles made of them (formats-globals.md
+// §13): a four-frame puff, a two-frame one at 32, a single frame at 8, rows
+// reused by a later particle, and one mixing sides; most of the GC's 0x6f
+// slots empty, as in Wrench's output.
+const std::vector<ParticleFrameSpec> kParticleFrames = {{16, 0, -1}, {16, 1, 0}, {16, 2, 0}, {16, 3, 0},
+                                                        {32, 0, -1}, {32, 2, 4}, {8, 1, -1},  {16, 4, -1}};
+std::vector<std::vector<uint8_t>> particle_slots() {
+    std::vector<std::vector<uint8_t>> slots(21);
+    slots[0] = {0, 1, 2, 3};
+    slots[3] = {4, 5};
+    slots[7] = {6};
+    slots[10] = {0, 7, 2, 7};
+    slots[20] = {4, 6};
+    return slots;
+}
+
+// Words of an unknown meaning (formats-globals.md §13: "meaning unknown").
+std::vector<uint32_t> words(Random& random, int count) {
+    std::vector<uint32_t> out;
+    for (int i = 0; i < count; ++i) out.push_back(static_cast<uint32_t>(random.next()));
+    return out;
 }
 
 struct Core {
@@ -188,7 +250,7 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     // The rest of the pool: other classes' textures in a real level.
     const uint64_t pool_end = h.textures_base_offset + sizes.texture_pool;
     if (dat.size() < pool_end) texels(dat, pool_end - dat.size(), random);
-    dat.pad_to(0x40);
+    dat.pad_to(0x100);  // Wrench's pack_particle_textures: the particle bank starts 0x100-aligned
     // The marker's prefix appears first in the particle bank, so the compressor
     // encodes the full marker in the fx bank partly as a match: the whole
     // string exists only in the decompressed core, never in the stream.
@@ -197,7 +259,7 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     h.part_bank_offset = static_cast<int32_t>(dat.size());
     const std::string prefix = marker.substr(0, marker.size() - 4);
     dat.append(ByteSpan(reinterpret_cast<const uint8_t*>(prefix.data()), prefix.size()));
-    const std::vector<BankTextureSpec> particles = bank_textures(dat, static_cast<uint64_t>(h.part_bank_offset), {{16, 16}, {32, 32}}, random);
+    const std::vector<BankTextureSpec> particles = particle_textures(dat, static_cast<uint64_t>(h.part_bank_offset), kParticleFrames);
     dat.pad_to(0x10);
     h.fx_bank_offset = static_cast<int32_t>(dat.size());
     dat.append(ByteSpan(reinterpret_cast<const uint8_t*>(marker.data()), marker.size()));
@@ -228,6 +290,18 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
         dat.pad_to(0x40);
         shrub_offsets.push_back(static_cast<int32_t>(dat.size()));
         dat.append(shrub.blob.bytes);
+    }
+    dat.pad_to(0x10);
+    h.scene_view_size = static_cast<int32_t>(dat.size());  // §6.1 0x7C: the DAT size after the classes, 16-aligned
+
+    // §6.2 item 8: Ratchet's sequences after the classes, each 0x10-aligned,
+    // in some of the 256 slots (formats-globals.md §13; their bytes are unpublished).
+    std::vector<int32_t> seq_offsets(kRatchetSeqSlots, 0);
+    for (int i = 0; i < sizes.ratchet_seqs; ++i) {
+        const auto slot = static_cast<size_t>(i * 37) % kRatchetSeqSlots;  // 37 is prime to 256: distinct slots
+        dat.pad_to(0x10);
+        seq_offsets[slot] = static_cast<int32_t>(dat.size());
+        blob(dat, 0x30 + 0x10 * uint64_t{random.below(sizes.ratchet_seq_steps)}, random);
     }
     dat.pad_to(0x10);
 
@@ -318,11 +392,25 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     idx.s32(static_cast<int32_t>(stash_at));
     idx.s32(0);
     h.moby_gs_stash_count = 1;
-    // §6.2 IDX order: ... gs_ram table, then the moby stash list (s16 ids ending at a negative one).
+    // §6.2 IDX order after the gs_ram table, each 0x10-aligned as Wrench's
+    // pack_level_core writes them: particle definitions, the sound remap, the
+    // moby stash list (s16 ids ending at a negative one), Ratchet's sequence table.
+    idx.pad_to(0x10);
+    h.part_defs_offset = static_cast<int32_t>(idx.size());
+    idx.append(particles::write_particle_defs(particles::kGcParticleSlots, particle_slots()));
+    idx.pad_to(0x10);
+    h.sound_remap_offset = static_cast<int32_t>(idx.size());
+    std::vector<std::vector<uint32_t>> remap_parts;
+    for (int part = 0; part < 3 + static_cast<int>(random.below(4)); ++part) remap_parts.push_back(words(random, 1 + static_cast<int>(random.below(6))));
+    idx.append(write_sound_remap(remap_parts, words(random, 4)));
+    idx.pad_to(0x10);
     h.moby_gs_stash_list = static_cast<int32_t>(idx.size());
     for (size_t m = 0; m < moby_offsets.size(); ++m)
         if (moby_offsets[m] != 0 && static_cast<int>(m) % 4 == kStashedMobyDesign) idx.s16(static_cast<int16_t>(mobies[m].o_class));
     idx.s16(-1);
+    idx.pad_to(0x10);
+    h.ratchet_seqs = static_cast<int32_t>(idx.size());
+    for (int32_t offset : seq_offsets) idx.s32(offset);
 
     // gs_ram lump: one 256-colour RGBA32 palette per texture; alpha 0x80 =
     // opaque; stored swizzled, so colour c sits in slot ps2_palette_slot(c).
@@ -341,7 +429,6 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
 
     h.glass_map_texture = 0x4000;  // §6.1: what Wrench writes
     h.glass_map_palette = 0x400;
-    h.scene_view_size = static_cast<int32_t>(align_up(dat.size(), 16));
     h.assets_decompressed_size = static_cast<int32_t>(dat.size());
     std::vector<int32_t> moby_ids;
     for (size_t m = 0; m < moby_offsets.size(); ++m) moby_ids.push_back(static_cast<int32_t>(100 + m));
@@ -364,6 +451,36 @@ Bytes sound_bank(Random& random, uint64_t size) {
 // "00 00"); the decoder ignores them either way (§5.1).
 Bytes compressed(const Bytes& data) { return wad_lz::compress(data, ""); }
 
+// The level's code overlay, a ratchet executable (formats-globals.md §8) in
+// the level overlay's shape: .lit, .bss (NOBITS), .data, lvl.vtbl,
+// lvl.camvtbl, lvl.sndvtbl, .text, entered at .text. The load address is
+// gcfs's choice (the references give none); the bytes are filler.
+Bytes overlay_executable(Random& random) {
+    const uint64_t sizes[7] = {0x80, 0x400, 0x200 + 0x10 * uint64_t{random.below(32)}, 0x40, 0x20, 0x30, 0x800 + 0x10 * uint64_t{random.below(64)}};
+    std::vector<executable::BlockSpec> blocks;
+    int32_t address = 0x00400000;
+    for (int b = 0; b < 7; ++b) {
+        ByteWriter bytes;
+        blob(bytes, sizes[b], random);
+        blocks.push_back({address, b == 1 ? executable::kNoBits : executable::kProgBits, std::move(bytes.bytes())});
+        address += static_cast<int32_t>(align_up(sizes[b], 0x40));
+    }
+    return executable::write_executable(blocks, blocks.back().address);
+}
+
+// The transition (loading screen) textures: a texture list of 8-bit PIFs
+// (formats-globals.md §5), compressed in the data lump (formats.md §4.1); the
+// first with a mip level, as some PIFs have.
+Bytes transition_textures(int index) {
+    std::vector<Bytes> textures;
+    const uint32_t sides[3][2] = {{64, 32}, {32, 32}, {16, 48}};
+    for (int t = 0; t < 3; ++t) {
+        const Picture8 p = picture8(sides[t][0], sides[t][1], 200 + 10 * index + t);
+        textures.push_back(pif::write_pif8(p.width, p.height, p.palette, p.indices, t == 0 ? 2 : 1));
+    }
+    return pif::write_texture_list(textures);
+}
+
 Bytes data_lump(const Core& core, const Bytes& core_stream, Random& random, int index) {
     DataLumpHeader h;
     ByteWriter out;
@@ -374,14 +491,7 @@ Bytes data_lump(const Core& core, const Bytes& core_stream, Random& random, int 
         out.append(bytes);
         return range;
     };
-    // "ratchet executable" overlay: one section, 16-byte header then code.
-    ByteWriter overlay;
-    overlay.u32(0x01000000);
-    overlay.u32(0x400);
-    overlay.u32(1);
-    overlay.u32(0x01000000);
-    blob(overlay, 0x400, random);
-    h.overlay = section(overlay.bytes());
+    h.overlay = section(overlay_executable(random));
     h.core_index = section(core.idx);
     h.gs_ram = section(core.gs_ram);
     ByteWriter hud;
@@ -398,9 +508,7 @@ Bytes data_lump(const Core& core, const Bytes& core_stream, Random& random, int 
     }
     h.core_data = section(core_stream);
     if (index % 2 == 0) {
-        ByteWriter textures;
-        texels(textures, 0x2000, random);
-        h.transition_textures = section(compressed(textures.bytes()));
+        h.transition_textures = section(compressed(transition_textures(index)));
     } else {
         h.transition_textures = {-1, 0};  // §4.1: absent
     }

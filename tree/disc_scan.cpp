@@ -1,5 +1,7 @@
 #include "tree/disc_scan.h"
 
+#include "tree/core_blocks.h"
+
 #include <fmt/format.h>
 
 #include <tuple>
@@ -128,6 +130,7 @@ void scan_class_and_texture_offsets(LevelScan& level, const LevelCoreHeader& cor
         else if (*stash->address > static_cast<uint64_t>(INT32_MAX)) stash_detail = "the stash address passes 2 GiB";
         else {
             level.moby_stash_address = stash->address;
+            level.stashed_moby_classes = stash->classes;
             for (const auto& entry : level.classes[0])
                 if (stash->classes.contains(static_cast<int16_t>(entry.o_class)))
                     for (uint8_t row : entry.textures)
@@ -226,6 +229,7 @@ void scan_core(const Image& image, LevelScan& level) {
     scan_class_and_texture_offsets(level, *core);
 
     level.boundaries = block_boundaries(*core, class_offsets, level.core_index);
+    scan_core_blocks(level);
     auto regions = core_regions(*core, level.boundaries);
     if (!regions.ok()) {
         level.checks.push_back({"core regions ordered", false, regions.error().describe()});

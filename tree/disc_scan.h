@@ -16,9 +16,12 @@
 #include "formats/disc/data_lump.h"
 #include "formats/disc/iso9660.h"
 #include "formats/core/level_core.h"
+#include "formats/core/ratchet_seqs.h"
+#include "formats/core/sound_remap.h"
 #include "formats/disc/level_wad.h"
 #include "formats/tfrag/tfrag_read.h"
 #include "formats/disc/toc.h"
+#include "formats/particles/particle_defs.h"
 #include "tree/image.h"
 
 namespace gcfs::tree {
@@ -73,6 +76,12 @@ struct LevelScan {
     // The particle and fx texture tables (their texels and palettes are in DAT's banks).
     std::vector<formats::BankTexture> particle_textures, fx_textures;
     std::set<size_t> stashed_moby_rows;
+    std::set<int32_t> stashed_moby_classes;  // the stash list's class ids (formats-moby.md §10.2)
+    // formats-globals.md §13 (tree/core_blocks.h): each set when its header
+    // offset is set and the block passed its checks.
+    std::optional<formats::particles::ParticleDefs> particle_defs;
+    std::optional<formats::SoundRemap> sound_remap;
+    std::vector<formats::RatchetSeq> ratchet_seqs;
     // §7.1: the tfrags block header, the only bytes of core_data decoded at
     // mount (16 of them), so the tfrag/ folder knows its patch count.
     std::optional<formats::TfragsHeader> tfrags;

@@ -44,6 +44,10 @@ public:
     uint64_t gameplay_offset = 0, gameplay_length = 0;  // image bytes of gameplay.wad
     CoreStream core_stream{};                           // image bytes of core_data.wad
     uint64_t core_index_offset = 0, core_index_length = 0;
+    // Set by the textures part: the one core region every texel and bank
+    // palette of the level reads from (tree/parts/textures.cpp); null when
+    // no texture lies in the core.
+    std::shared_ptr<const StreamRegion> texels;
 
     LevelDecoders& decoders() const { return disc.decoders.at(level.folder); }
     const Image& image() const { return *disc.image; }

@@ -7,6 +7,7 @@
 #include "formats/core/core_tables.h"
 #include "formats/export/png.h"
 #include "formats/export/texture_png.h"
+#include "formats/particles/particle_animation.h"
 
 namespace gcfs::tree {
 
@@ -78,6 +79,35 @@ ReadOutcome BankTextureFile::read(uint64_t offset, std::span<uint8_t> out) const
         const StreamRegion::Bytes texels = texels_->bytes();
         if (!texels.loaded.bytes) return texels.loaded;
         auto png = formats::bank_texture_png(texture_, texels.loaded.bytes->bytes(), rebased(bank_offset_, texels.base));
+        if (!png.ok()) return {nullptr, "core_data.bin " + png.error().describe()};
+        return {cache::Blob::copy_of(*png), {}};
+    });
+    if (!png.bytes) return {0, png.error};
+    return copy_window(png.bytes->bytes(), offset, out);
+}
+
+uint64_t ParticleAnimationFile::size() const { return formats::particles::animation_size(particle_, textures_); }
+
+std::string ParticleAnimationFile::open_error() const {
+    if (!particle_.error.empty()) return particle_.error;
+    if (particle_.frames.empty()) return fmt::format("particle {} has no frames", particle_.slot);
+    for (size_t f = 0; f < particle_.frames.size(); ++f)
+        if (std::string problem = formats::bank_texture_problem(textures_[particle_.frames[f]], bank_offset_, core_->size()); !problem.empty())
+            return fmt::format("particle {} frame {}: {}", particle_.slot, f, problem);
+    return {};
+}
+
+std::string ParticleAnimationFile::read_error() const {
+    if (std::string problem = open_error(); !problem.empty()) return problem;
+    return texels_->error();
+}
+
+ReadOutcome ParticleAnimationFile::read(uint64_t offset, std::span<uint8_t> out) const {
+    const cache::Loaded png = cache_.get(key_, [this]() -> cache::Loaded {
+        if (std::string problem = open_error(); !problem.empty()) return {nullptr, problem};
+        const StreamRegion::Bytes texels = texels_->bytes();
+        if (!texels.loaded.bytes) return texels.loaded;
+        auto png = formats::particles::animation_png(particle_, textures_, texels.loaded.bytes->bytes(), rebased(bank_offset_, texels.base));
         if (!png.ok()) return {nullptr, "core_data.bin " + png.error().describe()};
         return {cache::Blob::copy_of(*png), {}};
     });

@@ -14,6 +14,7 @@
 #include "cache/lru_cache.h"
 #include "formats/core/bank_textures.h"
 #include "formats/core/level_core.h"
+#include "formats/particles/particle_defs.h"
 #include "tree/node.h"
 #include "tree/sources.h"
 
@@ -61,6 +62,29 @@ private:
     std::shared_ptr<const WadStream> core_;
     std::shared_ptr<const StreamRegion> texels_;
     formats::BankTexture texture_;
+    int32_t bank_offset_;
+    uint64_t key_;
+};
+
+// particles/NNN.png: a particle's frames (formats-globals.md §13) as one
+// animated PNG, each frame from the particle bank like part_NNN.png.
+class ParticleAnimationFile final : public Source {
+public:
+    ParticleAnimationFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, std::shared_ptr<const StreamRegion> texels,
+                          formats::particles::Particle particle, std::vector<formats::BankTexture> textures, int32_t bank_offset)
+        : cache_(cache), core_(std::move(core)), texels_(std::move(texels)), particle_(std::move(particle)), textures_(std::move(textures)),
+          bank_offset_(bank_offset), key_(new_cache_key()) {}
+    uint64_t size() const override;
+    ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+    std::string open_error() const override;  // the definition's and every frame's range checks
+    std::string read_error() const override;
+
+private:
+    cache::LruCache& cache_;
+    std::shared_ptr<const WadStream> core_;
+    std::shared_ptr<const StreamRegion> texels_;
+    formats::particles::Particle particle_;
+    std::vector<formats::BankTexture> textures_;
     int32_t bank_offset_;
     uint64_t key_;
 };

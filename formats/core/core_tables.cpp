@@ -28,8 +28,9 @@ std::string texture_problem(const TextureEntry& e, int32_t textures_base, uint64
     return texture_problem(e, textures_base, core_size, gs_ram_size);
 }
 
-std::string class_table_csv(const std::vector<ClassEntry>& entries, bool shrub, uint64_t core_size) {
+std::string class_table_csv(const std::vector<ClassEntry>& entries, bool shrub, uint64_t core_size, const std::set<int32_t>* gs_stash) {
     std::string out = "index,o_class,offset_in_core_data,model,unknown_8,unknown_c,textures";
+    if (gs_stash) out += ",gs_stash";
     if (shrub) out += ",billboard_width,billboard_height,max_mip,palette_offset,texture_offset,mip1,mip2,mip3";
     out += "\n";
     for (size_t i = 0; i < entries.size(); ++i) {
@@ -40,6 +41,8 @@ std::string class_table_csv(const std::vector<ClassEntry>& entries, bool shrub, 
         fmt::format_to(std::back_inserter(out), "{},{},0x{:x},\"{}\",{},{},\"{}\"", i, e.o_class, e.offset_in_asset_wad,
                        e.offset_in_asset_wad == 0 ? "none" : problem.empty() ? "ok" : problem, e.unknown_8, e.unknown_c,
                        textures);
+        // formats-moby.md §10.2: the stash list holds s16 class ids.
+        if (gs_stash) out += gs_stash->contains(static_cast<int16_t>(e.o_class)) ? ",yes" : ",no";
         if (shrub)
             for (int16_t b : e.billboard) fmt::format_to(std::back_inserter(out), ",{}", b);
         out += "\n";

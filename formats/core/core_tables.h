@@ -24,8 +24,11 @@ std::string texture_problem(const TextureEntry& entry, int32_t textures_base, ui
                             std::optional<uint64_t> stash);
 
 // index, o_class, offset_in_core_data, model (ok / none / the problem), the
-// unknown words, the 16 texture indices; shrubs add their billboard record.
-std::string class_table_csv(const std::vector<ClassEntry>& entries, bool shrub, uint64_t core_size);
+// unknown words, the 16 texture indices; mobies add gs_stash (yes when the
+// class is on the GS stash list, formats-moby.md §10.2), shrubs their
+// billboard record.
+std::string class_table_csv(const std::vector<ClassEntry>& entries, bool shrub, uint64_t core_size,
+                            const std::set<int32_t>* gs_stash = nullptr);
 
 struct NamedTextureTable {
     std::string name;  // "tfrag", "moby", "tie", "shrub"

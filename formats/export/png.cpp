@@ -1,15 +1,15 @@
 #include "formats/export/png.h"
 
+#include "formats/export/png_chunks.h"
+
 #include <zlib.h>
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace gcfs::formats::png {
-namespace {
 
 constexpr uint64_t kStoredBlock = 65535;  // RFC 1951: a stored block holds at most this many bytes
-constexpr uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 
 uint64_t stored_zlib_size(uint64_t raw) {
     const uint64_t blocks = std::max<uint64_t>(1, (raw + kStoredBlock - 1) / kStoredBlock);
@@ -20,6 +20,10 @@ uint64_t stored_zlib_size(uint64_t raw) {
 void be32(Bytes& out, uint32_t v) {
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<uint8_t>(v >> shift));
 }
+void be16(Bytes& out, uint16_t v) {
+    out.push_back(static_cast<uint8_t>(v >> 8));
+    out.push_back(static_cast<uint8_t>(v));
+}
 
 void chunk(Bytes& out, const char type[4], const Bytes& data) {
     be32(out, static_cast<uint32_t>(data.size()));
@@ -29,21 +33,7 @@ void chunk(Bytes& out, const char type[4], const Bytes& data) {
     be32(out, static_cast<uint32_t>(crc32(0, out.data() + typed, static_cast<uInt>(out.size() - typed))));
 }
 
-}  // namespace
-
-uint64_t indexed_size(uint32_t width, uint32_t height, uint32_t palette_entries) {
-    const uint64_t raw = static_cast<uint64_t>(height) * (1 + static_cast<uint64_t>(width));  // a filter byte per row
-    return sizeof kSignature + (12 + 13) + (12 + 3 * uint64_t{palette_entries}) + (12 + palette_entries) + (12 + stored_zlib_size(raw)) + 12;
-}
-
-uint64_t rgba_size(uint32_t width, uint32_t height) {
-    const uint64_t raw = static_cast<uint64_t>(height) * (1 + 4 * static_cast<uint64_t>(width));
-    return sizeof kSignature + (12 + 13) + (12 + stored_zlib_size(raw)) + 12;
-}
-
-namespace {
-
-Bytes header(uint32_t width, uint32_t height, uint8_t colour_type) {
+Bytes signature_and_header(uint32_t width, uint32_t height, uint8_t colour_type) {
     Bytes out(kSignature, kSignature + sizeof kSignature);
     Bytes ihdr;
     be32(ihdr, width);
@@ -53,8 +43,7 @@ Bytes header(uint32_t width, uint32_t height, uint8_t colour_type) {
     return out;
 }
 
-// `rows` rows of `row_bytes` each as IDAT (stored deflate, filter none), then IEND.
-void stored_image(Bytes& out, const uint8_t* pixels, uint64_t rows, uint64_t row_bytes) {
+Bytes stored_zlib(const uint8_t* pixels, uint64_t rows, uint64_t row_bytes) {
     Bytes raw;
     raw.reserve(static_cast<size_t>(rows * (row_bytes + 1)));
     for (uint64_t y = 0; y < rows; ++y) {
@@ -73,7 +62,24 @@ void stored_image(Bytes& out, const uint8_t* pixels, uint64_t rows, uint64_t row
         at += n;
     } while (at < raw.size());
     be32(z, static_cast<uint32_t>(adler32(1, raw.data(), static_cast<uInt>(raw.size()))));
-    chunk(out, "IDAT", z);
+    return z;
+}
+
+uint64_t indexed_size(uint32_t width, uint32_t height, uint32_t palette_entries) {
+    const uint64_t raw = static_cast<uint64_t>(height) * (1 + static_cast<uint64_t>(width));  // a filter byte per row
+    return sizeof kSignature + (12 + 13) + (12 + 3 * uint64_t{palette_entries}) + (12 + palette_entries) + (12 + stored_zlib_size(raw)) + 12;
+}
+
+uint64_t rgba_size(uint32_t width, uint32_t height) {
+    const uint64_t raw = static_cast<uint64_t>(height) * (1 + 4 * static_cast<uint64_t>(width));
+    return sizeof kSignature + (12 + 13) + (12 + stored_zlib_size(raw)) + 12;
+}
+
+namespace {
+
+// `rows` rows of `row_bytes` each as IDAT, then IEND.
+void stored_image(Bytes& out, const uint8_t* pixels, uint64_t rows, uint64_t row_bytes) {
+    chunk(out, "IDAT", stored_zlib(pixels, rows, row_bytes));
     chunk(out, "IEND", {});
 }
 
@@ -82,7 +88,7 @@ void stored_image(Bytes& out, const uint8_t* pixels, uint64_t rows, uint64_t row
 Bytes write_indexed(uint32_t width, uint32_t height, std::span<const Rgba> palette, ByteSpan indices) {
     if (indices.size() != static_cast<uint64_t>(width) * height) throw std::invalid_argument("PNG: pixel count");
     if (palette.empty() || palette.size() > 256) throw std::invalid_argument("PNG: palette size");
-    Bytes out = header(width, height, 3);
+    Bytes out = signature_and_header(width, height, 3);
     Bytes plte, trns;
     for (const Rgba& c : palette) {
         plte.insert(plte.end(), {c.r, c.g, c.b});
@@ -97,7 +103,7 @@ Bytes write_indexed(uint32_t width, uint32_t height, std::span<const Rgba> palet
 Bytes write_rgba(uint32_t width, uint32_t height, std::span<const Rgba> pixels) {
     if (pixels.size() != static_cast<uint64_t>(width) * height) throw std::invalid_argument("PNG: pixel count");
     static_assert(sizeof(Rgba) == 4);
-    Bytes out = header(width, height, 6);
+    Bytes out = signature_and_header(width, height, 6);
     stored_image(out, reinterpret_cast<const uint8_t*>(pixels.data()), height, 4 * static_cast<uint64_t>(width));
     return out;
 }

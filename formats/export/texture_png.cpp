@@ -12,13 +12,17 @@ uint64_t texture_png_size(const TextureEntry& t) {
                              static_cast<uint32_t>(std::max<int16_t>(t.height, 0)));
 }
 
-Bytes indexed_texture_png(uint32_t width, uint32_t height, ByteSpan texels, ByteSpan stored) {
+std::array<png::Rgba, 256> ps2_palette(ByteSpan stored) {
     std::array<png::Rgba, 256> palette{};
     for (size_t i = 0; i < palette.size(); ++i) {
         const uint64_t at = 4ull * ps2_palette_slot(static_cast<uint8_t>(i));
         palette[i] = {stored[at], stored[at + 1], stored[at + 2], ps2_alpha_to_png(stored[at + 3])};
     }
-    return png::write_indexed(width, height, palette, texels);
+    return palette;
+}
+
+Bytes indexed_texture_png(uint32_t width, uint32_t height, ByteSpan texels, ByteSpan stored) {
+    return png::write_indexed(width, height, ps2_palette(stored), texels);
 }
 
 Result<Bytes> texture_png(const TextureEntry& t, ByteSpan core, int32_t textures_base, ByteSpan gs_ram) {

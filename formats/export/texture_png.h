@@ -2,7 +2,10 @@
 // decompressed core, the 256-colour RGBA32 palette from the GS-RAM lump.
 #pragma once
 
+#include <array>
+
 #include "formats/core/level_core.h"
+#include "formats/export/png.h"
 
 namespace gcfs::formats {
 
@@ -16,6 +19,10 @@ uint8_t ps2_alpha_to_png(uint8_t alpha);
 constexpr uint8_t ps2_palette_slot(uint8_t index) {
     return static_cast<uint8_t>((index & ~0x18) | ((index & 0x08) << 1) | ((index & 0x10) >> 1));
 }
+
+// A stored (swizzled) 256 × RGBA32 palette with PS2 alpha in PNG order and
+// alpha; `stored` holds at least 1024 bytes.
+std::array<png::Rgba, 256> ps2_palette(ByteSpan stored);
 
 // An 8-bit indexed PNG from `width` x `height` texels and a stored (swizzled)
 // 256 x RGBA32 palette with PS2 alpha; the caller checked both sizes.

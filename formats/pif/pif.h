@@ -46,6 +46,9 @@ Result<Bytes> to_png(ByteSpan pif);
 // offset, the last to the end of the list.
 constexpr int32_t kMaxTextures = 0x1000;
 Result<std::vector<ByteRange>> read_texture_list(ByteSpan list);
+// The same from the list's first bytes (the count and offsets at least) and
+// its whole size, so a compressed list is known without decoding it all.
+Result<std::vector<ByteRange>> read_texture_list(ByteSpan head, uint64_t list_size);
 
 // An RGBA image (§7): {s32 width, s32 height, u32 pad[2]}, then width ×
 // height × 4 bytes (R, G, B, A with PS2 alpha).

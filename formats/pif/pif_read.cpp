@@ -57,7 +57,9 @@ Result<Bytes> to_png(ByteSpan pif) {
     });
 }
 
-Result<std::vector<ByteRange>> read_texture_list(ByteSpan list) {
+Result<std::vector<ByteRange>> read_texture_list(ByteSpan list) { return read_texture_list(list, list.size()); }
+
+Result<std::vector<ByteRange>> read_texture_list(ByteSpan list, uint64_t list_size) {
     return capture([&]() -> std::vector<ByteRange> {
         const int32_t count = s32_at(list, 0);
         if (count < 0 || count >= kMaxTextures)
@@ -66,11 +68,11 @@ Result<std::vector<ByteRange>> read_texture_list(ByteSpan list) {
         std::vector<ByteRange> textures;
         for (int32_t i = 0; i < count; ++i) {
             const int32_t at = s32_at(list, 4 + 4ull * static_cast<uint64_t>(i));
-            const int64_t end = i + 1 < count ? s32_at(list, 4 + 4ull * static_cast<uint64_t>(i + 1)) : static_cast<int64_t>(list.size());
-            if (at % 0x10 || at < 4 + 4 * count || end < at || end > static_cast<int64_t>(list.size()))
+            const int64_t end = i + 1 < count ? s32_at(list, 4 + 4ull * static_cast<uint64_t>(i + 1)) : static_cast<int64_t>(list_size);
+            if (at % 0x10 || at < 4 + 4 * count || end < at || end > static_cast<int64_t>(list_size))
                 fail(Errc::out_of_range, 4 + 4ull * static_cast<uint64_t>(i),
                      fmt::format("texture {} at 0x{:x}..0x{:x} of a {}-byte list (0x10-aligned, after the offsets, ascending)", i, at, end,
-                                 list.size()));
+                                 list_size));
             textures.push_back({at, static_cast<int32_t>(end - at)});
         }
         return textures;

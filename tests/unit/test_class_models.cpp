@@ -87,7 +87,7 @@ TEST_CASE("textures/ holds every texture table of the core, particle and fx ones
     CHECK(tie == 6);
     CHECK(shrub == 3);
     CHECK(moby == 5);
-    CHECK(part == 2);  // particle and fx textures, from their banks in the core
+    CHECK(part == 8);  // particle (the builder's eight frames) and fx textures, from their banks in the core
     CHECK(fx == 2);
     // formats-moby.md §10.2: the pyramids are on the stash list, so their row's texels come from gs_ram.
     const tree::LevelScan& level = disc->scan.levels.at(0);

@@ -14,7 +14,7 @@ void classes(LevelFolder& f) {
     };
     const char* names[3] = {"mobies.csv", "ties.csv", "shrubs.csv"};
     for (int k = 0; k < 3; ++k)
-        f.file(dir, names[k], std::make_shared<StaticText>(class_table_csv(level.classes[k], k == 2, core_size)),
+        f.file(dir, names[k], std::make_shared<StaticText>(class_table_csv(level.classes[k], k == 2, core_size, k == 0 ? &level.stashed_moby_classes : nullptr)),
                tables("class"));
     f.file(dir, "textures.csv",
            std::make_shared<StaticText>(texture_tables_csv(level.textures, level.core->textures_base_offset, core_size,

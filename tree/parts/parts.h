@@ -9,6 +9,10 @@ namespace gcfs::tree::parts {
 
 void classes(LevelFolder& folder);    // classes/: the core's class and texture tables (formats.md 6.3)
 void textures(LevelFolder& folder);   // textures/: texture tables as PNG (6.3)
+void particles(LevelFolder& folder);  // particles/ and particles.csv (formats-globals.md 13); after textures: shares its texel region
+void core_blocks(LevelFolder& folder);  // sound_remap.bin/.csv, ratchet_seqs/ (formats-globals.md 13)
+void overlay(LevelFolder& folder);    // overlay.elf: the level's code overlay (formats-globals.md 8)
+void transition(LevelFolder& folder); // transition/: the transition textures as PNG (formats-globals.md 5)
 void regions(LevelFolder& folder);    // core/: the core's regions, raw (6.2)
 void geometry(LevelFolder& folder);   // collision.obj; occlusion and sky for info.json (8)
 void tfrag(LevelFolder& folder);      // tfrag/ (7)
@@ -21,6 +25,6 @@ void audio(LevelFolder& folder);      // audio/: the level AUDIO WAD's sounds as
 void scene(LevelFolder& folder);      // level.glb and preview.png: every part above in one scene (last: it reads them)
 
 using Part = void (*)(LevelFolder&);
-inline constexpr Part kLevelParts[] = {classes, textures, regions, geometry, sky, tfrag, mobies, ties, shrubs, gameplay, audio, scene};
+inline constexpr Part kLevelParts[] = {classes, textures, particles, core_blocks, overlay, transition, regions, geometry, sky, tfrag, mobies, ties, shrubs, gameplay, audio, scene};
 
 }  // namespace gcfs::tree::parts

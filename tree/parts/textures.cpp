@@ -48,7 +48,8 @@ std::shared_ptr<const StreamRegion> texel_region(LevelFolder& f) {
 void textures(LevelFolder& f) {
     const LevelScan& level = f.level;
     if (!f.core || !level.core || !f.gs_ram) return;
-    const auto texels = texel_region(f);
+    f.texels = texel_region(f);
+    const auto& texels = f.texels;
     uint64_t dir = 0;
     for (const char* table : {"tfrag", "moby", "tie", "shrub"}) {
         const auto& entries = level.texture_table(table);
