@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "formats/gameplay/gameplay.h"
+#include "formats/particles/particle_defs.h"
 #include "formats/tfrag/tfrag_read.h"
 #include "formats/wad_lz/wad_lz.h"
 
@@ -43,7 +44,9 @@ constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count},
                             {"pif-size", Damage::pif_size},
                             {"texlist-count", Damage::texlist_count},
                             {"armor-packets", Damage::armor_packets},
-                            {"exe-block", Damage::exe_block}};
+                            {"exe-block", Damage::exe_block},
+                            {"particle-frame-row", Damage::particle_frame_row},
+                            {"sound-remap-end", Damage::sound_remap_end}};
 
 }  // namespace
 
@@ -158,6 +161,21 @@ void damage_core_stream(formats::Bytes& stream, Damage kind) {
     // puts its source 8129 bytes back, before anything has been decoded.
     const uint8_t match[] = {0x20, 0x10, 0x00, 0x7F};
     std::copy(std::begin(match), std::end(match), stream.begin() + formats::wad_lz::kHeaderSize);
+}
+
+void damage_particle_defs(formats::Bytes& defs, Damage kind) {
+    if (kind != Damage::particle_frame_row) return;
+    // §13: offsets[10] at 0x10 + 4 × 10 points at the particle's first index byte.
+    const auto first = static_cast<uint64_t>(formats::s32_at(defs, formats::particles::kDefsHeaderSize + 4 * 10));
+    defs.at(first + 2) = 200;
+}
+
+void damage_sound_remap(formats::Bytes& remap, Damage kind) {
+    if (kind != Damage::sound_remap_end) return;
+    // §13: the last element sits at second_part_ofs − 4; its size (words) is its second s16.
+    const auto last = static_cast<uint64_t>(formats::s16_at(remap, 0)) - 4;
+    remap.at(last + 2) = 0x00;
+    remap.at(last + 3) = 0x70;  // 0x7000 words: 112 KiB past the element's offset
 }
 
 void damage_gameplay(formats::Bytes& file, Damage kind) {

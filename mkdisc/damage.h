@@ -44,6 +44,8 @@ enum class Damage {
     texlist_count,   // ARMOR armor_0's texture list counts 0x800 textures, more offsets than the list holds (§5)
     armor_packets,   // ARMOR armor_0's mesh-only class declares more high-LOD packets than its table holds (§6)
     exe_block,       // MISC frontbin's third block claims more bytes than the executable holds (§8)
+    particle_frame_row,  // particle 10's third frame names part_textures row 200, past the table (formats-globals.md §13)
+    sound_remap_end,     // the sound remap's last element runs its block past core_index's end (§13)
 };
 
 struct DamageSpec {
@@ -66,6 +68,8 @@ void damage_tie_class(formats::Bytes& tie, Damage kind);
 void damage_shrub_class(formats::Bytes& shrub, Damage kind);
 void damage_moby_class(formats::Bytes& moby, int32_t o_class, Damage kind);
 void damage_core_stream(formats::Bytes& stream, Damage kind);
+void damage_particle_defs(formats::Bytes& defs, Damage kind);  // the block as write_particle_defs made it
+void damage_sound_remap(formats::Bytes& remap, Damage kind);   // the block as write_sound_remap made it
 void damage_gameplay(formats::Bytes& gameplay, Damage kind);  // the decompressed file
 void damage_gameplay_stream(formats::Bytes& stream, Damage kind);
 void damage_level_header(formats::LevelHeader& header, Damage kind);

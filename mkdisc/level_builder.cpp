@@ -397,12 +397,16 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     // moby stash list (s16 ids ending at a negative one), Ratchet's sequence table.
     idx.pad_to(0x10);
     h.part_defs_offset = static_cast<int32_t>(idx.size());
-    idx.append(particles::write_particle_defs(particles::kGcParticleSlots, particle_slots()));
+    Bytes defs = particles::write_particle_defs(particles::kGcParticleSlots, particle_slots());
+    for (Damage kind : damage) damage_particle_defs(defs, kind);
+    idx.append(defs);
     idx.pad_to(0x10);
     h.sound_remap_offset = static_cast<int32_t>(idx.size());
     std::vector<std::vector<uint32_t>> remap_parts;
     for (int part = 0; part < 3 + static_cast<int>(random.below(4)); ++part) remap_parts.push_back(words(random, 1 + static_cast<int>(random.below(6))));
-    idx.append(write_sound_remap(remap_parts, words(random, 4)));
+    Bytes remap = write_sound_remap(remap_parts, words(random, 4));
+    for (Damage kind : damage) damage_sound_remap(remap, kind);
+    idx.append(remap);
     idx.pad_to(0x10);
     h.moby_gs_stash_list = static_cast<int32_t>(idx.size());
     for (size_t m = 0; m < moby_offsets.size(); ++m)

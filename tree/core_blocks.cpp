@@ -13,7 +13,8 @@ void scan_core_blocks(LevelScan& level) {
     if (core.part_defs_offset == 0) {
         level.checks.push_back({"particle definitions", true, "none: part_defs_offset is 0 (formats.md 6.1 0x6C)"});
     } else if (auto defs = particles::parse_particle_defs(level.core_index, core.part_defs_offset, level.particle_textures.size()); !defs.ok()) {
-        level.checks.push_back({"particle definitions", false, "core_index " + defs.error().describe()});
+        level.particle_defs_error = "core_index " + defs.error().describe();
+        level.checks.push_back({"particle definitions", false, level.particle_defs_error});
     } else {
         size_t bad = 0;
         std::string first;
@@ -29,7 +30,8 @@ void scan_core_blocks(LevelScan& level) {
     if (core.sound_remap_offset == 0) {
         level.checks.push_back({"sound remap", true, "none: sound_remap_offset is 0 (formats.md 6.1 0x70)"});
     } else if (auto remap = parse_sound_remap(level.core_index, core.sound_remap_offset); !remap.ok()) {
-        level.checks.push_back({"sound remap", false, "core_index " + remap.error().describe()});
+        level.sound_remap_error = "core_index " + remap.error().describe();
+        level.checks.push_back({"sound remap", false, level.sound_remap_error});
     } else {
         level.checks.push_back({"sound remap", true,
                                 fmt::format("{} elements, {} bytes to the last element's end (formats-globals.md 13)", remap->elements.size(),

@@ -82,6 +82,7 @@ struct LevelScan {
     std::optional<formats::particles::ParticleDefs> particle_defs;
     std::optional<formats::SoundRemap> sound_remap;
     std::vector<formats::RatchetSeq> ratchet_seqs;
+    std::string particle_defs_error, sound_remap_error;  // set offset, block failed: its files read EIO with this
     // §7.1: the tfrags block header, the only bytes of core_data decoded at
     // mount (16 of them), so the tfrag/ folder knows its patch count.
     std::optional<formats::TfragsHeader> tfrags;

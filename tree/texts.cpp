@@ -146,6 +146,44 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
     return out;
 }
 
+namespace {
+
+// formats-globals.md §13 and formats-moby.md §10.2: which of the core's
+// optional blocks the header names, and what each held (or why not).
+Json core_blocks_json(const LevelScan& level) {
+    const formats::LevelCoreHeader& h = *level.core;
+    auto check = [&](const char* name) -> Json {
+        for (const auto& c : level.checks)
+            if (c.name == name) return {{"ok", c.ok}, {"detail", c.detail}};
+        return nullptr;
+    };
+    Json blocks = Json::object();
+    Json particles = {{"found", h.part_defs_offset != 0}, {"offset", h.part_defs_offset}, {"check", check("particle definitions")}};
+    if (level.particle_defs)
+        particles.update({{"slots", level.particle_defs->particle_count}, {"particles", level.particle_defs->particles.size()},
+                          {"unknown_4", level.particle_defs->unknown_4}, {"bytes", level.particle_defs->size}});
+    blocks["particle_definitions"] = particles;
+    Json remap = {{"found", h.sound_remap_offset != 0}, {"offset", h.sound_remap_offset}, {"check", check("sound remap")}};
+    if (level.sound_remap)
+        remap.update({{"second_part_ofs", level.sound_remap->second_part_ofs}, {"second_part_size", level.sound_remap->second_part_size},
+                      {"third_part_ofs", level.sound_remap->third_part_ofs}, {"third_part_count", level.sound_remap->third_part_count},
+                      {"elements", level.sound_remap->elements.size()}, {"bytes", level.sound_remap->size}});
+    blocks["sound_remap"] = remap;
+    Json seqs = Json::array();
+    for (const auto& seq : level.ratchet_seqs) seqs.push_back({{"slot", seq.slot}, {"offset", seq.extent.offset}, {"bytes", seq.extent.size}});
+    blocks["ratchet_seqs"] = {{"found", h.ratchet_seqs != 0}, {"offset", h.ratchet_seqs}, {"check", check("ratchet sequences")}, {"sequences", seqs}};
+    Json stashed = Json::array();
+    for (int32_t c : level.stashed_moby_classes) stashed.push_back(c);
+    blocks["moby_gs_stash"] = {{"found", h.moby_gs_stash_list != 0}, {"offset", h.moby_gs_stash_list}, {"count", h.moby_gs_stash_count},
+                               {"classes", stashed}, {"check", check("moby stash")}};
+    if (level.moby_stash_address) blocks["moby_gs_stash"]["gs_ram_address"] = *level.moby_stash_address;
+    blocks["part_textures"] = {{"count", level.particle_textures.size()}, {"bank_offset", h.part_bank_offset}};
+    blocks["fx_textures"] = {{"count", level.fx_textures.size()}, {"bank_offset", h.fx_bank_offset}};
+    return blocks;
+}
+
+}  // namespace
+
 std::string level_info_json(const LevelScan& level, const GeometryIndex* geometry, const GameplayIndex* gameplay,
                             const std::array<const LevelClassModels*, 3>& class_models) {
     Json out = {{"folder", level.folder}, {"table_index", level.index}};
@@ -167,8 +205,11 @@ std::string level_info_json(const LevelScan& level, const GeometryIndex* geometr
     if (level.core) {
         Json regions = Json::object();
         for (const auto& r : level.regions) regions[r.name] = {{"offset_bytes", r.offset}, {"size_bytes", r.size}};
+        Json header = Json::object();
+        for (const auto& field : formats::core_header_fields(*level.core)) header[field.name] = field.value;
         out["core"] = {{"compressed_size", level.core->assets_compressed_size},
-                       {"decompressed_size", level.core->assets_decompressed_size}, {"regions", regions}};
+                       {"decompressed_size", level.core->assets_decompressed_size}, {"regions", regions},
+                       {"header", header}, {"blocks", core_blocks_json(level)}};
     }
     bool decoded_ok = true;
     if (geometry) geometry_json(out, *geometry, decoded_ok);

@@ -65,6 +65,34 @@ void write_level_core_header(ByteWriter& w, const LevelCoreHeader& h) {
         w.s32(v);
 }
 
+std::vector<CoreHeaderField> core_header_fields(const LevelCoreHeader& h) {
+    std::vector<CoreHeaderField> out;
+    auto range = [&](const char* name, ArrayRange r) {
+        out.push_back({fmt::format("{}.count", name), r.count});
+        out.push_back({fmt::format("{}.offset", name), r.offset});
+    };
+    range("gs_ram", h.gs_ram);
+    for (auto [name, v] : {std::pair{"tfrags", h.tfrags}, {"occlusion", h.occlusion}, {"sky", h.sky}, {"collision", h.collision}})
+        out.push_back({name, v});
+    for (auto [name, r] : {std::pair{"moby_classes", h.moby_classes}, {"tie_classes", h.tie_classes}, {"shrub_classes", h.shrub_classes},
+                           {"tfrag_textures", h.tfrag_textures}, {"moby_textures", h.moby_textures}, {"tie_textures", h.tie_textures},
+                           {"shrub_textures", h.shrub_textures}, {"part_textures", h.part_textures}, {"fx_textures", h.fx_textures}})
+        range(name, r);
+    for (auto [name, v] : {std::pair{"textures_base_offset", h.textures_base_offset}, {"part_bank_offset", h.part_bank_offset},
+                           {"fx_bank_offset", h.fx_bank_offset}, {"part_defs_offset", h.part_defs_offset},
+                           {"sound_remap_offset", h.sound_remap_offset}, {"unknown_74", h.unknown_74}, {"ratchet_seqs", h.ratchet_seqs},
+                           {"scene_view_size", h.scene_view_size}, {"index_into_some1_texs", h.index_into_some1_texs},
+                           {"moby_gs_stash_count", h.moby_gs_stash_count}, {"assets_compressed_size", h.assets_compressed_size},
+                           {"assets_decompressed_size", h.assets_decompressed_size}, {"chrome_map_texture", h.chrome_map_texture},
+                           {"chrome_map_palette", h.chrome_map_palette}, {"glass_map_texture", h.glass_map_texture},
+                           {"glass_map_palette", h.glass_map_palette}, {"unknown_a0", h.unknown_a0}, {"heightmap_offset", h.heightmap_offset},
+                           {"occlusion_oct_offset", h.occlusion_oct_offset}, {"moby_gs_stash_list", h.moby_gs_stash_list},
+                           {"occlusion_rad_offset", h.occlusion_rad_offset}, {"moby_sound_remap_offset", h.moby_sound_remap_offset},
+                           {"occlusion_rad2_offset", h.occlusion_rad2_offset}})
+        out.push_back({name, v});
+    return out;
+}
+
 namespace {
 
 // §6.1 ArrayRange: (count, offset into IDX). Checks the whole table lies in

@@ -32,6 +32,13 @@ struct LevelCoreHeader {
 
 Result<LevelCoreHeader> parse_level_core_header(ByteSpan core_index);
 void write_level_core_header(ByteWriter& out, const LevelCoreHeader& header);
+// Every field of the header in §6.1's order, named as there (a range's two
+// words as "<name>.count" and "<name>.offset"), for info.json.
+struct CoreHeaderField {
+    std::string name;
+    int32_t value = 0;
+};
+std::vector<CoreHeaderField> core_header_fields(const LevelCoreHeader& header);
 
 // §6.3 MobyClassEntry / TieClassEntry / ShrubClassEntry (first 0x20 bytes shared).
 struct ClassEntry {

@@ -18,6 +18,9 @@ void core_blocks(LevelFolder& f) {
         f.file(f.dir, "sound_remap.csv", std::make_shared<StaticText>(formats::sound_remap_csv(*level.sound_remap)),
                f.decoded(at, level.sound_remap->size, "CSV written by gcfs", what + "; its element table"));
     }
+    if (!level.sound_remap_error.empty())
+        for (const char* name : {"sound_remap.bin", "sound_remap.csv"})
+            f.file(f.dir, name, std::make_shared<Unreadable>(level.sound_remap_error), f.decoded(0, 0, "none", level.sound_remap_error));
     if (!f.core || level.ratchet_seqs.empty()) return;
     const uint64_t dir = f.directory(f.dir, "ratchet_seqs");
     for (const formats::RatchetSeq& seq : level.ratchet_seqs)

@@ -34,7 +34,10 @@ std::string particles_csv(const formats::particles::ParticleDefs& defs, const st
 // particle bank like textures/part_NNN.png.
 void particles(LevelFolder& f) {
     const LevelScan& level = f.level;
-    if (!f.core || !level.core || !level.particle_defs) return;
+    if (!f.core || !level.core) return;
+    if (!level.particle_defs_error.empty())
+        f.file(f.dir, "particles.csv", std::make_shared<Unreadable>(level.particle_defs_error), f.decoded(0, 0, "none", level.particle_defs_error));
+    if (!level.particle_defs) return;
     const auto& defs = *level.particle_defs;
     const int32_t bank = level.core->part_bank_offset;
     f.file(f.dir, "particles.csv", std::make_shared<StaticText>(particles_csv(defs, level.particle_textures)),
