@@ -284,6 +284,18 @@ readelf_reads_misc() {
     [ $n -ge 2 ] && readelf -W -S "$MNT/global/misc/frontbin.elf" | grep -q ' lvl.camvtbl ' && readelf -W -l "$MNT/global/misc/frontbin.elf" | grep -q LOAD
 }
 check "global/misc: readelf reads every .irx and frontbin.elf without a warning; frontbin.elf has the overlay's sections and a LOAD segment" readelf_reads_misc
+readelf_reads_overlays() {
+    local f n=0
+    for f in "$MNT"/LEVEL0?/overlay.elf; do
+        readelf -W -h -S -l "$f" >/dev/null 2>"$WORK/readelf.err" && ! grep -q . "$WORK/readelf.err" || { echo "$f: $(cat "$WORK/readelf.err")"; return 1; }
+        readelf -W -S "$f" | grep -q ' lvl.sndvtbl ' && readelf -W -l "$f" | grep -q LOAD || { echo "$f: no overlay sections or LOAD"; return 1; }
+        n=$((n + 1))
+    done
+    [ $n = 4 ]
+}
+check "every level's overlay.elf: readelf reads it without a warning, with the overlay's sections and a LOAD segment" readelf_reads_overlays
+check "PIL plays every particles/NNN.png frame for frame as particles/NNN/, and reads every transition/NN.png as its PIF" \
+    /usr/bin/python3 "$(dirname "$0")/particles.py" "$MNT"
 gameplay_rows_match_verify() {
     for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do
         local g=$MNT/$level/gameplay
