@@ -51,7 +51,7 @@ struct ScaleSizes {
 
 ScaleSizes sizes_for(Scale scale) {
     if (scale == Scale::full) return {800, 24, 128, 24u << 20, 40, 96u << 10, 64, 4.0, 24, 256};
-    return {18, 4, 32, 48u << 10, 5, 2u << 10, 16, 2.0, 5, 24};
+    return {18, 4, 32, 48u << 10, 6, 2u << 10, 16, 2.0, 5, 24};
 }
 
 // Texel-like bytes: smooth gradients with noise, compressible like real art.
@@ -199,7 +199,16 @@ struct ClassTexture {
     int32_t data_offset;  // from textures_base_offset, or from the GS-RAM stash when stashed
     bool stashed;
 };
-Core build_core(const ScaleSizes& sizes, Random& random, const std::string& marker, const std::vector<Damage>& damage,
+// A class's bytes follow from the disc's seed and its id alone: a real disc
+// stores one class per id, the same in every level that uses it (Wrench's
+// unpacker keeps each class once, by id).
+Random class_random(uint64_t disc_seed, int32_t o_class) { return Random(disc_seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(o_class)); }
+
+// Moby class ids: 100-103 for the first four designs (the tests and damage
+// kinds name them), then ids past 255, as retail class ids run.
+int32_t moby_class_id(int m) { return m < 4 ? 100 + m : 0x100 + 8 * m; }
+
+Core build_core(const ScaleSizes& sizes, Random& random, uint64_t disc_seed, const std::string& marker, const std::vector<Damage>& damage,
                 int& patch_count) {
     LevelCoreHeader h;
     ByteWriter dat;
@@ -270,14 +279,16 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     std::vector<ClassBlob> mobies;
     for (int m = 0; m < sizes.moby_classes; ++m) {
         dat.pad_to(0x40);
-        mobies.push_back(make_moby(100 + m, m, random));
-        for (Damage kind : damage) damage_moby_class(mobies.back().bytes, 100 + m, kind);
+        Random shape = class_random(disc_seed, moby_class_id(m));
+        mobies.push_back(make_moby(moby_class_id(m), m, shape));
+        for (Damage kind : damage) damage_moby_class(mobies.back().bytes, moby_class_id(m), kind);
         moby_offsets.push_back(m % 5 == 4 ? 0 : static_cast<int32_t>(dat.size()));
         if (m % 5 != 4) dat.append(mobies.back().bytes);
     }
     // A.1 / shrub §1.13: tie classes, then shrub classes, each 0x40-aligned.
-    std::vector<ClassBlob> ties = make_ties(random);
-    std::vector<ShrubBlob> shrubs = make_shrubs(random, sizes.class_texture_edge);
+    Random tie_shapes = class_random(disc_seed, 500), shrub_shapes = class_random(disc_seed, 700);
+    std::vector<ClassBlob> ties = make_ties(tie_shapes);
+    std::vector<ShrubBlob> shrubs = make_shrubs(shrub_shapes, sizes.class_texture_edge);
     for (Damage kind : damage) damage_tie_class(ties.front().bytes, kind);
     for (Damage kind : damage) damage_shrub_class(shrubs.front().blob.bytes, kind);
     std::vector<int32_t> tie_offsets, shrub_offsets;
@@ -435,7 +446,7 @@ Core build_core(const ScaleSizes& sizes, Random& random, const std::string& mark
     h.glass_map_palette = 0x400;
     h.assets_decompressed_size = static_cast<int32_t>(dat.size());
     std::vector<int32_t> moby_ids;
-    for (size_t m = 0; m < moby_offsets.size(); ++m) moby_ids.push_back(static_cast<int32_t>(100 + m));
+    for (size_t m = 0; m < moby_offsets.size(); ++m) moby_ids.push_back(moby_class_id(static_cast<int>(m)));
     std::vector<int32_t> tie_ids, shrub_ids;
     for (const ClassBlob& tie : ties) tie_ids.push_back(tie.o_class);
     for (const ShrubBlob& shrub : shrubs) shrub_ids.push_back(shrub.blob.o_class);
@@ -566,7 +577,7 @@ LevelImage build_level(const LevelSpec& spec) {
     LevelImage level;
     level.marker = fmt::format("GCFS-MARKER level {:02d} id {}", spec.index, spec.id);
 
-    Core core = build_core(sizes, random, level.marker, spec.damage, level.patch_count);
+    Core core = build_core(sizes, random, spec.seed, level.marker, spec.damage, level.patch_count);
     Bytes core_stream = compressed(core.dat);
     for (Damage kind : spec.damage) damage_core_stream(core_stream, kind);
     core.header.assets_compressed_size = static_cast<int32_t>(core_stream.size());  // §6.1 0x88

@@ -53,6 +53,18 @@ formats::moby::Joint joint(int parent, std::array<float, 3> t, float scale) {
     return j;
 }
 
+// A square plate `half` across at height z (inside the class's scale), four records from cache ID
+// `id`, textured with slot `texture`: what the builder's bangles are made of.
+PacketSpec plate(double half, double z, float scale, uint16_t id, int texture) {
+    PacketSpec p;
+    for (int k = 0; k < 4; ++k) {
+        const double su = k % 2 ? 1 : -1, sv = k / 2 ? 1 : -1;
+        p.records.push_back(main_record({half * su, half * sv, z, (su + 1) / 2, (sv + 1) / 2, {0, 0, 1}}, scale, static_cast<uint16_t>(id + k)));
+    }
+    p.strips = {{texture, {0, 1, 2, 3}}};
+    return p;
+}
+
 // A box, a 4-vertex strip per face (its own UVs), every vertex on joint 0.
 ClassSpec crate(double half, float scale) {
     ClassSpec spec;
@@ -77,6 +89,8 @@ ClassSpec crate(double half, float scale) {
         p.strips.push_back(strip);
     }
     spec.high = {p};
+    // §12: a lid as a bangle, high LOD only (its low LOD entry absent).
+    spec.bangles = {{{plate(half * 0.8, 2 * half, spec.scale, 40, 0)}, {}, {0, 0, static_cast<int16_t>(2 * half * 1024 / spec.scale), 0, 1, 2, 3, 4}}};
     return spec;
 }
 
@@ -98,7 +112,11 @@ ClassSpec worm(double length, float scale) {
     // are main records on joint 0, the blends, or joint 1.
     PacketSpec p0;
     p0.transfers = {{0, 0x00}, {1, 0x04}};
-    uint16_t id = 10;
+    // Cache IDs are 9 bits (§8.4); the worm's start at 300, past the 8 bits
+    // Wrench's writer keeps, so that bit 8 is written and read (whether real
+    // classes use it is unknown, §8.4).
+    constexpr uint16_t kFirstCacheId = 300;
+    uint16_t id = kFirstCacheId;
     for (int ring = 0; ring < 3; ++ring)
         for (int k = 0; k < sides; ++k) {
             const Point pt = ring_point(ring, k, ring / 4.0);
@@ -131,7 +149,7 @@ ClassSpec worm(double length, float scale) {
     for (int ring = 3; ring < 5; ++ring)
         for (int k = 0; k < sides; ++k) p1.records.push_back(main_record(ring_point(ring, k, ring / 4.0), spec.scale, id++, 0x08));
     for (int k = 0; k < sides; ++k)
-        p1.duplicates.push_back({static_cast<uint16_t>(10 + 2 * sides + k), static_cast<int16_t>(4096 * k / sides), 4096 / 2});
+        p1.duplicates.push_back({static_cast<uint16_t>(kFirstCacheId + 2 * sides + k), static_cast<int16_t>(4096 * k / sides), 4096 / 2});
     p1.strips = {band(1, 12, 0), band(0, 0, 6)};
     spec.high = {p0, p1};
     return spec;
@@ -185,6 +203,11 @@ ClassSpec pickup(double r, float scale) {
                                    static_cast<int16_t>(std::lround(q[2] * 1024 / spec.scale))});
     chrome.strip = {0, 1, 3, 2};
     spec.metal = {chrome};
+    // §12: two bangles after the chrome packet: a halo over the tip with both
+    // LODs (the low one a smaller plate), and a shadow plate under it, high only,
+    // in the second texture (the GIF usage table lists bangle packets too).
+    spec.bangles = {{{plate(r * 0.6, 1.9 * r, spec.scale, 20, 0)}, {plate(r * 0.4, 1.9 * r, spec.scale, 24, 0)}, {1, 2, 3, 4, 5, 6, 7, 8}},
+                    {{plate(r * 0.9, 0.02, spec.scale, 30, 1)}, {}, {-1, -2, -3, -4, 0, 0, 0, 0}}};
     return spec;
 }
 

@@ -1,5 +1,6 @@
 #include "tree/class_decode.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "formats/tie/tie.h"
@@ -50,6 +51,12 @@ formats::Result<DecodedClass> decode_class(ClassKind kind, std::span<const uint8
         d.declared_joints = cls->header.skeleton ? cls->header.joint_count : 0;
         d.rig_error = cls->rig_error;
         d.metal_packets = cls->metal_packets;
+        for (const formats::moby::Bangle& b : cls->bangles)
+            for (int lod = 0; lod < 2; ++lod) {
+                const formats::moby::Lod& l = lod == 0 ? b.high : b.low;
+                if (!l.triangles.empty()) d.parts[lod].push_back({fmt::format("bangle_{}", b.entry), formats::moby::lod_mesh(*cls, l)});
+            }
+        d.bangles = static_cast<int>(cls->bangles.size());
     }
     return d;
 }

@@ -34,6 +34,11 @@ struct DecodedClass {
     int declared_joints = 0;  // the header's joint count, when it points at a skeleton (§2, §11)
     std::optional<formats::FormatError> rig_error;  // mobies: why the rig cannot be used (formats/moby/moby.h)
     int metal_packets = 0;
+    // Per LOD, the sub-meshes beside the main mesh: a moby's bangles
+    // ("bangle_<entry>", formats-moby.md §12), each an OBJ group and a glb
+    // model of its own; `bangles` counts them.
+    std::array<std::vector<formats::NamedClassMesh>, 3> parts;
+    int bangles = 0;
 };
 
 formats::Result<DecodedClass> decode_class(ClassKind kind, std::span<const uint8_t> bytes);

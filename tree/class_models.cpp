@@ -118,7 +118,7 @@ void LevelClassModels::index_class(ClassModel& m, std::span<const uint8_t> bytes
     if (!decoded.ok()) return void(m.error = where(m.extent, decoded.error()));
     const DecodedClass& d = *decoded;
     m.lods = d.lods, m.notes = d.notes, m.scale = d.scale, m.packets = d.packets, m.strips = d.strips, m.extra = d.extra;
-    m.billboard = d.billboard, m.metal_packets = d.metal_packets;
+    m.billboard = d.billboard, m.metal_packets = d.metal_packets, m.bangles = d.bangles;
     // A.8 / shrub §2 item 3: the class header repeats the entry's o_class (low 16 bits).
     if (d.o_class && *d.o_class != static_cast<int16_t>(entry.o_class))
         return void(m.error = fmt::format("{} at core_data.bin 0x{:x}: bad_value at core_data.bin 0x{:x}: the header's o_class {} is not the "
@@ -128,7 +128,7 @@ void LevelClassModels::index_class(ClassModel& m, std::span<const uint8_t> bytes
     if (!binding_error.empty()) return void(m.error = fmt::format("{} at core_data.bin 0x{:x}: {}", m.extent.name, m.extent.offset, binding_error));
     const formats::MaterialName name = [&](int slot) { return material(entry, slot, nullptr); };
     for (int lod = 0; lod < m.lods; ++lod) {
-        m.counts[lod] = formats::class_obj_counts(d.meshes[lod], name);
+        m.counts[lod] = formats::class_obj_counts(d.meshes[lod], name, d.parts[lod]);
         m.obj_size[lod] = formats::class_obj_size(preamble(m, lod).size(), m.counts[lod]);
     }
     m.bbox = bounds(d.meshes[0]);
@@ -165,7 +165,20 @@ formats::gltf::Scene LevelClassModels::glb_scene(const ClassModel& m, const Deco
         const auto at = std::find(d.slots.begin(), d.slots.end(), slot);
         return at == d.slots.end() ? -1 : material_of_slot[static_cast<size_t>(at - d.slots.begin())];
     };
-    gltf::add_rigged_model(s, s.name, {d.meshes[0], d.meshes[1]}, gltf::moby_rig(d.joints, d.scale), material_of);
+    const auto rig = gltf::moby_rig(d.joints, d.scale);
+    gltf::add_rigged_model(s, s.name, {d.meshes[0], d.meshes[1]}, rig, material_of);
+    // formats-moby.md 12: each bangle a model of its own, in the same class space and rig.
+    std::vector<std::string> bangles;
+    for (const auto& lod : d.parts)
+        for (const auto& part : lod)
+            if (std::find(bangles.begin(), bangles.end(), part.name) == bangles.end()) bangles.push_back(part.name);
+    for (const std::string& bangle : bangles) {
+        std::array<formats::ClassMesh, 2> lods;
+        for (size_t lod = 0; lod < 2; ++lod)
+            for (const auto& part : d.parts[lod])
+                if (part.name == bangle) lods[lod] = part.mesh;
+        gltf::add_rigged_model(s, s.name + "_" + bangle, lods, rig, material_of);
+    }
     s.extras = {{"source", fmt::format("{} class {} of {}, core_data.bin [0x{:x}, +0x{:x}), formats-moby.md", prefix(), m.o_class, source_.level,
                                        m.extent.offset, m.extent.size)},
                 {"scale", d.scale},
@@ -230,7 +243,7 @@ std::string LevelClassModels::csv() const {
     for (int lod = 0; lod < lods; ++lod)
         for (const char* what : {"packets", "strips", "vertices", "triangles", kExtra[static_cast<int>(kind_)]})
             header.push_back(std::string(lod_names[lod]) + what);
-    if (kind_ == ClassKind::moby) header.insert(header.end(), {"metal_packets", "joints", "rig_error"});
+    if (kind_ == ClassKind::moby) header.insert(header.end(), {"metal_packets", "joints", "rig_error", "bangles", "high_bangle_triangles", "low_bangle_triangles"});
     for (const char* b : {"materials", "min_x", "min_y", "min_z", "max_x", "max_y", "max_z"}) header.emplace_back(b);
     if (kind_ == ClassKind::shrub)
         for (const char* b : {"billboard_fade", "billboard_width", "billboard_height", "billboard_z_ofs", "billboard_image"}) header.emplace_back(b);
@@ -247,6 +260,12 @@ std::string LevelClassModels::csv() const {
             cells.push_back(cell(m.metal_packets));
             cells.push_back(cell(m.joints));
             cells.push_back(m.rig_error);
+            cells.push_back(cell(m.bangles));
+            for (int lod = 0; lod < 2; ++lod) {  // formats-moby.md 12: the bangles' share of the LOD's triangles
+                uint64_t triangles = 0;
+                for (const auto& part : m.counts[lod].parts) triangles += part.triangles;
+                cells.push_back(cell(triangles));
+            }
         }
         cells.push_back(fmt::format("{}", fmt::join(m.materials, " ")));
         for (double b : m.bbox) cells.push_back(cell(b));
@@ -296,7 +315,7 @@ cache::Loaded LevelClassModels::obj(size_t cls, int lod) const {
         if (!decoded.ok()) return {nullptr, decoded.error().message};
         const formats::ClassEntry& entry = source_.entries[entry_of_[cls]];
         const std::string text = formats::class_obj(decoded->meshes[static_cast<size_t>(lod)], preamble(m, lod),
-                                                    [&](int slot) { return material(entry, slot, nullptr); });
+                                                    [&](int slot) { return material(entry, slot, nullptr); }, decoded->parts[static_cast<size_t>(lod)]);
         if (text.size() != m.obj_size[lod])  // the size stat reported must be the size a read returns
             return {nullptr, fmt::format("{} OBJ rendered {} bytes, its index said {}", m.extent.name, text.size(), m.obj_size[lod])};
         return {cache::Blob::copy_of({reinterpret_cast<const uint8_t*>(text.data()), text.size()}), {}};

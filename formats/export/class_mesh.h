@@ -35,15 +35,30 @@ struct ClassMesh {
 // The name a material slot gets in the class's MTL ("tie_007", say).
 using MaterialName = std::function<std::string(int slot)>;
 
+// A sub-mesh a class keeps beside its main mesh (a moby's bangles,
+// formats-moby.md §12): an OBJ group of its own, named.
+struct NamedClassMesh {
+    std::string name;
+    ClassMesh mesh;
+};
+
 // What the OBJ's size depends on, taken from a mesh once.
 struct ClassObjCounts {
-    uint64_t vertices = 0, triangles = 0, material_bytes = 0;
+    uint64_t vertices = 0, triangles = 0, material_bytes = 0;  // every group's together
+    // Per sub-mesh, in order: its name and counts (the main mesh's are the totals less these).
+    struct Part {
+        std::string name;
+        uint64_t vertices = 0, triangles = 0, material_bytes = 0;
+    };
+    std::vector<Part> parts;
 };
-ClassObjCounts class_obj_counts(const ClassMesh& mesh, const MaterialName& material);
+ClassObjCounts class_obj_counts(const ClassMesh& mesh, const MaterialName& material, const std::vector<NamedClassMesh>& parts = {});
 uint64_t class_obj_size(uint64_t preamble_bytes, const ClassObjCounts& counts);
 
 // `preamble` (comments, mtllib, "o"), then a v (white) and vt (u, 1 − v) per
-// vertex and the faces, with "usemtl" where the material changes.
-std::string class_obj(const ClassMesh& mesh, const std::string& preamble, const MaterialName& material);
+// vertex and the faces, with "usemtl" where the material changes; each part
+// after the main mesh as a group ("g NAME") of its own vertices and faces.
+std::string class_obj(const ClassMesh& mesh, const std::string& preamble, const MaterialName& material,
+                      const std::vector<NamedClassMesh>& parts = {});
 
 }  // namespace gcfs::formats

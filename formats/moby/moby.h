@@ -24,12 +24,15 @@ constexpr uint32_t kCacheSlots = 512;         // §8.4: 9-bit cache IDs
 constexpr uint8_t kMaxJoints = 0x6f;          // §14
 constexpr uint8_t kDiscardSlot = 0xf4;        // §8.2: VU0 "don't keep"
 constexpr uint32_t kIndexVuAddress = 0x12d;   // §6.2: where the index UNPACK lands in VU memory
+constexpr int kBangleEntries = 15;            // §12: {high begin, count, low begin, count} × 15
+constexpr uint64_t kBangleVectorsAt = 0x40;   // §12: then two MobyVec4 per bangle
 
 struct Header {
     int32_t packet_table = 0;
     uint8_t high_count = 0, low_count = 0, metal_count = 0, metal_begin = 0, joint_count = 0;
     uint8_t rac1_layout_byte = 0;  // 0x0b: non-zero selects the R&C1 vertex tables (§1.4)
     uint8_t sequence_count = 0;
+    uint8_t bangles = 0;  // 0x2c: the bangle block's offset in quadwords (§12), 0 for none
     int32_t skeleton = 0, common_trans = 0, joints = 0, gif_usage = 0;
     float scale = 0;
     std::array<float, 4> bounding_sphere{};
@@ -67,12 +70,21 @@ struct Joint {
     std::array<float, 16> matrix{};  // the skeleton's Mat4 as stored (§11: its convention is unconfirmed)
 };
 
+// §12: one bangle of the class, its entry number of the 15 and its packets
+// decoded as LODs of their own (each list's state reset, as for high and low).
+struct Bangle {
+    int entry = 0;
+    Lod high, low;
+    std::array<int16_t, 8> vectors{};  // two MobyVec4, meaning unknown
+};
+
 struct MobyClass {
     Header header;
     bool rac1_layout = false;
     bool animated = false;           // §4.6: a joint list count > 0 (the ARMOR WAD's classes: always)
     Lod high, low;
     int metal_packets = 0, metal_vertices = 0;
+    std::vector<Bangle> bangles;
     std::vector<Joint> joints;       // joint_count of them when skeleton and common_trans are set
     // Why the rig cannot be used, though the bind-pose mesh can (§11: the
     // mesh needs no joint transform): a skeleton, common_trans or parent that
@@ -125,7 +137,7 @@ struct RecordSpec {
     enum class Kind { two_way, three_way, main } kind = Kind::main;
     uint8_t joint_field = 0;              // bits 9..15
     std::array<uint8_t, 6> skin{0x00, kDiscardSlot, 0, 0, 0, 0};  // bytes 2..7; the default is §15's static main record
-    uint16_t id = 0;                      // cache slot, < 256 (§8.4)
+    uint16_t id = 0;                      // cache slot, 9 bits (§8.4)
     Vertex vertex;
 };
 
@@ -151,6 +163,13 @@ struct MetalPacketSpec {
     int texture = -2;            // -2 chrome, -3 glass (§9)
 };
 
+// §12: a bangle, an optional sub-mesh: its own high and low LOD packets
+// (after the metal packets in the table) and two MobyVec4 of unknown meaning.
+struct BangleSpec {
+    std::vector<PacketSpec> high, low;
+    std::array<int16_t, 8> vectors{};
+};
+
 struct ClassSpec {
     float scale = 0.25f;
     bool rac1_layout = false;     // header byte 0x0b = 1 and the R&C1 vertex tables (§1.4)
@@ -159,6 +178,7 @@ struct ClassSpec {
     std::vector<Joint> joints;    // skeleton, common_trans and a one-entry joint list when not empty
     std::vector<PacketSpec> high, low;
     std::vector<MetalPacketSpec> metal;
+    std::vector<BangleSpec> bangles;  // at most 15 (§12)
 };
 
 // The §3 order: header, sequences, packet table, skeleton, common_trans,

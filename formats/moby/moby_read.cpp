@@ -20,6 +20,7 @@ Header read_header(ByteSpan c) {
     h.joint_count = u8_at(c, 8);
     h.rac1_layout_byte = u8_at(c, 0x0b);
     h.sequence_count = u8_at(c, 0x0c);
+    h.bangles = u8_at(c, 0x2c);
     h.skeleton = s32_at(c, 0x14), h.common_trans = s32_at(c, 0x18), h.joints = s32_at(c, 0x1c), h.gif_usage = s32_at(c, 0x20);
     h.scale = f32_at(c, 0x24);
     for (int i = 0; i < 4; ++i) h.bounding_sphere[i] = f32_at(c, 0x30 + 4 * i);
@@ -96,6 +97,43 @@ void check_gif_usage(ByteSpan c, const Header& h, const MeshFields& fields, cons
     }
 }
 
+// §12: the bangle block at header byte 0x2c × 16. Each of the 15 entries
+// whose begin is not 0 names a run of packet-table entries, which must lie
+// past the LOD and metal packets (Wrench writes them there) and inside the
+// table's bytes; each list is decoded with its own state, its packets'
+// results appended in the order the GIF usage table lists them (§10.3).
+void read_bangles(ByteSpan c, const Header& h, MobyClass& cls, std::vector<PacketResult>& results) {
+    const uint64_t block = uint64_t{h.bangles} * 16;
+    require(c, block, kBangleVectorsAt, "bangle block");
+    const uint32_t first_free = std::max<uint32_t>(uint32_t{h.high_count} + h.low_count, h.metal_count ? uint32_t{h.metal_begin} + h.metal_count : 0);
+    for (int e = 0; e < kBangleEntries; ++e) {
+        const uint64_t at = block + 4 + 4ull * static_cast<uint64_t>(e);
+        Bangle bangle;
+        bangle.entry = e;
+        for (int list = 0; list < 2; ++list) {
+            const uint8_t begin = u8_at(c, at + 2ull * list), count = u8_at(c, at + 2ull * list + 1);
+            if (begin == 0) continue;  // §12: absent
+            if (begin < first_free)
+                fail(Errc::bad_value, at + 2ull * list,
+                     fmt::format("bangle {} packets begin at entry {}, inside the {} LOD and metal packets", e, begin, first_free));
+            require(c, static_cast<uint64_t>(h.packet_table), kPacketEntrySize * (uint64_t{begin} + count), "bangle packet table");
+            ListState state;
+            state.animated = cls.animated;
+            state.joints = static_cast<uint32_t>(cls.joints.size());
+            Lod& lod = list == 0 ? bangle.high : bangle.low;
+            for (uint32_t i = begin; i < uint32_t{begin} + count; ++i)
+                results.push_back(read_regular_packet(c, read_packet_entry(c, static_cast<uint64_t>(h.packet_table) + kPacketEntrySize * i),
+                                                      cls.rac1_layout, state, lod));
+            if (!cls.rig_error) cls.rig_error = state.rig_error;
+        }
+        if (!bangle.high.packets && !bangle.low.packets) continue;
+        const uint64_t vectors = block + kBangleVectorsAt + 16ull * static_cast<uint64_t>(e);  // indexed by entry, as Wrench reads them
+        require(c, vectors, 16, "bangle vectors");
+        for (int k = 0; k < 8; ++k) bangle.vectors[static_cast<size_t>(k)] = s16_at(c, vectors + 2ull * static_cast<uint64_t>(k));
+        cls.bangles.push_back(std::move(bangle));
+    }
+}
+
 // The packets the header's mesh fields name, decoded into `cls`.
 void read_mesh(ByteSpan range, const MeshFields& fields, MobyClass& cls) {
     const Header& h = cls.header;
@@ -123,10 +161,13 @@ void read_mesh(ByteSpan range, const MeshFields& fields, MobyClass& cls) {
         cls.metal_vertices += read_metal_packet(range, read_packet_entry(range, static_cast<uint64_t>(h.packet_table) + kPacketEntrySize * (h.metal_begin + i)), metal);
         ++cls.metal_packets;
     }
+    if (h.bangles) read_bangles(range, h, cls, results);
     check_gif_usage(range, h, fields, results);
     for (const PacketResult& r : results) cls.gif_usage_entries += r.ad_gifs > 0;
     std::set<int> textures;
-    for (const Lod* lod : {&cls.high, &cls.low})
+    std::vector<const Lod*> lods = {&cls.high, &cls.low};
+    for (const Bangle& b : cls.bangles) lods.push_back(&b.high), lods.push_back(&b.low);
+    for (const Lod* lod : lods)
         for (const Triangle& t : lod->triangles) textures.insert(t.texture);
     cls.textures.assign(textures.begin(), textures.end());
 }

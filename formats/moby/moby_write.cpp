@@ -155,19 +155,62 @@ WrittenPacket metal_packet(const MetalPacketSpec& m) {
     return out;
 }
 
-std::vector<WrittenPacket> build_packets(const ClassSpec& spec) {
+// §3 item 13: high LOD, low LOD, metal, then each bangle's high and low
+// packets (§12); `listed` says which the GIF usage table covers (all but metal, §10.3).
+struct PacketList {
     std::vector<WrittenPacket> packets;
-    for (const auto* list : {&spec.high, &spec.low}) {
+    std::vector<bool> listed;
+};
+
+PacketList build_packets(const ClassSpec& spec) {
+    PacketList out;
+    auto regular = [&](const std::vector<PacketSpec>& list) {
         int texture = 0;  // §7.5: each list starts from slot 0; Wrench's first packet switches anyway
-        for (size_t i = 0; i < list->size(); ++i) packets.push_back(regular_packet((*list)[i], spec.rac1_layout, texture, i == 0));
+        for (size_t i = 0; i < list.size(); ++i) {
+            out.packets.push_back(regular_packet(list[i], spec.rac1_layout, texture, i == 0));
+            out.listed.push_back(true);
+        }
+    };
+    regular(spec.high);
+    regular(spec.low);
+    for (const MetalPacketSpec& m : spec.metal) {
+        out.packets.push_back(metal_packet(m));
+        out.listed.push_back(false);
     }
-    for (const MetalPacketSpec& m : spec.metal) packets.push_back(metal_packet(m));
-    return packets;
+    for (const BangleSpec& b : spec.bangles) {
+        regular(b.high);
+        regular(b.low);
+    }
+    return out;
+}
+
+// §12: the bangle block; packet-table entries from `first` on, in build_packets' order.
+Bytes bangle_block(const std::vector<BangleSpec>& bangles, size_t first) {
+    if (bangles.size() > static_cast<size_t>(kBangleEntries)) throw std::invalid_argument("moby class: more than 15 bangles");
+    ByteWriter b;
+    b.zeros(4);  // MobyBangleHeader: unknown, Wrench writes zeros
+    size_t at = first;
+    for (int e = 0; e < kBangleEntries; ++e) {
+        if (static_cast<size_t>(e) >= bangles.size()) {
+            b.zeros(4);
+            continue;
+        }
+        const BangleSpec& bangle = bangles[static_cast<size_t>(e)];
+        for (const auto* list : {&bangle.high, &bangle.low}) {
+            if (at + list->size() > 0xff) throw std::invalid_argument("moby class: bangle packets past entry 255");
+            b.u8(list->empty() ? 0 : static_cast<uint8_t>(at)), b.u8(static_cast<uint8_t>(list->size()));  // begin 0: absent
+            at += list->size();
+        }
+    }
+    for (const BangleSpec& bangle : bangles)
+        for (int16_t v : bangle.vectors) b.s16(v);
+    return std::move(b.bytes());
 }
 
 // The packets after what `w` holds, their entries filled in the table at
 // `table`, then the GIF usage table (§10.3); returns its offset (0: none).
-uint64_t write_packets(ByteWriter& w, uint64_t table, const std::vector<WrittenPacket>& packets, size_t regular) {
+uint64_t write_packets(ByteWriter& w, uint64_t table, const PacketList& list) {
+    const std::vector<WrittenPacket>& packets = list.packets;
     std::vector<uint64_t> ad_gif_payloads;
     for (size_t i = 0; i < packets.size(); ++i) {
         const WrittenPacket& p = packets[i];
@@ -188,9 +231,9 @@ uint64_t write_packets(ByteWriter& w, uint64_t table, const std::vector<WrittenP
         w.bytes()[e + 0xd] = static_cast<uint8_t>((0xf + 6 * t) / 16);
         w.bytes()[e + 0xe] = static_cast<uint8_t>((3 + t) / 4);
         w.bytes()[e + 0xf] = static_cast<uint8_t>(t);
-        ad_gif_payloads.push_back(p.ad_gifs && i < regular ? vif_at + p.ad_gif_payload : 0);
+        ad_gif_payloads.push_back(p.ad_gifs && list.listed[i] ? vif_at + p.ad_gif_payload : 0);
     }
-    // §10.3: one entry per regular packet with ad-gifs; metal packets are not listed.
+    // §10.3: one entry per regular or bangle packet with ad-gifs; metal packets are not listed.
     uint64_t gif_usage = 0;
     std::vector<size_t> textured;
     for (size_t i = 0; i < ad_gif_payloads.size(); ++i)
@@ -211,12 +254,19 @@ uint64_t write_packets(ByteWriter& w, uint64_t table, const std::vector<WrittenP
 }  // namespace
 
 Bytes write_moby_class(const ClassSpec& spec) {
-    const std::vector<WrittenPacket> packets = build_packets(spec);
+    const PacketList list = build_packets(spec);
+    const std::vector<WrittenPacket>& packets = list.packets;
     ByteWriter w;
     w.zeros(kHeaderSize);
+    if (spec.dummy_sequence) w.s32(0);  // §16.4: its offset, patched below
+    uint64_t bangles = 0;
+    if (!spec.bangles.empty()) {  // §3 item 4: after the sequence offsets, before the sequences
+        w.pad_to(16);
+        bangles = w.size();
+        w.append(bangle_block(spec.bangles, spec.high.size() + spec.low.size() + spec.metal.size()));
+    }
     int32_t sequence = 0;
     if (spec.dummy_sequence) {  // §16.4
-        w.s32(0);
         w.pad_to(16);
         sequence = static_cast<int32_t>(w.size());
         for (float f : spec.bounding_sphere) w.f32(f);
@@ -249,7 +299,7 @@ Bytes write_moby_class(const ClassSpec& spec) {
         w.s32(1), w.s32(static_cast<int32_t>(w.size() + 4));
         w.s16(1), w.s16(0), w.u8(0), w.u8(0xff);  // one entry naming joint 0
     }
-    const uint64_t gif_usage = write_packets(w, table, packets, spec.high.size() + spec.low.size());
+    const uint64_t gif_usage = write_packets(w, table, list);
 
     ByteWriter h;
     h.s32(static_cast<int32_t>(table));
@@ -261,7 +311,7 @@ Bytes write_moby_class(const ClassSpec& spec) {
     h.s32(static_cast<int32_t>(gif_usage));
     h.f32(spec.scale);
     h.s32(0);                       // sound defs
-    h.u8(0), h.u8(8), h.s16(0);     // bangles, mip_dist (Wrench's default), corncob
+    h.u8(static_cast<uint8_t>(bangles / 16)), h.u8(8), h.s16(0);  // bangles (qw), mip_dist (Wrench's default), corncob
     for (float f : spec.bounding_sphere) h.f32(f);
     h.s32(0), h.u16(0x5000), h.u8(0), h.u8(0);  // glow_rgba, mode_bits (Wrench's default), type, mode_bits2
     std::copy(h.bytes().begin(), h.bytes().end(), w.bytes().begin());
@@ -269,12 +319,13 @@ Bytes write_moby_class(const ClassSpec& spec) {
 }
 
 Bytes write_mesh_only_class(const ClassSpec& spec) {
-    const std::vector<WrittenPacket> packets = build_packets(spec);
+    if (!spec.bangles.empty()) throw std::invalid_argument("mesh-only class: its header has no bangle field");
+    const PacketList list = build_packets(spec);
     ByteWriter w;
     w.zeros(kMeshOnlyHeaderSize);
     const uint64_t table = w.size();
-    w.zeros(kPacketEntrySize * packets.size());
-    const uint64_t gif_usage = write_packets(w, table, packets, spec.high.size() + spec.low.size());
+    w.zeros(kPacketEntrySize * list.packets.size());
+    const uint64_t gif_usage = write_packets(w, table, list);
     w.bytes()[0] = static_cast<uint8_t>(spec.high.size());
     w.bytes()[1] = static_cast<uint8_t>(spec.low.size());
     w.bytes()[2] = static_cast<uint8_t>(spec.metal.size());

@@ -13,7 +13,7 @@ disc=$WORK/seed.iso
 seed() { mkdir -p "$WORK/seeds/$1"; "$GCFS" cat "$disc" "$2" > "$WORK/seeds/$1/$(echo "$2" | tr / _)"; }
 for l in LEVEL00 LEVEL01; do
     seed wad_lz $l/core_data.wad; seed wad_lz $l/gameplay.wad; seed wad_lz $l/hud_bank_0.wad
-    seed level_headers $l/header.bin; seed level_core $l/core_index.bin
+    seed level_headers $l/header.bin; seed level_core $l/core_index.bin; seed core_blocks $l/core_index.bin
 done
 seed toc disc/RC2.HDR
 for region in occlusion sky collision; do seed geometry LEVEL00/core/$region.bin; done

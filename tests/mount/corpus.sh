@@ -57,7 +57,7 @@ cases=(
     "moby-packet-count|LEVEL01/mobies/moby_100.obj|packet table needs|LEVEL00 LEVEL02 LEVEL03|mobies/moby_101.obj mobies/moby_102.obj mobies/moby_101.skeleton.json ties shrubs textures gameplay"
     "moby-joint-parent|LEVEL01/mobies/moby_101.glb LEVEL01/mobies/moby_101.skeleton.json|parent offset 0x80|LEVEL00 LEVEL02 LEVEL03|mobies/moby_101.obj mobies/moby_100.glb mobies/moby_103.glb mobies/moby_103.skeleton.json mobies/mobies.mtl ties shrubs textures gameplay"
     "gameplay-path-count|LEVEL01/gameplay/paths.obj LEVEL01/gameplay/paths.csv|declares|LEVEL00 LEVEL02 LEVEL03|gameplay/grind_paths.obj gameplay/mobies.csv gameplay/settings.json gameplay/volumes.obj gameplay/help"
-    "particle-frame-row|LEVEL01/particles/010.png LEVEL01/particles/010/frame_02.png|names part_textures row 200|LEVEL00 LEVEL02 LEVEL03|particles/000.png particles/000 particles/003.png particles/010/frame_01.png textures sound_remap.bin sound_remap.csv ratchet_seqs overlay.elf transition tfrag gameplay"
+    "particle-frame-row|LEVEL01/particles/010.png LEVEL01/particles/010/frame_02.png|names part_textures row 200|LEVEL00 LEVEL02 LEVEL03|particles/000.png particles/000 particles/003.png particles/010/frame_01.png textures sound_remap.bin sound_remap.csv ratchet_seqs overlay.elf tfrag gameplay"
     "sound-remap-end|LEVEL01/sound_remap.bin LEVEL01/sound_remap.csv|last element|LEVEL00 LEVEL02 LEVEL03|particles particles.csv ratchet_seqs textures overlay.elf tfrag gameplay"
     "vag-predictor|LEVEL01/audio/sfx_001.wav|predictor 5|LEVEL00 LEVEL02 LEVEL03|audio/sfx_000.wav audio/sfx_510.wav audio/upgrade_sample.wav gameplay tfrag"
 )

@@ -126,12 +126,13 @@ TEST_CASE("a damaged tie class and a damaged shrub class are rejected alone, nam
 TEST_CASE("mobies/ lists every class with a model, its low LOD, the skeletons and the rigged .glb files, each at its listed size") {
     const BuiltDisc& built = small_disc();
     auto disc = tree::open_disc(built.path, 64 << 20);
-    // Class 104 has no model (offset 0, formats-moby.md 1.1): no file. The crate, the worm and
-    // the pickup have joints; the pyramid has none. Every class with a model has its .glb.
+    // Class 288 has no model (offset 0, formats-moby.md 1.1): no file. The crate, the worms and
+    // the pickup have joints; the pyramid has none. Every class with a model has its .glb;
+    // class 296 (a second worm) has an id past 255.
     CHECK(children(*disc, "LEVEL02/mobies") ==
           std::vector<std::string>{"low", "mobies.csv", "mobies.mtl", "moby_100.obj", "moby_101.obj", "moby_102.obj", "moby_103.obj",
-                                   "moby_100.skeleton.json", "moby_100.glb", "moby_101.skeleton.json", "moby_101.glb", "moby_102.glb",
-                                   "moby_103.skeleton.json", "moby_103.glb"});
+                                   "moby_296.obj", "moby_100.skeleton.json", "moby_100.glb", "moby_101.skeleton.json", "moby_101.glb",
+                                   "moby_102.glb", "moby_103.skeleton.json", "moby_103.glb", "moby_296.skeleton.json", "moby_296.glb"});
     // Only the pickup has a low LOD (its low_triangles); low/ lists no empty OBJ.
     CHECK(children(*disc, "LEVEL02/mobies/low") == std::vector<std::string>{"moby_103.obj"});
     for (const std::string folder : {"LEVEL02/mobies", "LEVEL02/mobies/low"})

@@ -5,6 +5,9 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
+
+#include <fmt/format.h>
 
 #include "disc_fixture.h"
 #include "formats/wad_lz/wad_lz.h"
@@ -62,6 +65,32 @@ TEST_CASE("odd levels lay extents out in another order than Wrench") {
     const auto& odd = built.levels.at(1).header;
     CHECK(even.sound_bank.offset < even.data.offset);
     CHECK(odd.data.offset < odd.sound_bank.offset);
+}
+
+TEST_CASE("a class id has the same bytes in every level that uses it, and some ids pass 255") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    std::map<int32_t, formats::Bytes> seen;  // o_class -> its bytes where first met
+    int compared = 0, past_255 = 0;
+    for (size_t i = 0; i < disc->scan.levels.size(); ++i) {
+        const tree::LevelScan& level = disc->level(i);
+        const formats::Bytes& core = built.levels.at(static_cast<int>(i)).core_data;
+        for (const auto& table : level.classes)
+            for (const formats::ClassEntry& e : table) {
+                const formats::CoreRegion extent = formats::class_extent(level.boundaries, e.offset_in_asset_wad, core.size(), "");
+                if (extent.size == 0) continue;
+                past_255 += e.o_class > 255;
+                formats::Bytes bytes(core.begin() + static_cast<std::ptrdiff_t>(extent.offset),
+                                     core.begin() + static_cast<std::ptrdiff_t>(extent.offset + extent.size));
+                while (!bytes.empty() && bytes.back() == 0) bytes.pop_back();  // the 0x40 padding after it may differ
+                const auto [it, first] = seen.emplace(e.o_class, bytes);
+                if (first) continue;
+                ++compared;
+                CHECK_MESSAGE(it->second == bytes, fmt::format("class {} differs in {}", e.o_class, level.folder));
+            }
+    }
+    CHECK(compared >= 10);
+    CHECK(past_255 > 0);
 }
 
 }  // namespace test_mkdisc

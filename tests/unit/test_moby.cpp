@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "formats/moby/moby.h"
+#include "mkdisc/mobies.h"
 #include "tests/unit/gameplay_vectors.h"
 #include "tests/unit/obj_text.h"
 #include "tests/unit/rejection.h"
@@ -219,6 +220,63 @@ TEST_CASE("the writer reproduces example_fixed byte for byte from its mesh") {
     CHECK(moby::write_moby_class(spec) == vector_bytes("example_fixed"));
     spec.dummy_sequence = true;
     CHECK(moby::write_moby_class(spec) == vector_bytes("example_fixed_seq"));
+}
+
+TEST_CASE("bangles (formats-moby.md 12): written after the metal packets, read back as LODs of their own, with their vectors") {
+    moby::ClassSpec spec = mkdisc::moby_design(3, 1.0);  // the pickup: two bangles, the first with a low LOD
+    REQUIRE(spec.bangles.size() == 2);
+    const Bytes bytes = moby::write_moby_class(spec);
+    CHECK(bytes[0x2c] != 0);
+    auto cls = moby::read_moby_class(bytes);
+    REQUIRE(cls.ok());
+    REQUIRE(cls->bangles.size() == 2);
+    CHECK(cls->bangles[0].entry == 0);
+    CHECK(cls->bangles[0].high.packets == 1);
+    CHECK(cls->bangles[0].low.packets == 1);
+    CHECK(cls->bangles[1].low.packets == 0);
+    CHECK(cls->bangles[1].high.triangles.size() == 2);
+    CHECK(cls->bangles[0].vectors == spec.bangles[0].vectors);
+    CHECK(cls->bangles[1].vectors == spec.bangles[1].vectors);
+    // The main LODs are unchanged by the bangles around them.
+    CHECK(cls->high.triangles.size() == 8);
+    CHECK(cls->metal_packets == 1);
+    // §10.3: the GIF usage table lists the bangle packets too (two LOD packets, three bangle packets).
+    CHECK(cls->gif_usage_entries == 5);
+    // The second bangle's plate is drawn in the class's second texture slot.
+    CHECK(std::all_of(cls->bangles[1].high.triangles.begin(), cls->bangles[1].high.triangles.end(),
+                      [](const moby::Triangle& t) { return t.texture == 1; }));
+
+    SUBCASE("a bangle whose packets begin inside the LOD packets is rejected, naming its entry") {
+        Bytes bad = bytes;
+        bad[static_cast<size_t>(bytes[0x2c]) * 16 + 4] = 1;  // entry 0's high begin: the low LOD packet
+        auto got = moby::read_moby_class(bad);
+        REQUIRE_FALSE(got.ok());
+        CHECK(got.error().message.find("bangle 0 packets begin at entry 1") != std::string::npos);
+    }
+    SUBCASE("a bangle count past the packet table's bytes is rejected") {
+        Bytes bad = bytes;
+        bad[static_cast<size_t>(bytes[0x2c]) * 16 + 5] = 200;
+        CHECK_FALSE(moby::read_moby_class(bad).ok());
+    }
+    SUBCASE("an ARMOR mesh-only class cannot carry them") {
+        CHECK_THROWS(moby::write_mesh_only_class(spec));
+    }
+}
+
+TEST_CASE("a class OBJ gives each bangle a group of its own, at the size its counts predict") {
+    moby::ClassSpec spec = mkdisc::moby_design(3, 1.0);
+    auto cls = moby::read_moby_class(moby::write_moby_class(spec));
+    REQUIRE(cls.ok());
+    std::vector<NamedClassMesh> parts;
+    for (const auto& b : cls->bangles) parts.push_back({fmt::format("bangle_{}", b.entry), moby::lod_mesh(*cls, b.high)});
+    const MaterialName name = [](int slot) { return fmt::format("moby_{:03d}", slot); };
+    const ClassMesh main = moby::lod_mesh(*cls, cls->high);
+    const ClassObjCounts counts = class_obj_counts(main, name, parts);
+    CHECK(counts.triangles == main.triangles.size() + 4);
+    const std::string text = class_obj(main, "o x\n", name, parts);
+    CHECK(text.size() == class_obj_size(4, counts));
+    CHECK(text.find("\ng bangle_0\n") != std::string::npos);
+    CHECK(text.find("\ng bangle_1\n") != std::string::npos);
 }
 
 }  // namespace test_moby
