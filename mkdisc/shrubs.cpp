@@ -20,7 +20,21 @@ struct Strip {
     int texture;
     bool clamp;
     std::vector<Point> points;
+    bool list = false;  // the points are triangles, three by three (PRIM type 3)
 };
+
+// The strip's triangles as a list, each as the strip draws it (odd ones with
+// their first two points swapped), so the GS draws the same faces.
+Strip as_list(const Strip& strip) {
+    Strip out{strip.texture, strip.clamp, {}, true};
+    for (size_t k = 0; k + 2 < strip.points.size(); ++k) {
+        const bool odd = k % 2;
+        out.points.push_back(strip.points[odd ? k + 1 : k]);
+        out.points.push_back(strip.points[odd ? k : k + 1]);
+        out.points.push_back(strip.points[k + 2]);
+    }
+    return out;
+}
 
 uint8_t nearest_normal(const std::array<double, 3>& n, const std::array<std::array<int16_t, 3>, 24>& table) {
     uint8_t best = 0;
@@ -83,7 +97,7 @@ std::vector<PacketSpec> packets(const std::vector<Strip>& strips, float scale, c
         }
         texture = s.texture;
         g += 1, r += n;
-        PacketSpec::Strip spec{s.texture, s.clamp, false, {}};
+        PacketSpec::Strip spec{s.texture, s.clamp, false, {}, s.list};
         for (const Point& p : s.points)
             spec.vertices.push_back({fixed(p.p[0], 1024.0 / scale), fixed(p.p[1], 1024.0 / scale), fixed(p.p[2], 1024.0 / scale), fixed(p.u, 4096),
                                      fixed(p.v, 4096), 0x1000, nearest_normal(p.normal, normals)});
@@ -137,6 +151,7 @@ std::vector<ShrubBlob> make_shrubs(Random& random, int billboard_edge) {
     const double h = 1.2 + random.unit() * 0.6;
     std::vector<Strip> plant = card({1, 0, 0}, {0, -1, 0}, h * 0.8, h, 3);
     for (const Strip& s : card({0, 1, 0}, {1, 0, 0}, h * 0.8, h, 3)) plant.push_back(s);
+    plant.back() = as_list(plant.back());  // formats-shrub.md §1.5: a shrub may draw triangle lists too
     return {shrub_class(700, plant, plant_slots, billboard_edge), shrub_class(701, bush(0.9 + random.unit() * 0.3, 1.1, 4, 8), bush_slots, billboard_edge)};
 }
 

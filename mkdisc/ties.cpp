@@ -19,6 +19,7 @@ struct Point {
 struct Strip {
     int material;
     std::vector<Point> points;
+    bool flip = false;  // written reversed with the winding flag set (A.4): the same faces
 };
 struct Box {
     std::array<double, 3> lo, hi;
@@ -68,7 +69,7 @@ std::vector<PacketSpec> packets(const std::vector<Strip>& strips, float scale, i
         }
         material = s.material;
         cursor += drawn;
-        StripSpec spec{s.material, {}};
+        StripSpec spec{s.material, {}, s.flip};
         for (const Point& p : s.points)
             spec.vertices.push_back({fixed(p.x, 1024.0 / scale), fixed(p.y, 1024.0 / scale), fixed(p.z, 1024.0 / scale), fixed(p.u, 4096),
                                      fixed(p.v, 4096), 0x1000});
@@ -77,14 +78,27 @@ std::vector<PacketSpec> packets(const std::vector<Strip>& strips, float scale, i
     return out;
 }
 
-ClassBlob tie_class(int32_t o_class, const std::vector<Box>& boxes, int texture_count, std::array<uint8_t, 16> textures) {
-    double extent = 0;
+// A fin standing on the last box's top, one triangle: written as an
+// odd-length strip reversed with the winding flag set (formats-tie-sky.md A.4),
+// which draws the same face as the strip in order without it. The flag is
+// expected 0 on GC (A.4 [derived]); the builder sets it once so the reader's
+// parity rule is exercised.
+Strip fin(const Box& top) {
+    const double cx = (top.lo[0] + top.hi[0]) / 2, cy = (top.lo[1] + top.hi[1]) / 2;
+    Strip s{top.cap_material, {{top.lo[0], cy, top.hi[2], 0, 1}, {top.hi[0], cy, top.hi[2], 1, 1}, {cx, cy, top.hi[2] + 0.5, 0.5, 0}}, true};
+    std::reverse(s.points.begin(), s.points.end());
+    return s;
+}
+
+ClassBlob tie_class(int32_t o_class, const std::vector<Box>& boxes, int texture_count, std::array<uint8_t, 16> textures, bool with_fin = false) {
+    double extent = with_fin ? boxes.back().hi[2] + 0.5 : 0;
     std::array<double, 3> lo{1e9, 1e9, 1e9}, hi{-1e9, -1e9, -1e9};
     for (const Box& b : boxes)
         for (int k = 0; k < 3; ++k) {
             extent = std::max({extent, std::abs(b.lo[k]), std::abs(b.hi[k])});
             lo[k] = std::min(lo[k], b.lo[k]), hi[k] = std::max(hi[k], b.hi[k]);
         }
+    if (with_fin) hi[2] += 0.5;
     formats::tie::ClassSpec spec;
     spec.o_class = static_cast<int16_t>(o_class);
     spec.scale = static_cast<float>(std::ceil(extent * 1024.0 / 32000.0 * 64.0) / 64.0);  // the largest coordinate fits s16 (A.10 item 8)
@@ -98,6 +112,7 @@ ClassBlob tie_class(int32_t o_class, const std::vector<Box>& boxes, int texture_
         for (const Strip& s : box_strips(b, true, true)) lod[0].push_back(s);
         for (const Strip& s : box_strips(b, true, false)) lod[1].push_back(s);
     }
+    if (with_fin) lod[0].push_back(fin(boxes.back()));
     lod[2] = box_strips({lo, hi, boxes.front().side_material, boxes.front().cap_material}, false, false);  // the hull alone
     for (int i = 0; i < 3; ++i) spec.lods[i] = packets(lod[i], spec.scale, i == 0 ? 2 : 0, i);
     return {o_class, formats::tie::write_tie_class(spec), textures};
@@ -113,7 +128,7 @@ std::vector<ClassBlob> make_ties(Random& random) {
     out.push_back(tie_class(500, {{{-3 * w, -w, 0}, {-w, w, h}, 0, 1}, {{w, -w, 0}, {3 * w, w, h}, 0, 1}, {{-3 * w, -w, h}, {3 * w, w, h + 1.5}, 2, 1}}, 3,
                             texture_slots({0, 1, 2})));
     // A pillar: a shaft and a capital.
-    out.push_back(tie_class(501, {{{-w / 2, -w / 2, 0}, {w / 2, w / 2, 2 * h}, 0, 1}, {{-w, -w, 2 * h}, {w, w, 2 * h + 0.5}, 1, 1}}, 2, texture_slots({1, 3})));
+    out.push_back(tie_class(501, {{{-w / 2, -w / 2, 0}, {w / 2, w / 2, 2 * h}, 0, 1}, {{-w, -w, 2 * h}, {w, w, 2 * h + 0.5}, 1, 1}}, 2, texture_slots({1, 3}), true));
     // A stair block: four steps.
     std::vector<Box> steps;
     for (int i = 0; i < 4; ++i) steps.push_back({{i * w, -2 * w, 0}, {(i + 1) * w, 2 * w, (i + 1) * 0.5}, i % 2, (i + 1) % 2});

@@ -20,6 +20,7 @@ formats::Result<DecodedClass> decode_class(ClassKind kind, std::span<const uint8
             d.meshes[lod] = formats::tie::lod_mesh(*cls, lod);
             d.packets[lod] = cls->lods[lod].packets;
             d.strips[lod] = static_cast<int>(cls->lods[lod].strips.size());
+            for (const auto& strip : cls->lods[lod].strips) d.variant_strips[lod] += strip.flip;
             d.extra[lod] = formats::tie::degenerate_triangles(d.meshes[lod]);
         }
         d.slots = cls->materials;
@@ -31,6 +32,7 @@ formats::Result<DecodedClass> decode_class(ClassKind kind, std::span<const uint8
         d.meshes[0] = formats::shrub::shrub_mesh(*cls);
         d.packets[0] = static_cast<int>(cls->packet_starts.size());
         d.strips[0] = static_cast<int>(cls->primitives.size());
+        for (const auto& primitive : cls->primitives) d.variant_strips[0] += !primitive.strip;
         d.extra[0] = formats::shrub::raw_triangles(*cls);
         d.billboard = cls->billboard;
         d.slots = cls->textures;

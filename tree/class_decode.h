@@ -21,6 +21,10 @@ struct DecodedClass {
     int lods = 1;  // ties 3, mobies 2 (high, low), shrubs 1
     std::array<formats::ClassMesh, 3> meshes;
     std::array<int, 3> packets{}, strips{};
+    // Per LOD, the strips of the rarer variant: ties' strips with the winding
+    // flag set (formats-tie-sky.md A.4), shrubs' primitives drawn as triangle
+    // lists (formats-shrub.md 1.5); mobies none.
+    std::array<int, 3> variant_strips{};
     // Per LOD: ties the degenerate triangles kept (A.5), shrubs the raw
     // triangles before the merge (§1.8), mobies the cache duplicates (§8.5).
     std::array<uint64_t, 3> extra{};

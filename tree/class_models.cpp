@@ -118,6 +118,7 @@ void LevelClassModels::index_class(ClassModel& m, std::span<const uint8_t> bytes
     if (!decoded.ok()) return void(m.error = where(m.extent, decoded.error()));
     const DecodedClass& d = *decoded;
     m.lods = d.lods, m.notes = d.notes, m.scale = d.scale, m.packets = d.packets, m.strips = d.strips, m.extra = d.extra;
+    m.variant_strips = d.variant_strips;
     m.billboard = d.billboard, m.metal_packets = d.metal_packets, m.bangles = d.bangles;
     // A.8 / shrub §2 item 3: the class header repeats the entry's o_class (low 16 bits).
     if (d.o_class && *d.o_class != static_cast<int16_t>(entry.o_class))
@@ -240,9 +241,13 @@ std::string LevelClassModels::csv() const {
     const auto& lod_names = kLodNames[static_cast<int>(kind_)];
     const int lods = kind_ == ClassKind::tie ? 3 : kind_ == ClassKind::moby ? 2 : 1;
     std::vector<std::string> header = {"class", "core_offset", "extent", "status", "error", "notes", "scale"};
-    for (int lod = 0; lod < lods; ++lod)
+    // The rarer strip variant per LOD (DecodedClass::variant_strips): ties' flipped strips, shrubs' lists.
+    static constexpr const char* kVariant[] = {"flipped_strips", "lists", nullptr};
+    for (int lod = 0; lod < lods; ++lod) {
         for (const char* what : {"packets", "strips", "vertices", "triangles", kExtra[static_cast<int>(kind_)]})
             header.push_back(std::string(lod_names[lod]) + what);
+        if (kVariant[static_cast<int>(kind_)]) header.push_back(std::string(lod_names[lod]) + kVariant[static_cast<int>(kind_)]);
+    }
     if (kind_ == ClassKind::moby) header.insert(header.end(), {"metal_packets", "joints", "rig_error", "bangles", "high_bangle_triangles", "low_bangle_triangles"});
     for (const char* b : {"materials", "min_x", "min_y", "min_z", "max_x", "max_y", "max_z"}) header.emplace_back(b);
     if (kind_ == ClassKind::shrub)
@@ -253,9 +258,11 @@ std::string LevelClassModels::csv() const {
         auto cell = [&](auto v) { return ok ? fmt::format("{}", v) : std::string(); };
         std::vector<std::string> cells = {std::to_string(m.o_class), fmt::format("0x{:x}", m.extent.offset), std::to_string(m.extent.size),
                                           ok ? "ok" : "rejected", m.error, fmt::format("{}", fmt::join(m.notes, "; ")), cell(m.scale)};
-        for (int lod = 0; lod < lods; ++lod)
+        for (int lod = 0; lod < lods; ++lod) {
             for (uint64_t v : {uint64_t(m.packets[lod]), uint64_t(m.strips[lod]), m.counts[lod].vertices, m.counts[lod].triangles, m.extra[lod]})
                 cells.push_back(cell(v));
+            if (kVariant[static_cast<int>(kind_)]) cells.push_back(cell(m.variant_strips[lod]));
+        }
         if (kind_ == ClassKind::moby) {
             cells.push_back(cell(m.metal_packets));
             cells.push_back(cell(m.joints));

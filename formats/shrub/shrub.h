@@ -89,6 +89,7 @@ struct PacketSpec {
         int texture = 0;  // class texture slot; a change emits a texture record
         bool clamp_s = false, clamp_t = false;
         std::vector<Vertex> vertices;
+        bool list = false;  // PRIM type 3: the vertices are triangles, three by three (§1.5)
     };
     std::vector<Strip> strips;
 };

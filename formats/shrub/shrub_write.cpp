@@ -9,9 +9,10 @@ namespace gcfs::formats::shrub {
 namespace {
 
 constexpr uint64_t kPrimStrip = 0x7C;  // §1.5 PRIM: strip | IIP | TME | FGE | ABE
+constexpr uint64_t kPrimList = 0x7B;   // the same with type 3, a triangle list (§1.5: lists and strips)
 
-void gif_tag(ByteWriter& w, uint32_t nloop, bool eop, int32_t gs) {
-    const uint64_t low = nloop | (eop ? 1ull << 15 : 0) | 1ull << 46 | kPrimStrip << 47 | 3ull << 60;
+void gif_tag(ByteWriter& w, uint32_t nloop, bool eop, bool list, int32_t gs) {
+    const uint64_t low = nloop | (eop ? 1ull << 15 : 0) | 1ull << 46 | (list ? kPrimList : kPrimStrip) << 47 | 3ull << 60;
     w.u32(static_cast<uint32_t>(low));
     w.u32(static_cast<uint32_t>(low >> 32));
     w.u32(kGifRegs);
@@ -35,13 +36,14 @@ Bytes packet(const PacketSpec& spec, uint32_t k) {
     for (size_t s = 0; s < spec.strips.size(); ++s) {
         const auto& strip = spec.strips[s];
         if (strip.vertices.size() < 3) throw std::logic_error("shrub writer: a strip needs 3 vertices");
+        if (strip.list && strip.vertices.size() % 3) throw std::logic_error("shrub writer: a list's vertices come in threes");
         if (strip.texture != current) {
             texture_record(records, strip.texture, k, strip.clamp_s, strip.clamp_t, gs);
             current = strip.texture;
             ++t;
             gs += kTextureSlots;
         }
-        gif_tag(tags, static_cast<uint32_t>(strip.vertices.size()), s + 1 == spec.strips.size(), gs);
+        gif_tag(tags, static_cast<uint32_t>(strip.vertices.size()), s + 1 == spec.strips.size(), strip.list, gs);
         ++g;
         gs += kGifTagSlots;
         for (const Vertex& v : strip.vertices) {

@@ -93,6 +93,7 @@ uint64_t degenerate_triangles(const ClassMesh& mesh);
 struct StripSpec {
     int material = 0;
     std::vector<Vertex> vertices;
+    bool flip = false;  // rc34_winding_order = 1 (A.4): the reader's parity swaps; the caller orders the vertices to suit
 };
 struct PacketSpec {
     std::vector<StripSpec> strips;  // ≤ 4 materials in a row, GS slots < 256

@@ -14,7 +14,10 @@ struct Stored {
 struct LaidOut {
     std::array<int32_t, 4> dest{}, src{};
     int blocks = 1;
-    std::vector<std::pair<uint8_t, uint8_t>> strips;  // vertex_count, gif_tag_offset
+    struct StripRecord {
+        uint8_t count, slot, winding;  // vertex_count, gif_tag_offset, rc34_winding_order (A.4)
+    };
+    std::vector<StripRecord> strips;
     std::vector<Stored> stored;
     int real_stored = 0;
 };
@@ -41,7 +44,7 @@ LaidOut lay_out(const PacketSpec& packet) {
             cursor += kAdGifSlots;
         }
         check_slot(cursor);
-        out.strips.emplace_back(static_cast<uint8_t>(strip.vertices.size()), static_cast<uint8_t>(cursor));
+        out.strips.push_back({static_cast<uint8_t>(strip.vertices.size()), static_cast<uint8_t>(cursor), static_cast<uint8_t>(strip.flip ? 1 : 0)});
         cursor += kStripTagSlots;
         for (size_t i = 0; i < strip.vertices.size(); ++i) {
             check_slot(cursor);
@@ -88,7 +91,7 @@ Bytes packet(ByteWriter& w, const PacketSpec& spec) {
     const uint64_t vert_size = align_up(vert_bytes, 16) / 16;  // slack < 16 < 24: no phantom fat vertex
     if (vert_ofs + vert_size > 0xff || dinkies.size() > 125) throw std::logic_error("tie writer: packet too large (A.8 range limits)");
     int strip_vertices = 0;
-    for (const auto& s : l.strips) strip_vertices += s.first;
+    for (const auto& s : l.strips) strip_vertices += s.count;
     bool any_shared = false;
     for (const Stored& v : l.stored) any_shared |= v.slot2 != 0;
 
@@ -98,14 +101,15 @@ Bytes packet(ByteWriter& w, const PacketSpec& spec) {
     // bytes 4-7 (VU loop end slots) unknown, left 0.
     w.u8(any_shared ? 0 : 1);
     w.u8(fats.empty() ? 1 : 0);
-    w.u8(l.strips.front().second);
+    w.u8(l.strips.front().slot);
     w.u8(static_cast<uint8_t>(l.strips.size()));
     w.zeros(4);
     w.u8(static_cast<uint8_t>(2 * dinkies.size() + 4));
     w.u8(static_cast<uint8_t>(3 * fats.size() + 6));
     w.u8(static_cast<uint8_t>(dinkies.size()));
     w.u8(static_cast<uint8_t>(fats.size()));
-    for (const auto& [count, slot] : l.strips) w.u8(count), w.u8(0), w.u8(slot), w.u8(0);  // winding 0 on GC (A.10 item 7)
+    // A.10 item 7 writes winding 0 (what GC is expected to hold); a spec may ask for 1 (A.4).
+    for (const auto& s : l.strips) w.u8(s.count), w.u8(0), w.u8(s.slot), w.u8(s.winding);
     w.pad_to(16);
     for (const Stored& v : dinkies) dinky(w, v);
     for (const Stored& v : fats) fat(w, v);

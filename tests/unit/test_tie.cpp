@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "formats/tie/tie.h"
@@ -179,6 +181,35 @@ TEST_CASE("written tie classes read back: shared slots, fat vertices, material s
     CHECK(cls->lods[1].stored_dinky == 4);
     CHECK(cls->lods[2].packets == 0);
     CHECK(cls->materials == std::vector<int>{0, 1, 2});
+}
+
+TEST_CASE("the winding flag (A.4): a strip written reversed with it set draws the faces the strip in order draws") {
+    auto v = [](int16_t x, int16_t y, int16_t z) { return tie::Vertex{x, y, z, 0, 0, 0x1000}; };
+    const std::vector<tie::Vertex> fan = {v(0, 0, 0), v(256, 0, 0), v(0, 256, 0), v(256, 256, 64), v(0, 512, 0)};
+    auto faces = [&](bool flipped) {
+        tie::ClassSpec spec;
+        spec.o_class = 7;
+        spec.scale = 4;
+        tie::PacketSpec p;
+        std::vector<tie::Vertex> order = fan;
+        if (flipped) std::reverse(order.begin(), order.end());
+        p.strips.push_back({0, order, flipped});
+        spec.lods[0] = {p};
+        auto cls = tie::read_tie_class(tie::write_tie_class(spec));
+        REQUIRE(cls.ok());
+        CHECK(cls->lods[0].strips.front().flip == flipped);
+        const ClassMesh mesh = tie::lod_mesh(*cls, 0);
+        std::set<std::array<std::array<double, 3>, 3>> out;  // each face from its smallest corner on, keeping its turn
+        for (const auto& t : mesh.triangles) {
+            std::array<std::array<double, 3>, 3> f = {mesh.positions[t.v[0]], mesh.positions[t.v[1]], mesh.positions[t.v[2]]};
+            std::rotate(f.begin(), std::min_element(f.begin(), f.end()), f.end());
+            out.insert(f);
+        }
+        return out;
+    };
+    const auto plain = faces(false);
+    CHECK(plain.size() == 3);
+    CHECK(faces(true) == plain);
 }
 
 }  // namespace test_tie
