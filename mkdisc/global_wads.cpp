@@ -97,8 +97,11 @@ Bytes armor_wad(const std::vector<Damage>& damage) {
     const Design designs[] = {{false, 0, 1, 1.5, 3}, {false, 3, 3, 2.0, 4}, {false, 8, 0, 1.2, 1}, {true, 0, 3, 1.0, 4}, {true, 5, 1, 2.5, 3}};
     for (const Design& d : designs) {
         const float scale = d.wrench ? armor::kWrenchScale : armor::kArmorScale;
-        moby::ClassSpec design = moby_design(d.design, d.size, scale);
-        design.bangles.clear();  // formats-globals.md §6: the mesh-only header has no bangle field
+        // formats-globals.md §6: the mesh-only header names a mesh and nothing else.
+        const moby::ClassSpec full = moby_design(d.design, d.size, scale);
+        moby::ClassSpec design;
+        design.scale = full.scale, design.rac1_layout = full.rac1_layout, design.joints = full.joints;
+        design.high = full.high, design.low = full.low, design.metal = full.metal;
         Bytes mesh = moby::write_mesh_only_class(design);
         std::vector<Bytes> textures;
         for (int t = 0; t < d.textures; ++t) textures.push_back(pif8(t % 2 ? 16 : 32, 16, 10 * d.index + t + (d.wrench ? 100 : 0), t == 0 ? 2 : 1));

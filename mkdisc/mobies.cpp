@@ -65,6 +65,19 @@ PacketSpec plate(double half, double z, float scale, uint16_t id, int texture) {
     return p;
 }
 
+// formats-moby.md §4.4: a sound def, 0x20 bytes. Its fields as Wrench's
+// MobySoundDef names them (the reference gives only the size): f32 min and
+// max range, s32 min and max volume, min and max pitch, u8 loop, u8 flags,
+// s16 index, s32 bank index.
+std::array<uint8_t, 0x20> sound_def(float max_range, int16_t index, bool loop) {
+    formats::ByteWriter w;
+    w.f32(max_range / 4), w.f32(max_range), w.s32(0x400), w.s32(0x1000), w.s32(-64), w.s32(64);
+    w.u8(loop ? 1 : 0), w.u8(0), w.s16(index), w.s32(0);
+    std::array<uint8_t, 0x20> out{};
+    std::copy(w.bytes().begin(), w.bytes().end(), out.begin());
+    return out;
+}
+
 // A box, a 4-vertex strip per face (its own UVs), every vertex on joint 0.
 ClassSpec crate(double half, float scale) {
     ClassSpec spec;
@@ -89,6 +102,15 @@ ClassSpec crate(double half, float scale) {
         p.strips.push_back(strip);
     }
     spec.high = {p};
+    // §4.2: a collision block, its points the box's corners (s16 / 1024 as
+    // §4.2 reads them), its first and third parts bytes of unknown meaning; §4.4: two sound defs.
+    formats::moby::CollisionSpec collision{1, 2, {8, 0, 0, 0, 1, 0, 0, 0}, {0xaa, 0xbb, 0xcc, 0xdd}, {}};
+    for (int k = 0; k < 8; ++k)
+        collision.points.push_back({static_cast<int16_t>(std::lround((k & 1 ? half : -half) * 1024)),
+                                    static_cast<int16_t>(std::lround((k & 2 ? half : -half) * 1024)),
+                                    static_cast<int16_t>(std::lround((k & 4 ? 2 * half : 0) * 1024))});
+    spec.collision = collision;
+    spec.sound_defs = {sound_def(30, 3, false), sound_def(12, 7, true)};
     // §12: a lid as a bangle, high LOD only (its low LOD entry absent).
     spec.bangles = {{{plate(half * 0.8, 2 * half, spec.scale, 40, 0)}, {}, {0, 0, static_cast<int16_t>(2 * half * 1024 / spec.scale), 0, 1, 2, 3, 4}}};
     return spec;
@@ -152,6 +174,12 @@ ClassSpec worm(double length, float scale) {
         p1.duplicates.push_back({static_cast<uint16_t>(kFirstCacheId + 2 * sides + k), static_cast<int16_t>(4096 * k / sides), 4096 / 2});
     p1.strips = {band(1, 12, 0), band(0, 0, 6)};
     spec.high = {p0, p1};
+    // §2 0x0f: two shadow records before the skeleton (bytes of unknown meaning);
+    // §4.5: a corncob of two kernels, one with three vertices, one a zero vector
+    // (Wrench reads no vertices for it), in entries 2 and 9, the others 0xff.
+    spec.shadows = {{{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}}, {{0x80, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0, 0x80, 0}}};
+    spec.corncob[2] = formats::moby::CornCobKernel{{0, static_cast<float>(length / 2), 0, 0.5f}, {{0, 100, 0, 0}, {50, 200, 0, 0}, {-50, 300, 0, 0}}};
+    spec.corncob[9] = formats::moby::CornCobKernel{};
     return spec;
 }
 
@@ -206,6 +234,7 @@ ClassSpec pickup(double r, float scale) {
     // §12: two bangles after the chrome packet: a halo over the tip with both
     // LODs (the low one a smaller plate), and a shadow plate under it, high only,
     // in the second texture (the GIF usage table lists bangle packets too).
+    spec.sound_defs = {sound_def(20, 1, true)};
     spec.bangles = {{{plate(r * 0.6, 1.9 * r, spec.scale, 20, 0)}, {plate(r * 0.4, 1.9 * r, spec.scale, 24, 0)}, {1, 2, 3, 4, 5, 6, 7, 8}},
                     {{plate(r * 0.9, 0.02, spec.scale, 30, 1)}, {}, {-1, -2, -3, -4, 0, 0, 0, 0}}};
     return spec;

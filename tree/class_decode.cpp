@@ -59,6 +59,7 @@ formats::Result<DecodedClass> decode_class(ClassKind kind, std::span<const uint8
                 if (!l.triangles.empty()) d.parts[lod].push_back({fmt::format("bangle_{}", b.entry), formats::moby::lod_mesh(*cls, l)});
             }
         d.bangles = static_cast<int>(cls->bangles.size());
+        d.sections = cls->sections;
     }
     return d;
 }

@@ -43,6 +43,7 @@ struct DecodedClass {
     // model of its own; `bangles` counts them.
     std::array<std::vector<formats::NamedClassMesh>, 3> parts;
     int bangles = 0;
+    formats::moby::Sections sections;  // mobies: the non-mesh sections' counts (formats-moby.md 4)
 };
 
 formats::Result<DecodedClass> decode_class(ClassKind kind, std::span<const uint8_t> bytes);

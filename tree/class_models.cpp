@@ -120,6 +120,7 @@ void LevelClassModels::index_class(ClassModel& m, std::span<const uint8_t> bytes
     m.lods = d.lods, m.notes = d.notes, m.scale = d.scale, m.packets = d.packets, m.strips = d.strips, m.extra = d.extra;
     m.variant_strips = d.variant_strips;
     m.billboard = d.billboard, m.metal_packets = d.metal_packets, m.bangles = d.bangles;
+    m.sections = d.sections;
     // A.8 / shrub §2 item 3: the class header repeats the entry's o_class (low 16 bits).
     if (d.o_class && *d.o_class != static_cast<int16_t>(entry.o_class))
         return void(m.error = fmt::format("{} at core_data.bin 0x{:x}: bad_value at core_data.bin 0x{:x}: the header's o_class {} is not the "
@@ -248,7 +249,8 @@ std::string LevelClassModels::csv() const {
             header.push_back(std::string(lod_names[lod]) + what);
         if (kVariant[static_cast<int>(kind_)]) header.push_back(std::string(lod_names[lod]) + kVariant[static_cast<int>(kind_)]);
     }
-    if (kind_ == ClassKind::moby) header.insert(header.end(), {"metal_packets", "joints", "rig_error", "bangles", "high_bangle_triangles", "low_bangle_triangles"});
+    if (kind_ == ClassKind::moby) header.insert(header.end(), {"metal_packets", "joints", "rig_error", "bangles", "high_bangle_triangles", "low_bangle_triangles",
+                                                              "collision_points", "sound_defs", "corncob_kernels", "corncob_vertices", "shadows"});
     for (const char* b : {"materials", "min_x", "min_y", "min_z", "max_x", "max_y", "max_z"}) header.emplace_back(b);
     if (kind_ == ClassKind::shrub)
         for (const char* b : {"billboard_fade", "billboard_width", "billboard_height", "billboard_z_ofs", "billboard_image"}) header.emplace_back(b);
@@ -273,6 +275,10 @@ std::string LevelClassModels::csv() const {
                 for (const auto& part : m.counts[lod].parts) triangles += part.triangles;
                 cells.push_back(cell(triangles));
             }
+            // formats-moby.md 4: the non-mesh sections; a collision block of no points still counts 0, an absent one is empty.
+            const formats::moby::Sections& x = m.sections;
+            cells.push_back(ok && x.collision ? std::to_string(x.collision_points) : std::string());
+            for (int v : {x.sound_defs, x.corncob_kernels, x.corncob_vertices, x.shadows}) cells.push_back(cell(v));
         }
         cells.push_back(fmt::format("{}", fmt::join(m.materials, " ")));
         for (double b : m.bbox) cells.push_back(cell(b));

@@ -78,8 +78,23 @@ struct Bangle {
     std::array<int16_t, 8> vectors{};  // two MobyVec4, meaning unknown
 };
 
+// §4: the class's non-mesh sections, whose meanings are unknown beyond their
+// sizes (Wrench copies them through): checked against the class's bytes and
+// counted for mobies.csv.
+struct Sections {
+    bool collision = false;                       // §4.2: header 0x10
+    uint64_t collision_first = 0, collision_points = 0, collision_third = 0;  // bytes, s16 × 4 points, bytes
+    int sound_defs = 0;                           // §4.4: header 0x0d records of 0x20 bytes at 0x28
+    int corncob_kernels = 0, corncob_vertices = 0;  // §4.5: header 0x2e
+    int shadows = 0;                              // §2 0x0f: 16-byte records just before the skeleton
+};
+constexpr uint64_t kSoundDefSize = 0x20;      // §4.4
+constexpr uint64_t kShadowRecordSize = 0x10;  // §2 0x0f
+constexpr int kCornCobKernels = 16;           // §4.5
+
 struct MobyClass {
     Header header;
+    Sections sections;
     bool rac1_layout = false;
     bool animated = false;           // §4.6: a joint list count > 0 (the ARMOR WAD's classes: always)
     Lod high, low;
@@ -170,6 +185,20 @@ struct BangleSpec {
     std::array<int16_t, 8> vectors{};
 };
 
+// §4.5: a corncob kernel, a Vec4f and MobyVec4 vertices (the count is
+// written over the first vertex's fourth s16, as Wrench writes it).
+struct CornCobKernel {
+    std::array<float, 4> vec{};
+    std::vector<std::array<int16_t, 4>> vertices;
+};
+
+// §4.2: {u16, u16, first-part bytes, s16 x,y,z,pad points, third-part bytes}.
+struct CollisionSpec {
+    uint16_t unknown_0 = 0, unknown_2 = 0;
+    Bytes first, third;
+    std::vector<std::array<int16_t, 3>> points;
+};
+
 struct ClassSpec {
     float scale = 0.25f;
     bool rac1_layout = false;     // header byte 0x0b = 1 and the R&C1 vertex tables (§1.4)
@@ -179,6 +208,11 @@ struct ClassSpec {
     std::vector<PacketSpec> high, low;
     std::vector<MetalPacketSpec> metal;
     std::vector<BangleSpec> bangles;  // at most 15 (§12)
+    // §4's non-mesh sections, each absent when empty.
+    std::optional<CollisionSpec> collision;
+    std::vector<std::array<uint8_t, 0x20>> sound_defs;     // §4.4, kept as bytes
+    std::vector<std::array<uint8_t, 0x10>> shadows;        // §2 0x0f: only with joints (they precede the skeleton)
+    std::array<std::optional<CornCobKernel>, 16> corncob;  // §4.5: entry 0xff when absent
 };
 
 // The §3 order: header, sequences, packet table, skeleton, common_trans,

@@ -30,6 +30,54 @@ Header read_header(ByteSpan c) {
     return h;
 }
 
+// §4 and §2: the non-mesh sections, each checked against the class's bytes.
+Sections read_sections(ByteSpan c, const Header& h) {
+    Sections out;
+    if (const int32_t at = s32_at(c, 0x10); at != 0) {  // §4.2
+        if (at < 0) fail(Errc::out_of_range, 0x10, "negative collision offset");
+        const auto base = static_cast<uint64_t>(at);
+        require(c, base, 16, "moby collision header");
+        const int32_t first = s32_at(c, base + 4), third = s32_at(c, base + 8), second = s32_at(c, base + 12);
+        if (first < 0 || second < 0 || third < 0 || second % 8)
+            fail(Errc::bad_value, base + 4, fmt::format("collision part sizes {}, {}, {} (the second a multiple of 8)", first, second, third));
+        require(c, base + 16, uint64_t(first) + uint64_t(second) + uint64_t(third), "moby collision parts", 0);
+        out.collision = true;
+        out.collision_first = static_cast<uint64_t>(first), out.collision_points = static_cast<uint64_t>(second) / 8;
+        out.collision_third = static_cast<uint64_t>(third);
+    }
+    if (const uint8_t count = u8_at(c, 0x0d); count) {  // §4.4
+        const int32_t at = s32_at(c, 0x28);
+        if (at <= 0) fail(Errc::out_of_range, 0x28, fmt::format("{} sound defs at offset {}", count, at));
+        require(c, static_cast<uint64_t>(at), kSoundDefSize * count, "moby sound defs");
+        out.sound_defs = count;
+    }
+    if (const int16_t qw = s16_at(c, 0x2e); qw != 0) {  // §4.5
+        if (qw < 0) fail(Errc::out_of_range, 0x2e, fmt::format("corncob at quadword {}", qw));
+        const uint64_t base = 16ull * static_cast<uint64_t>(qw);
+        require(c, base, kCornCobKernels, "moby corncob header");
+        for (int k = 0; k < kCornCobKernels; ++k) {
+            const uint8_t entry = u8_at(c, base + static_cast<uint64_t>(k));
+            if (entry == 0xff) continue;
+            const uint64_t kernel = base + 16ull * entry;
+            require(c, kernel, 16, "corncob kernel");
+            ++out.corncob_kernels;
+            if (u32_at(c, kernel) == 0 && u32_at(c, kernel + 4) == 0 && u32_at(c, kernel + 8) == 0 && u32_at(c, kernel + 12) == 0)
+                continue;  // Wrench reads no vertices for a zero vector
+            const int16_t count = s16_at(c, kernel + 0x16);
+            if (count < 0) fail(Errc::bad_value, kernel + 0x16, fmt::format("corncob kernel {} counts {} vertices", k, count));
+            require(c, kernel + 16, 8ull * static_cast<uint64_t>(count), "corncob vertices", 0);
+            out.corncob_vertices += count;
+        }
+    }
+    if (const uint8_t shadows = u8_at(c, 0x0f); shadows && h.skeleton != 0) {  // §2: read only with a skeleton
+        if (h.skeleton < static_cast<int32_t>(kHeaderSize + kShadowRecordSize * shadows))
+            fail(Errc::out_of_range, 0x0f, fmt::format("{} shadow records before the skeleton at 0x{:x} reach into the header", shadows, h.skeleton));
+        require(c, static_cast<uint64_t>(h.skeleton) - kShadowRecordSize * shadows, kShadowRecordSize * shadows, "moby shadow records");
+        out.shadows = shadows;
+    }
+    return out;
+}
+
 // §4.6: s32 count, s32 offsets, each entry s16 n1, s16 n2, n1 + n2 bytes, 0xff.
 // Returns the count.
 int32_t check_joint_list(ByteSpan c, int32_t at) {
@@ -180,6 +228,7 @@ Result<MobyClass> read_moby_class(ByteSpan range) {
         cls.header = read_header(range);
         cls.rac1_layout = cls.header.rac1_layout_byte != 0;
         cls.animated = check_joint_list(range, cls.header.joints) > 0;
+        cls.sections = read_sections(range, cls.header);
         // §11: the bind-pose mesh needs no joint transform, so a skeleton that
         // fails its checks takes the rig (skeleton.json, the glb) and not the mesh.
         auto joints = capture([&] { return read_joints(range, cls.header); });

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <stdexcept>
 
 #include "formats/moby/moby.h"
@@ -265,6 +266,26 @@ Bytes write_moby_class(const ClassSpec& spec) {
         bangles = w.size();
         w.append(bangle_block(spec.bangles, spec.high.size() + spec.low.size() + spec.metal.size()));
     }
+    uint64_t corncob = 0;
+    if (std::any_of(spec.corncob.begin(), spec.corncob.end(), [](const auto& k) { return k.has_value(); })) {  // §3 item 4, §4.5
+        w.pad_to(16);
+        corncob = w.size();
+        w.zeros(kCornCobKernels);
+        for (int k = 0; k < kCornCobKernels; ++k) {
+            const auto& kernel = spec.corncob[static_cast<size_t>(k)];
+            if (!kernel) {
+                w.bytes()[corncob + static_cast<uint64_t>(k)] = 0xff;
+                continue;
+            }
+            w.pad_to(16);
+            const uint64_t at = w.size();
+            if ((at - corncob) / 16 >= 0xff) throw std::invalid_argument("moby class: corncob kernel past its u8 offset");
+            w.bytes()[corncob + static_cast<uint64_t>(k)] = static_cast<uint8_t>((at - corncob) / 16);
+            for (float f : kernel->vec) w.f32(f);
+            for (const auto& v : kernel->vertices) w.s16(v[0]), w.s16(v[1]), w.s16(v[2]), w.s16(v[3]);
+            if (!kernel->vertices.empty()) w.patch_u16(at + 0x16, static_cast<uint16_t>(kernel->vertices.size()));  // §4.5, as Wrench writes it
+        }
+    }
     int32_t sequence = 0;
     if (spec.dummy_sequence) {  // §16.4
         w.pad_to(16);
@@ -278,9 +299,22 @@ Bytes write_moby_class(const ClassSpec& spec) {
     w.pad_to(16);
     const uint64_t table = w.size();
     w.zeros(kPacketEntrySize * packets.size());
+    uint64_t collision = 0;
+    if (spec.collision) {  // §3 item 8, §4.2
+        const CollisionSpec& c = *spec.collision;
+        w.pad_to(16);
+        collision = w.size();
+        w.u16(c.unknown_0), w.u16(c.unknown_2);
+        w.s32(static_cast<int32_t>(c.first.size())), w.s32(static_cast<int32_t>(c.third.size())), w.s32(static_cast<int32_t>(8 * c.points.size()));
+        w.append(c.first);
+        for (const auto& p : c.points) w.s16(p[0]), w.s16(p[1]), w.s16(p[2]), w.s16(0);
+        w.append(c.third);
+    }
     uint64_t skeleton = 0, common_trans = 0;
+    if (!spec.shadows.empty() && spec.joints.empty()) throw std::invalid_argument("moby class: shadow records need a skeleton (§2 0x0f)");
     if (!spec.joints.empty()) {
         w.pad_to(16);
+        for (const auto& record : spec.shadows) w.append(record);  // §3 item 9: just before the skeleton
         skeleton = w.size();
         for (const Joint& j : spec.joints)
             for (float f : j.matrix) w.f32(f);
@@ -299,6 +333,12 @@ Bytes write_moby_class(const ClassSpec& spec) {
         w.s32(1), w.s32(static_cast<int32_t>(w.size() + 4));
         w.s16(1), w.s16(0), w.u8(0), w.u8(0xff);  // one entry naming joint 0
     }
+    uint64_t sound_defs = 0;
+    if (!spec.sound_defs.empty()) {  // §3 item 12, §4.4
+        w.pad_to(16);
+        sound_defs = w.size();
+        for (const auto& def : spec.sound_defs) w.append(def);
+    }
     const uint64_t gif_usage = write_packets(w, table, list);
 
     ByteWriter h;
@@ -306,12 +346,13 @@ Bytes write_moby_class(const ClassSpec& spec) {
     h.u8(static_cast<uint8_t>(spec.high.size())), h.u8(static_cast<uint8_t>(spec.low.size()));
     h.u8(static_cast<uint8_t>(spec.metal.size())), h.u8(static_cast<uint8_t>(spec.high.size() + spec.low.size()));
     h.u8(static_cast<uint8_t>(spec.joints.size())), h.u8(0), h.u8(0), h.u8(spec.rac1_layout ? 1 : 0);
-    h.u8(spec.dummy_sequence ? 1 : 0), h.u8(0), h.u8(0x20), h.u8(0);  // sequences, sounds, lod_trans (Wrench's default), shadow
-    h.s32(0), h.s32(static_cast<int32_t>(skeleton)), h.s32(static_cast<int32_t>(common_trans)), h.s32(static_cast<int32_t>(joints));
+    h.u8(spec.dummy_sequence ? 1 : 0), h.u8(static_cast<uint8_t>(spec.sound_defs.size())), h.u8(0x20);  // sequences, sounds, lod_trans (Wrench's default)
+    h.u8(static_cast<uint8_t>(spec.shadows.size()));
+    h.s32(static_cast<int32_t>(collision)), h.s32(static_cast<int32_t>(skeleton)), h.s32(static_cast<int32_t>(common_trans)), h.s32(static_cast<int32_t>(joints));
     h.s32(static_cast<int32_t>(gif_usage));
     h.f32(spec.scale);
-    h.s32(0);                       // sound defs
-    h.u8(static_cast<uint8_t>(bangles / 16)), h.u8(8), h.s16(0);  // bangles (qw), mip_dist (Wrench's default), corncob
+    h.s32(static_cast<int32_t>(sound_defs));
+    h.u8(static_cast<uint8_t>(bangles / 16)), h.u8(8), h.s16(static_cast<int16_t>(corncob / 16));  // bangles (qw), mip_dist (Wrench's default), corncob (qw)
     for (float f : spec.bounding_sphere) h.f32(f);
     h.s32(0), h.u16(0x5000), h.u8(0), h.u8(0);  // glow_rgba, mode_bits (Wrench's default), type, mode_bits2
     std::copy(h.bytes().begin(), h.bytes().end(), w.bytes().begin());
@@ -319,7 +360,9 @@ Bytes write_moby_class(const ClassSpec& spec) {
 }
 
 Bytes write_mesh_only_class(const ClassSpec& spec) {
-    if (!spec.bangles.empty()) throw std::invalid_argument("mesh-only class: its header has no bangle field");
+    if (!spec.bangles.empty() || spec.collision || !spec.sound_defs.empty() || !spec.shadows.empty() ||
+        std::any_of(spec.corncob.begin(), spec.corncob.end(), [](const auto& k) { return k.has_value(); }))
+        throw std::invalid_argument("mesh-only class: its header has no field for bangles or the non-mesh sections");
     const PacketList list = build_packets(spec);
     ByteWriter w;
     w.zeros(kMeshOnlyHeaderSize);

@@ -279,4 +279,47 @@ TEST_CASE("a class OBJ gives each bangle a group of its own, at the size its cou
     CHECK(text.find("\ng bangle_1\n") != std::string::npos);
 }
 
+TEST_CASE("the non-mesh sections (formats-moby.md 4): collision, sound defs, corncob and shadows read back, each checked") {
+    const moby::ClassSpec worm = mkdisc::moby_design(1, 1.0), crate = mkdisc::moby_design(0, 1.0), pyramid = mkdisc::moby_design(2, 1.0);
+    const Bytes worm_bytes = moby::write_moby_class(worm), crate_bytes = moby::write_moby_class(crate);
+    auto w = moby::read_moby_class(worm_bytes);
+    auto c = moby::read_moby_class(crate_bytes);
+    auto p = moby::read_moby_class(moby::write_moby_class(pyramid));
+    REQUIRE(w.ok());
+    REQUIRE(c.ok());
+    REQUIRE(p.ok());
+    CHECK(w->sections.shadows == 2);
+    CHECK(w->sections.corncob_kernels == 2);
+    CHECK(w->sections.corncob_vertices == 3);  // the zero-vector kernel holds none (Wrench reads none for it)
+    CHECK_FALSE(w->sections.collision);
+    CHECK(c->sections.collision);
+    CHECK(c->sections.collision_points == 8);
+    CHECK(c->sections.collision_first == 8);
+    CHECK(c->sections.collision_third == 4);
+    CHECK(c->sections.sound_defs == 2);
+    CHECK(p->sections.sound_defs == 0);  // the pyramid has none of them
+    CHECK_FALSE(p->sections.collision);
+    // The mesh is what it was without them.
+    CHECK(c->high.triangles.size() == 12);
+
+    const auto collision_at = static_cast<size_t>(s32_at(crate_bytes, 0x10));
+    Bytes bad = crate_bytes;
+    bad[collision_at + 12] = 12;  // second part 12 bytes: not whole points
+    CHECK(moby::read_moby_class(bad).error().message.find("multiple of 8") != std::string::npos);
+    bad = crate_bytes;
+    bad[collision_at + 7] = 0x10;  // a first part of 256 MiB
+    CHECK_FALSE(moby::read_moby_class(bad).ok());
+    bad = crate_bytes;
+    bad[0x0d] = 200;  // 200 sound defs
+    CHECK(moby::read_moby_class(bad).error().message.find("sound defs") != std::string::npos);
+    bad = worm_bytes;
+    bad[0x0f] = 200;  // 200 shadow records before the skeleton
+    CHECK_FALSE(moby::read_moby_class(bad).ok());
+    bad = worm_bytes;
+    const uint64_t corncob = 16ull * static_cast<uint64_t>(s16_at(worm_bytes, 0x2e));
+    const uint64_t kernel = corncob + 16ull * worm_bytes[corncob + 2];
+    bad[kernel + 0x16] = 0xff, bad[kernel + 0x17] = 0x7f;  // 32767 vertices
+    CHECK(moby::read_moby_class(bad).error().message.find("corncob") != std::string::npos);
+}
+
 }  // namespace test_moby
