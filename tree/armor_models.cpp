@@ -16,8 +16,8 @@ using namespace formats;
 
 }  // namespace
 
-ArmorModel::ArmorModel(cache::LruCache& cache, armor::Model model, WadItem mesh, WadItem textures)
-    : cache_(cache), model_(std::move(model)), mesh_(std::move(mesh)), textures_(std::move(textures)) {}
+ArmorModel::ArmorModel(armor::Model model, WadItem mesh, WadItem textures)
+    : model_(std::move(model)), mesh_(std::move(mesh)), textures_(std::move(textures)) {}
 
 WadItem ArmorModel::texture(size_t k) const { return texture_item(index(), k); }
 

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "cache/lru_cache.h"
 #include "formats/armor/armor.h"
 #include "formats/export/class_mesh.h"
 #include "formats/gltf/gltf.h"
@@ -20,7 +19,7 @@ namespace gcfs::tree {
 
 class ArmorModel {
 public:
-    ArmorModel(cache::LruCache& cache, formats::armor::Model model, WadItem mesh, WadItem textures);
+    ArmorModel(formats::armor::Model model, WadItem mesh, WadItem textures);
 
     struct Index {
         std::string error;  // the mesh did not decode: no OBJ, no glb (with where it is)
@@ -52,7 +51,6 @@ private:
     WadItem texture_item(const Index& i, size_t k) const;
     formats::gltf::Scene scene(const Index& i) const;  // without image bytes
 
-    cache::LruCache& cache_;
     formats::armor::Model model_;
     WadItem mesh_, textures_;
     mutable std::once_flag indexed_;

@@ -71,7 +71,7 @@ void armor(GlobalFolder& f) {
         const WadItem mesh{&f.image(), f.offset + a.mesh.byte_offset(), a.error.empty() ? a.mesh.byte_size() : 0, false, f.label + " " + name + " mesh"};
         const WadItem textures{&f.image(), f.offset + a.textures.byte_offset(), a.error.empty() ? a.textures.byte_size() : 0, false,
                                f.label + " " + name + " textures"};
-        auto model = std::make_shared<const ArmorModel>(f.cache(), a, mesh, textures);
+        auto model = std::make_shared<const ArmorModel>(a, mesh, textures);
         models->push_back(model);
         if (!a.error.empty()) {
             for (const std::string& path : {name + ".obj", name + ".glb"})
