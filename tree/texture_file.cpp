@@ -16,6 +16,24 @@ namespace {
 // `offset` (a core_data byte) as an offset into texels loaded from core byte `base`.
 int32_t rebased(int32_t offset, uint64_t base) { return static_cast<int32_t>(int64_t{offset} - static_cast<int64_t>(base)); }
 
+// A picture drawn from a bank in the level's shared texel region, through
+// the cache under `key`: `render` gets the bytes loaded and the bank's
+// offset in them. Particle and fx textures and particle animations read so.
+template <typename Render>
+ReadOutcome read_bank_picture(cache::LruCache& cache, uint64_t key, const Source& file, const StreamRegion& texels, int32_t bank_offset,
+                              Render render, uint64_t offset, std::span<uint8_t> out) {
+    const cache::Loaded png = cache.get(key, [&]() -> cache::Loaded {
+        if (std::string problem = file.open_error(); !problem.empty()) return {nullptr, problem};
+        const StreamRegion::Bytes bytes = texels.bytes();
+        if (!bytes.loaded.bytes) return bytes.loaded;
+        auto made = render(bytes.loaded.bytes->bytes(), rebased(bank_offset, bytes.base));
+        if (!made.ok()) return {nullptr, "core_data.bin " + made.error().describe()};
+        return {cache::Blob::copy_of(*made), {}};
+    });
+    if (!png.bytes) return {0, png.error};
+    return copy_window(png.bytes->bytes(), offset, out);
+}
+
 }  // namespace
 
 TextureFile::TextureFile(cache::LruCache& cache, std::shared_ptr<const WadStream> core, std::shared_ptr<const StreamRegion> texels,
@@ -74,16 +92,9 @@ std::string BankTextureFile::read_error() const {
 }
 
 ReadOutcome BankTextureFile::read(uint64_t offset, std::span<uint8_t> out) const {
-    const cache::Loaded png = cache_.get(key_, [this]() -> cache::Loaded {
-        if (std::string problem = open_error(); !problem.empty()) return {nullptr, problem};
-        const StreamRegion::Bytes texels = texels_->bytes();
-        if (!texels.loaded.bytes) return texels.loaded;
-        auto png = formats::bank_texture_png(texture_, texels.loaded.bytes->bytes(), rebased(bank_offset_, texels.base));
-        if (!png.ok()) return {nullptr, "core_data.bin " + png.error().describe()};
-        return {cache::Blob::copy_of(*png), {}};
-    });
-    if (!png.bytes) return {0, png.error};
-    return copy_window(png.bytes->bytes(), offset, out);
+    return read_bank_picture(
+        cache_, key_, *this, *texels_, bank_offset_,
+        [this](formats::ByteSpan core, int32_t bank) { return formats::bank_texture_png(texture_, core, bank); }, offset, out);
 }
 
 uint64_t ParticleAnimationFile::size() const { return formats::particles::animation_size(particle_, textures_); }
@@ -103,16 +114,10 @@ std::string ParticleAnimationFile::read_error() const {
 }
 
 ReadOutcome ParticleAnimationFile::read(uint64_t offset, std::span<uint8_t> out) const {
-    const cache::Loaded png = cache_.get(key_, [this]() -> cache::Loaded {
-        if (std::string problem = open_error(); !problem.empty()) return {nullptr, problem};
-        const StreamRegion::Bytes texels = texels_->bytes();
-        if (!texels.loaded.bytes) return texels.loaded;
-        auto png = formats::particles::animation_png(particle_, textures_, texels.loaded.bytes->bytes(), rebased(bank_offset_, texels.base));
-        if (!png.ok()) return {nullptr, "core_data.bin " + png.error().describe()};
-        return {cache::Blob::copy_of(*png), {}};
-    });
-    if (!png.bytes) return {0, png.error};
-    return copy_window(png.bytes->bytes(), offset, out);
+    return read_bank_picture(
+        cache_, key_, *this, *texels_, bank_offset_,
+        [this](formats::ByteSpan core, int32_t bank) { return formats::particles::animation_png(particle_, textures_, core, bank); }, offset,
+        out);
 }
 
 }  // namespace gcfs::tree

@@ -65,6 +65,12 @@ void write_level_core_header(ByteWriter& w, const LevelCoreHeader& h) {
         w.s32(v);
 }
 
+ByteSpan core_index_block(ByteSpan idx, int32_t offset, uint64_t field, const char* name, uint64_t header_size, const char* what) {
+    if (offset <= 0) fail(Errc::bad_value, field, fmt::format("{} {} (formats.md 6.1 0x{:X})", name, offset, field));
+    require(idx, static_cast<uint64_t>(offset), header_size, what);
+    return idx.subspan(static_cast<uint64_t>(offset));
+}
+
 std::vector<CoreHeaderField> core_header_fields(const LevelCoreHeader& h) {
     std::vector<CoreHeaderField> out;
     auto range = [&](const char* name, ArrayRange r) {

@@ -40,6 +40,12 @@ struct CoreHeaderField {
 };
 std::vector<CoreHeaderField> core_header_fields(const LevelCoreHeader& header);
 
+// The bytes of core_index from the block a header field points at (field
+// offset `field`, named `name`), after checking the offset is set and the
+// block's `header_size`-byte header lies inside: formats-globals.md §13's
+// blocks begin this way.
+ByteSpan core_index_block(ByteSpan core_index, int32_t offset, uint64_t field, const char* name, uint64_t header_size, const char* what);
+
 // §6.3 MobyClassEntry / TieClassEntry / ShrubClassEntry (first 0x20 bytes shared).
 struct ClassEntry {
     int32_t offset_in_asset_wad = 0;  // into DAT; 0 = no model data

@@ -4,14 +4,14 @@
 
 #include <stdexcept>
 
+#include "formats/core/level_core.h"
+
 namespace gcfs::formats {
 
 Result<SoundRemap> parse_sound_remap(ByteSpan idx, int32_t offset) {
     return capture([&] {
-        if (offset <= 0) fail(Errc::bad_value, 0x70, fmt::format("sound_remap_offset {} (formats.md 6.1 0x70)", offset));
+        const ByteSpan block = core_index_block(idx, offset, 0x70, "sound_remap_offset", kSoundRemapHeaderSize, "sound remap header");
         const auto base = static_cast<uint64_t>(offset);
-        require(idx, base, kSoundRemapHeaderSize, "sound remap header");
-        const ByteSpan block = idx.subspan(base);
         SoundRemap remap;
         remap.second_part_ofs = s16_at(block, 0);
         remap.second_part_size = s16_at(block, 2);

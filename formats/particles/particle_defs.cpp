@@ -4,14 +4,14 @@
 
 #include <stdexcept>
 
+#include "formats/core/level_core.h"
+
 namespace gcfs::formats::particles {
 
 Result<ParticleDefs> parse_particle_defs(ByteSpan idx, int32_t offset, size_t texture_count) {
     return capture([&] {
-        if (offset <= 0) fail(Errc::bad_value, 0x6c, fmt::format("part_defs_offset {} (formats.md 6.1 0x6C)", offset));
+        const ByteSpan block = core_index_block(idx, offset, 0x6c, "part_defs_offset", kDefsHeaderSize, "particle definitions header");
         const auto base = static_cast<uint64_t>(offset);
-        require(idx, base, kDefsHeaderSize, "particle definitions header");
-        const ByteSpan block = idx.subspan(base);
         ParticleDefs defs;
         defs.particle_count = s32_at(block, 0);
         defs.unknown_4 = s32_at(block, 4);
