@@ -90,7 +90,10 @@ Strip fin(const Box& top) {
     return s;
 }
 
-ClassBlob tie_class(int32_t o_class, const std::vector<Box>& boxes, int texture_count, std::array<uint8_t, 16> textures, bool with_fin = false) {
+// `with_fin`: a fin strip with the winding flag (above); `rac1_regions`: LOD 0's
+// packets carry the colour-index and slot-step regions (A.10 item 11).
+ClassBlob tie_class(int32_t o_class, const std::vector<Box>& boxes, int texture_count, std::array<uint8_t, 16> textures, bool with_fin = false,
+                    bool rac1_regions = false) {
     double extent = with_fin ? boxes.back().hi[2] + 0.5 : 0;
     std::array<double, 3> lo{1e9, 1e9, 1e9}, hi{-1e9, -1e9, -1e9};
     for (const Box& b : boxes)
@@ -115,6 +118,7 @@ ClassBlob tie_class(int32_t o_class, const std::vector<Box>& boxes, int texture_
     if (with_fin) lod[0].push_back(fin(boxes.back()));
     lod[2] = box_strips({lo, hi, boxes.front().side_material, boxes.front().cap_material}, false, false);  // the hull alone
     for (int i = 0; i < 3; ++i) spec.lods[i] = packets(lod[i], spec.scale, i == 0 ? 2 : 0, i);
+    for (PacketSpec& p : spec.lods[0]) p.rac1_regions = rac1_regions;
     return {o_class, formats::tie::write_tie_class(spec), textures};
 }
 
@@ -132,7 +136,7 @@ std::vector<ClassBlob> make_ties(Random& random) {
     // A stair block: four steps.
     std::vector<Box> steps;
     for (int i = 0; i < 4; ++i) steps.push_back({{i * w, -2 * w, 0}, {(i + 1) * w, 2 * w, (i + 1) * 0.5}, i % 2, (i + 1) % 2});
-    out.push_back(tie_class(502, steps, 2, texture_slots({4, 5})));
+    out.push_back(tie_class(502, steps, 2, texture_slots({4, 5}), false, true));
     return out;
 }
 

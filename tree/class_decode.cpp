@@ -21,6 +21,7 @@ formats::Result<DecodedClass> decode_class(ClassKind kind, std::span<const uint8
             d.packets[lod] = cls->lods[lod].packets;
             d.strips[lod] = static_cast<int>(cls->lods[lod].strips.size());
             for (const auto& strip : cls->lods[lod].strips) d.variant_strips[lod] += strip.flip;
+            d.region_packets[lod] = cls->lods[lod].packets_with_rac1_regions;
             d.extra[lod] = formats::tie::degenerate_triangles(d.meshes[lod]);
         }
         d.slots = cls->materials;

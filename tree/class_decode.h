@@ -25,6 +25,7 @@ struct DecodedClass {
     // flag set (formats-tie-sky.md A.4), shrubs' primitives drawn as triangle
     // lists (formats-shrub.md 1.5); mobies none.
     std::array<int, 3> variant_strips{};
+    std::array<int, 3> region_packets{};  // ties: packets naming [ext-RAC1]'s colour-index and slot-step regions (A.3)
     // Per LOD: ties the degenerate triangles kept (A.5), shrubs the raw
     // triangles before the merge (§1.8), mobies the cache duplicates (§8.5).
     std::array<uint64_t, 3> extra{};

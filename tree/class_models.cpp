@@ -118,7 +118,7 @@ void LevelClassModels::index_class(ClassModel& m, std::span<const uint8_t> bytes
     if (!decoded.ok()) return void(m.error = where(m.extent, decoded.error()));
     const DecodedClass& d = *decoded;
     m.lods = d.lods, m.notes = d.notes, m.scale = d.scale, m.packets = d.packets, m.strips = d.strips, m.extra = d.extra;
-    m.variant_strips = d.variant_strips;
+    m.variant_strips = d.variant_strips, m.region_packets = d.region_packets;
     m.billboard = d.billboard, m.metal_packets = d.metal_packets, m.bangles = d.bangles;
     m.sections = d.sections;
     // A.8 / shrub §2 item 3: the class header repeats the entry's o_class (low 16 bits).
@@ -248,6 +248,7 @@ std::string LevelClassModels::csv() const {
         for (const char* what : {"packets", "strips", "vertices", "triangles", kExtra[static_cast<int>(kind_)]})
             header.push_back(std::string(lod_names[lod]) + what);
         if (kVariant[static_cast<int>(kind_)]) header.push_back(std::string(lod_names[lod]) + kVariant[static_cast<int>(kind_)]);
+        if (kind_ == ClassKind::tie) header.push_back(std::string(lod_names[lod]) + "region_packets");
     }
     if (kind_ == ClassKind::moby) header.insert(header.end(), {"metal_packets", "joints", "rig_error", "bangles", "high_bangle_triangles", "low_bangle_triangles",
                                                               "collision_points", "sound_defs", "corncob_kernels", "corncob_vertices", "shadows"});
@@ -264,6 +265,7 @@ std::string LevelClassModels::csv() const {
             for (uint64_t v : {uint64_t(m.packets[lod]), uint64_t(m.strips[lod]), m.counts[lod].vertices, m.counts[lod].triangles, m.extra[lod]})
                 cells.push_back(cell(v));
             if (kVariant[static_cast<int>(kind_)]) cells.push_back(cell(m.variant_strips[lod]));
+            if (kind_ == ClassKind::tie) cells.push_back(cell(m.region_packets[lod]));
         }
         if (kind_ == ClassKind::moby) {
             cells.push_back(cell(m.metal_packets));

@@ -45,6 +45,7 @@ struct ClassModel {
     std::array<formats::ClassObjCounts, 3> counts{};
     std::array<int, 3> packets{}, strips{};
     std::array<int, 3> variant_strips{};          // DecodedClass::variant_strips
+    std::array<int, 3> region_packets{};          // DecodedClass::region_packets
     std::array<uint64_t, 3> extra{};              // DecodedClass::extra
     std::vector<std::string> materials;           // MTL names the class uses
     int metal_packets = 0, joints = 0;

@@ -40,6 +40,10 @@ struct Strip {
 
 struct Lod {
     int packets = 0;
+    // Packets whose header names the colour-index and slot-step regions
+    // (bytes 0xa-0xd non-zero, A.3): [ext-RAC1] hints, unverified for GC,
+    // so they are counted and not read or checked, as Wrench leaves them.
+    int packets_with_rac1_regions = 0;
     int stored_dinky = 0, stored_fat = 0;
     std::vector<Strip> strips;
     std::array<int16_t, 4> declared{};  // header lods[i]: vert_count, tri_count, strip_count, pad (A.2)
@@ -99,6 +103,11 @@ struct PacketSpec {
     std::vector<StripSpec> strips;  // ≤ 4 materials in a row, GS slots < 256
     int fat_vertices = 0;           // the last n stored vertices are written fat (A.4)
     bool reverse_dinky = false;     // store dinky vertices out of GS order (A.5 step 2)
+    // A.10 item 11: after the vertex region, a colour-index region and a
+    // slot-step table as [ext-RAC1] describes them (A.3 bytes 0xa-0xd). Their
+    // element sizes are unpublished: the writer gives each stored vertex one
+    // byte in each, its own choice.
+    bool rac1_regions = false;
 };
 struct ClassSpec {
     int16_t o_class = 0;

@@ -77,6 +77,7 @@ public:
         if (dinky * kDinkySize > vert_size)
             fail(Errc::size_mismatch, at_ + 0x28, fmt::format("{} dinky vertices overrun a {}-byte vertex region", dinky, vert_size));
         const uint64_t fat = (vert_size - dinky * kDinkySize) / kFatSize;
+        lod.packets_with_rac1_regions += u32_at(cls_, header_at_ + 0xa) != 0;  // bytes 0xa-0xd (A.3 [ext-RAC1])
         lod.stored_dinky += static_cast<int>(dinky);
         lod.stored_fat += static_cast<int>(fat);
         if (dinky + fat < 4)  // A.5 step 3 / A.10 item 6

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "formats/tie/tie.h"
@@ -114,6 +115,19 @@ Bytes packet(ByteWriter& w, const PacketSpec& spec) {
     for (const Stored& v : dinkies) dinky(w, v);
     for (const Stored& v : fats) fat(w, v);
     w.pad_to(16);
+    std::array<uint8_t, 4> regions{};  // A.3 bytes 0xa-0xd: none unless asked
+    if (spec.rac1_regions) {
+        const uint64_t stored = dinkies.size() + fats.size();
+        regions[0] = static_cast<uint8_t>(vert_ofs + vert_size);  // [ext-RAC1]: the colour-index region follows the vertices
+        regions[1] = static_cast<uint8_t>(stored);
+        for (uint64_t i = 0; i < stored; ++i) w.u8(static_cast<uint8_t>(i % 4));  // an index per vertex into the class's colours
+        w.pad_to(16);
+        regions[2] = static_cast<uint8_t>((w.size() - start) / 16);
+        for (uint64_t i = 0; i < stored; ++i) w.u8(static_cast<uint8_t>(kVertexSlots));  // the slot step to the next vertex
+        w.pad_to(16);
+        regions[3] = static_cast<uint8_t>((w.size() - start) / 16 - regions[2]);
+        if ((w.size() - start) / 16 > 0xff) throw std::logic_error("tie writer: packet regions past a u8 qword offset");
+    }
 
     ByteWriter h;
     h.s32(static_cast<int32_t>(start));
@@ -123,7 +137,7 @@ Bytes packet(ByteWriter& w, const PacketSpec& spec) {
     h.u8(static_cast<uint8_t>(align_up(12 + 4 * l.strips.size(), 16) / 16));  // control_size [ext-RAC1]
     h.u8(static_cast<uint8_t>(vert_ofs));
     h.u8(static_cast<uint8_t>(vert_size));
-    h.zeros(4);  // no colour-index or slot-step regions (A.9 leaves them out too)
+    for (uint8_t b : regions) h.u8(b);  // rgba_count, multipass_ofs, scissor_ofs, scissor_size as [ext-RAC1] reads them
     h.u8(static_cast<uint8_t>(l.strips.size()));
     h.u8(static_cast<uint8_t>(strip_vertices));
     return h.bytes();

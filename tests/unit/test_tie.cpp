@@ -212,4 +212,28 @@ TEST_CASE("the winding flag (A.4): a strip written reversed with it set draws th
     CHECK(faces(true) == plain);
 }
 
+TEST_CASE("[ext-RAC1]'s colour-index and slot-step regions after the vertices (A.10 item 11) are counted, and change no strip") {
+    auto v = [](int16_t x, int16_t y, int16_t z) { return tie::Vertex{x, y, z, 0, 0, 0x1000}; };
+    tie::ClassSpec spec;
+    spec.o_class = 9;
+    spec.scale = 4;
+    tie::PacketSpec p;
+    p.strips.push_back({0, {v(0, 0, 0), v(256, 0, 0), v(0, 256, 0), v(256, 256, 0), v(0, 512, 0)}});
+    spec.lods[0] = {p, p};
+    auto plain = tie::read_tie_class(tie::write_tie_class(spec));
+    for (auto& packet : spec.lods[0]) packet.rac1_regions = true;
+    const Bytes bytes = tie::write_tie_class(spec);
+    auto with = tie::read_tie_class(bytes);
+    REQUIRE(plain.ok());
+    REQUIRE(with.ok());
+    CHECK(plain->lods[0].packets_with_rac1_regions == 0);
+    CHECK(with->lods[0].packets_with_rac1_regions == 2);
+    REQUIRE(with->lods[0].strips.size() == plain->lods[0].strips.size());
+    for (size_t i = 0; i < with->lods[0].strips.size(); ++i) CHECK(with->lods[0].strips[i].vertices == plain->lods[0].strips[i].vertices);
+    // A.3: byte 0xa names the qword after the vertex region; 0xb counts the 5 stored vertices.
+    const auto table = static_cast<uint64_t>(s32_at(bytes, 0));
+    CHECK(bytes[table + 0xa] == bytes[table + 8] + bytes[table + 9]);
+    CHECK(bytes[table + 0xb] == 5);
+}
+
 }  // namespace test_tie
