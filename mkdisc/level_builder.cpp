@@ -446,7 +446,7 @@ Core build_core(const ScaleSizes& sizes, Random& random, uint64_t disc_seed, con
     h.glass_map_palette = 0x400;
     h.assets_decompressed_size = static_cast<int32_t>(dat.size());
     std::vector<int32_t> moby_ids;
-    for (size_t m = 0; m < moby_offsets.size(); ++m) moby_ids.push_back(moby_class_id(static_cast<int>(m)));
+    for (const ClassBlob& moby : mobies) moby_ids.push_back(moby.o_class);
     std::vector<int32_t> tie_ids, shrub_ids;
     for (const ClassBlob& tie : ties) tie_ids.push_back(tie.o_class);
     for (const ShrubBlob& shrub : shrubs) shrub_ids.push_back(shrub.blob.o_class);

@@ -48,9 +48,9 @@ struct ClassModel {
     std::array<int, 3> region_packets{};          // DecodedClass::region_packets
     std::array<uint64_t, 3> extra{};              // DecodedClass::extra
     std::vector<std::string> materials;           // MTL names the class uses
-    int metal_packets = 0, joints = 0;
+    int metal_packets = 0, joints = 0;            // mobies
     int bangles = 0;                              // mobies (formats-moby.md 12)
-    formats::moby::Sections sections;             // mobies (formats-moby.md 4)            // mobies
+    formats::moby::Sections sections;             // mobies (formats-moby.md 4)
     std::string skeleton;                         // mobies with joints: skeleton.json
     bool declares_skeleton = false;               // mobies: the header points at joints (so skeleton.json is listed)
     std::string rig_error;                        // mobies: why skeleton.json and the .glb read as EIO ("" when they do not)

@@ -20,11 +20,12 @@ int32_t rebased(int32_t offset, uint64_t base) { return static_cast<int32_t>(int
 // the cache under `key`: `render` gets the bytes loaded and the bank's
 // offset in them. Particle and fx textures and particle animations read so.
 template <typename Render>
-ReadOutcome read_bank_picture(cache::LruCache& cache, uint64_t key, const Source& file, const StreamRegion& texels, int32_t bank_offset,
-                              Render render, uint64_t offset, std::span<uint8_t> out) {
+ReadOutcome read_bank_picture(cache::LruCache& cache, uint64_t key, const Source& file, const std::shared_ptr<const StreamRegion>& texels,
+                              int32_t bank_offset, Render render, uint64_t offset, std::span<uint8_t> out) {
     const cache::Loaded png = cache.get(key, [&]() -> cache::Loaded {
+        // The region is null only when no texture of the level lies in the core, and then open_error names why.
         if (std::string problem = file.open_error(); !problem.empty()) return {nullptr, problem};
-        const StreamRegion::Bytes bytes = texels.bytes();
+        const StreamRegion::Bytes bytes = texels->bytes();
         if (!bytes.loaded.bytes) return bytes.loaded;
         auto made = render(bytes.loaded.bytes->bytes(), rebased(bank_offset, bytes.base));
         if (!made.ok()) return {nullptr, "core_data.bin " + made.error().describe()};
@@ -93,7 +94,7 @@ std::string BankTextureFile::read_error() const {
 
 ReadOutcome BankTextureFile::read(uint64_t offset, std::span<uint8_t> out) const {
     return read_bank_picture(
-        cache_, key_, *this, *texels_, bank_offset_,
+        cache_, key_, *this, texels_, bank_offset_,
         [this](formats::ByteSpan core, int32_t bank) { return formats::bank_texture_png(texture_, core, bank); }, offset, out);
 }
 
@@ -115,7 +116,7 @@ std::string ParticleAnimationFile::read_error() const {
 
 ReadOutcome ParticleAnimationFile::read(uint64_t offset, std::span<uint8_t> out) const {
     return read_bank_picture(
-        cache_, key_, *this, *texels_, bank_offset_,
+        cache_, key_, *this, texels_, bank_offset_,
         [this](formats::ByteSpan core, int32_t bank) { return formats::particles::animation_png(particle_, textures_, core, bank); }, offset,
         out);
 }

@@ -149,9 +149,8 @@ std::set<uint64_t> block_boundaries(const LevelCoreHeader& h, const std::vector<
     boundaries.insert(static_cast<uint64_t>(std::max(h.tfrags, 0)));
     for (int32_t offset : {h.occlusion, h.sky, h.collision, h.textures_base_offset, h.moby_sound_remap_offset}) add(offset);
     for (int32_t c : class_offsets) add(c);
-    constexpr uint64_t kRatchetSeqs = 256;  // §6.1 0x78: 256 × s32 into DAT
-    if (h.ratchet_seqs > 0 && static_cast<uint64_t>(h.ratchet_seqs) + 4 * kRatchetSeqs <= core_index.size())
-        for (uint64_t i = 0; i < kRatchetSeqs; ++i) add(s32_at(core_index, static_cast<uint64_t>(h.ratchet_seqs) + 4 * i));
+    if (h.ratchet_seqs > 0 && static_cast<uint64_t>(h.ratchet_seqs) + 4 * kRatchetSeqSlots <= core_index.size())
+        for (uint64_t i = 0; i < kRatchetSeqSlots; ++i) add(s32_at(core_index, static_cast<uint64_t>(h.ratchet_seqs) + 4 * i));
     return boundaries;
 }
 

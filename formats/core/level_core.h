@@ -15,6 +15,7 @@ constexpr uint64_t kLevelCoreHeaderSize = 0xBC;
 constexpr uint64_t kClassEntrySize = 0x20;        // §6.3 moby / tie
 constexpr uint64_t kShrubClassEntrySize = 0x30;   // §6.3 shrub
 constexpr uint64_t kTextureEntrySize = 0x10;      // §6.3
+constexpr uint64_t kRatchetSeqSlots = 256;        // §6.1 0x78: s32 offsets into DAT
 
 struct LevelCoreHeader {
     ArrayRange gs_ram;

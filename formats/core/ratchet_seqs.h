@@ -13,8 +13,6 @@
 
 namespace gcfs::formats {
 
-constexpr uint64_t kRatchetSeqSlots = 256;
-
 struct RatchetSeq {
     int slot = 0;
     CoreRegion extent;  // in DAT; empty when the offset lies outside it

@@ -67,12 +67,13 @@ Bytes stored_zlib(const uint8_t* pixels, uint64_t rows, uint64_t row_bytes) {
 
 uint64_t indexed_size(uint32_t width, uint32_t height, uint32_t palette_entries) {
     const uint64_t raw = static_cast<uint64_t>(height) * (1 + static_cast<uint64_t>(width));  // a filter byte per row
-    return sizeof kSignature + (12 + 13) + (12 + 3 * uint64_t{palette_entries}) + (12 + palette_entries) + (12 + stored_zlib_size(raw)) + 12;
+    return sizeof kSignature + (kChunkOverhead + 13) + (kChunkOverhead + 3 * uint64_t{palette_entries}) + (kChunkOverhead + palette_entries) +
+           (kChunkOverhead + stored_zlib_size(raw)) + kChunkOverhead;
 }
 
 uint64_t rgba_size(uint32_t width, uint32_t height) {
     const uint64_t raw = static_cast<uint64_t>(height) * (1 + 4 * static_cast<uint64_t>(width));
-    return sizeof kSignature + (12 + 13) + (12 + stored_zlib_size(raw)) + 12;
+    return sizeof kSignature + (kChunkOverhead + 13) + (kChunkOverhead + stored_zlib_size(raw)) + kChunkOverhead;
 }
 
 namespace {

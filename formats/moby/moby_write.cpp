@@ -185,6 +185,11 @@ PacketList build_packets(const ClassSpec& spec) {
     return out;
 }
 
+// §4.5: whether any corncob kernel is set (the block is written only then).
+bool has_corncob(const ClassSpec& spec) {
+    return std::any_of(spec.corncob.begin(), spec.corncob.end(), [](const auto& kernel) { return kernel.has_value(); });
+}
+
 // §12: the bangle block; packet-table entries from `first` on, in build_packets' order.
 Bytes bangle_block(const std::vector<BangleSpec>& bangles, size_t first) {
     if (bangles.size() > static_cast<size_t>(kBangleEntries)) throw std::invalid_argument("moby class: more than 15 bangles");
@@ -267,7 +272,7 @@ Bytes write_moby_class(const ClassSpec& spec) {
         w.append(bangle_block(spec.bangles, spec.high.size() + spec.low.size() + spec.metal.size()));
     }
     uint64_t corncob = 0;
-    if (std::any_of(spec.corncob.begin(), spec.corncob.end(), [](const auto& k) { return k.has_value(); })) {  // §3 item 4, §4.5
+    if (has_corncob(spec)) {  // §3 item 4, §4.5
         w.pad_to(16);
         corncob = w.size();
         w.zeros(kCornCobKernels);
@@ -361,7 +366,7 @@ Bytes write_moby_class(const ClassSpec& spec) {
 
 Bytes write_mesh_only_class(const ClassSpec& spec) {
     if (!spec.bangles.empty() || spec.collision || !spec.sound_defs.empty() || !spec.shadows.empty() ||
-        std::any_of(spec.corncob.begin(), spec.corncob.end(), [](const auto& k) { return k.has_value(); }))
+        has_corncob(spec))
         throw std::invalid_argument("mesh-only class: its header has no field for bangles or the non-mesh sections");
     const PacketList list = build_packets(spec);
     ByteWriter w;
