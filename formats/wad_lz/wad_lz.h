@@ -76,8 +76,30 @@ Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out,
 // (more than two largest packets) is how much is held and read at a time.
 using ReadStream = std::function<std::string(uint64_t offset, std::span<uint8_t> into)>;
 constexpr uint64_t kInputStep = 256 << 10;
+
+// A place a walk can resume from instead of the stream's head: packets keep
+// no state between them but their lookback (§5.2: a far match reaches
+// 0x4000 + 0x7fff bytes back), so the cursor between two packets and the
+// output's last kRestartHistory bytes before it are the whole decoder state.
+constexpr uint64_t kRestartHistory = 0xC000;
+struct RestartPoint {
+    uint64_t p = kHeaderSize;  // the next packet's stream offset
+    uint64_t pos = 0;          // bytes decoded before it (>= kRestartHistory)
+    ByteSpan history;          // decoded bytes [pos - kRestartHistory, pos)
+};
+// Hears a point each kWindowStep of output on a window's walk to its start;
+// the history it is given is valid only during the call.
+using OfferRestart = std::function<void(const RestartPoint&)>;
+// Whether `start` can begin the walk to a window at `from` whose stream
+// declares `end` bytes: a whole history, a cursor inside the stream, and at
+// least kWindowLead bytes before the window (the window's own history).
+bool usable_restart(const RestartPoint& start, uint64_t from, uint64_t end);
+
+// `start`, when given and usable, replaces the walk from the head; points met
+// on the way are offered to `offer`.
 Result<uint64_t> decompress_window_read(uint64_t available, const ReadStream& read, std::span<uint8_t> out, uint64_t from,
-                                        uint64_t length, uint64_t step = kInputStep);
+                                        uint64_t length, uint64_t step = kInputStep, const RestartPoint* start = nullptr,
+                                        const OfferRestart& offer = {});
 // The scratch the walk to `from` holds beside `out`: the history and a step
 // of output at a time, only when the window starts past kWindowLead.
 constexpr uint64_t kWindowStep = 1 << 20;

@@ -323,8 +323,10 @@ private:
     uint64_t end_;
 };
 
-// decompress_window_into's walk (see wad_lz.h), from whichever feed.
-uint64_t decode_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64_t length) {
+// decompress_window_into's walk (see wad_lz.h), from whichever feed, from
+// the head or from `start` (checked by the caller).
+uint64_t decode_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64_t length,
+                       const RestartPoint* start = nullptr, const OfferRestart& offer = {}) {
     const uint64_t end = feed.end();
     if (!achievable(end, from + length))
         fail(Errc::too_large, 3, fmt::format("{} compressed bytes cannot decode to {} bytes", end, from + length));
@@ -342,11 +344,17 @@ uint64_t decode_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64
         const uint64_t size = window_scratch_bytes(from);
         auto history = std::make_unique_for_overwrite<uint8_t[]>(size);
         uint64_t history_base = 0;
+        if (start) {
+            history_base = start->pos - kRestartHistory;
+            std::memcpy(history.get(), start->history.data(), kRestartHistory);
+            at = {start->p, start->pos};
+        }
         for (;;) {
             const uint64_t stop = std::min(from, history_base + kWindowLead + kWindowStep);
             feed.walk(Walk{nullptr, end, history.get(), history_base + size, stop, history_base}, at);
             if (at.pos >= from) break;
             if (at.pos < stop) short_of(at.pos, from + length);
+            if (offer) offer({at.p, at.pos, {history.get() + (at.pos - kRestartHistory - history_base), kRestartHistory}});
             const uint64_t keep = at.pos - kWindowLead;
             std::memmove(history.get(), history.get() + (keep - history_base), kWindowLead);
             history_base = keep;
@@ -372,8 +380,13 @@ Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out,
     });
 }
 
+bool usable_restart(const RestartPoint& start, uint64_t from, uint64_t end) {
+    return start.history.size() == kRestartHistory && start.pos >= kRestartHistory && start.p >= kHeaderSize &&
+           start.p < end && start.pos <= from && from - start.pos >= kWindowLead;
+}
+
 Result<uint64_t> decompress_window_read(uint64_t available, const ReadStream& read, std::span<uint8_t> out, uint64_t from,
-                                        uint64_t length, uint64_t step) {
+                                        uint64_t length, uint64_t step, const RestartPoint* start, const OfferRestart& offer) {
     // A piece must hold a largest packet past the one being kept, so each refill moves on.
     if (step <= 2 * kMaxPacketInput) throw std::invalid_argument("decompress_window_read: step too small");
     return capture([&] {
@@ -381,7 +394,10 @@ Result<uint64_t> decompress_window_read(uint64_t available, const ReadStream& re
         const uint64_t got = std::min(available, kHeaderSize);
         if (const std::string error = read(0, {header, got}); !error.empty()) fail(Errc::truncated, 0, error);
         Feed feed(read, checked_end({header, got}, available), step);
-        return decode_window(feed, out, from, length);
+        // A point that does not fit this stream and window (a stale saved
+        // index, say) is not used: the walk starts at the head.
+        if (start && !usable_restart(*start, from, feed.end())) start = nullptr;
+        return decode_window(feed, out, from, length, start, offer);
     });
 }
 

@@ -567,4 +567,77 @@ TEST_CASE("a WAD LZ stream's head decoded step by step stops at the prefix and n
     }
 }
 
+TEST_CASE("a WAD LZ window walked from a restart point equals the walk from the head, and unusable points are not used") {
+    // Far matches across the points (§5.2: 0x4000 + 0x7fff back at most).
+    Bytes data;
+    std::mt19937 rng(33);
+    while (data.size() < 5'000'000) {
+        const size_t n = 1 + rng() % 5000;
+        if (rng() % 3 == 0 && data.size() > 0xc000) {
+            const size_t start = data.size() - (0x4000 + rng() % 0x7fff);
+            for (size_t i = 0; i < n % 300; ++i) data.push_back(data[start + i]);
+        } else {
+            for (size_t i = 0; i < n; ++i) data.push_back(rng() % 4 == 0 ? static_cast<uint8_t>(rng()) : static_cast<uint8_t>(i % 5));
+        }
+    }
+    const Bytes stream = wad_lz::compress(data, "restart");
+    PieceReader pieces{stream};
+    auto window = [&](uint64_t from, uint64_t length, const wad_lz::RestartPoint* start, const wad_lz::OfferRestart& offer) {
+        Bytes out(wad_lz::kWindowLead + length + wad_lz::kPrefixSlack);
+        auto at = wad_lz::decompress_window_read(stream.size(), std::ref(pieces), out, from, length, wad_lz::kInputStep, start, offer);
+        REQUIRE_MESSAGE(at.ok(), at.error().describe());
+        return Bytes(out.begin() + static_cast<std::ptrdiff_t>(*at), out.begin() + static_cast<std::ptrdiff_t>(*at + length));
+    };
+    // The walk to a window at the end offers a point each 1 MiB step, each
+    // with the history the decoded data has before it.
+    std::vector<std::pair<wad_lz::RestartPoint, Bytes>> points;
+    const uint64_t end_from = data.size() - 1000;
+    CHECK(window(end_from, 1000, nullptr, [&](const wad_lz::RestartPoint& p) { points.push_back({p, Bytes(p.history.begin(), p.history.end())}); }) ==
+          Bytes(data.end() - 1000, data.end()));
+    REQUIRE(points.size() >= 4);
+    for (auto& [point, history] : points) {
+        CAPTURE(point.pos);
+        CHECK(point.history.size() == wad_lz::kRestartHistory);
+        CHECK(history == Bytes(data.begin() + static_cast<std::ptrdiff_t>(point.pos - wad_lz::kRestartHistory),
+                               data.begin() + static_cast<std::ptrdiff_t>(point.pos)));
+        point.history = history;  // the offered span lived only during the call
+    }
+    // Windows started at each point: the same bytes as the data, and the
+    // stream read only from the point's cursor on.
+    for (const auto& [point, history] : points) {
+        for (const uint64_t gap : {wad_lz::kWindowLead, wad_lz::kWindowLead + 12345, uint64_t{1500000}}) {
+            const uint64_t from = point.pos + gap;
+            if (from + 500 > data.size()) continue;
+            CAPTURE(point.pos);
+            CAPTURE(gap);
+            struct FromCursor {
+                PieceReader& pieces;
+                uint64_t lowest = UINT64_MAX;
+                std::string operator()(uint64_t offset, std::span<uint8_t> into) {
+                    if (offset >= wad_lz::kHeaderSize) lowest = std::min(lowest, offset);
+                    return pieces(offset, into);
+                }
+            } reader{pieces};
+            Bytes out(wad_lz::kWindowLead + 500 + wad_lz::kPrefixSlack);
+            auto at = wad_lz::decompress_window_read(stream.size(), std::ref(reader), out, from, 500, wad_lz::kInputStep, &point);
+            REQUIRE_MESSAGE(at.ok(), at.error().describe());
+            CHECK(Bytes(out.begin() + static_cast<std::ptrdiff_t>(*at), out.begin() + static_cast<std::ptrdiff_t>(*at + 500)) ==
+                  Bytes(data.begin() + static_cast<std::ptrdiff_t>(from), data.begin() + static_cast<std::ptrdiff_t>(from + 500)));
+            CHECK(reader.lowest == point.p);
+        }
+    }
+    // A point too close to the window, or with a short history, is passed over: the walk starts at the head.
+    const auto& [first, first_history] = points.front();
+    CHECK_FALSE(wad_lz::usable_restart(first, first.pos + wad_lz::kWindowLead - 1, stream.size()));
+    CHECK(wad_lz::usable_restart(first, first.pos + wad_lz::kWindowLead, stream.size()));
+    wad_lz::RestartPoint short_history = first;
+    short_history.history = short_history.history.first(100);
+    CHECK_FALSE(wad_lz::usable_restart(short_history, first.pos + (1 << 20), stream.size()));
+    wad_lz::RestartPoint past_end = first;
+    past_end.p = stream.size();
+    CHECK_FALSE(wad_lz::usable_restart(past_end, first.pos + (1 << 20), stream.size()));
+    const uint64_t near = first.pos + 100;
+    CHECK(window(near, 300, &first, {}) == Bytes(data.begin() + static_cast<std::ptrdiff_t>(near), data.begin() + static_cast<std::ptrdiff_t>(near + 300)));
+}
+
 }  // namespace test_wad_lz
