@@ -190,6 +190,21 @@ void LruCache::erase_locked(std::unordered_map<uint64_t, Entry>::iterator it) {
     stats_.entries = entries_.size();
 }
 
+Buffer LruCache::find(uint64_t key) {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(key);
+    if (it == entries_.end() || it->second.filling) return nullptr;
+    ++stats_.hits;
+    touch_locked(it->second);
+    return it->second.bytes;
+}
+
+void LruCache::put(uint64_t key, Buffer bytes) {
+    std::lock_guard lock(mutex_);
+    if (entries_.contains(key) || in_flight_.contains(key)) return;
+    insert_locked(key, {std::move(bytes), {}, nullptr}, SizingLoads::active());
+}
+
 void LruCache::forget(uint64_t key) {
     std::lock_guard lock(mutex_);
     if (auto it = entries_.find(key); it != entries_.end()) erase_locked(it);

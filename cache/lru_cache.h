@@ -77,6 +77,12 @@ public:
     // runs alone; its buffer is returned and kept alone.
     Loaded get(uint64_t key, const std::function<Loaded()>& loader, uint64_t expected_bytes = 0);
 
+    // The buffer cached under `key`, or null; nothing is loaded.
+    Buffer find(uint64_t key);
+    // Keeps `bytes` under `key` unless something is there already: a
+    // by-product of a load (a decoder's restart point), not counted as one.
+    void put(uint64_t key, Buffer bytes);
+
     // Drops `key`'s entry, if any: a fill that failed after its loader
     // returned, so its bytes stop counting against the budget.
     void forget(uint64_t key);

@@ -72,6 +72,14 @@ std::string apply_o_option(const std::string& list, MountOptions& options) {
             options.xattrs = false;
         } else if (item == "noindexahead") {
             options.index_ahead = false;
+        } else if (item == "noindex") {
+            options.persistent_index = false;
+        } else if (item.rfind("index_dir=", 0) == 0) {
+            options.index_dir = item.substr(10);
+            if (options.index_dir.empty() || options.index_dir[0] != '/')
+                return fmt::format("bad index_dir '{}': an absolute path (the daemon leaves its working directory)\n"
+                                   "usage: gcfs mount IMAGE MOUNTPOINT -o index_dir=/path/to/folder",
+                                   options.index_dir);
         } else if (item == "rw") {
             return "gcfs is read-only: -o rw is not supported";
         } else if (!item.empty()) {
@@ -192,6 +200,8 @@ int run_mount(const MountOptions& given, tree::Disc& disc) {
     if (fuse_daemonize(options.foreground ? 1 : 0) != 0) return 7;
 
     std::thread mapping = map_program_in_background();  // after daemonising: threads do not survive the fork
+    // After daemonising too: SQLite's file locks belong to the process that took them.
+    if (options.persistent_index) tree::use_persistent_index(disc, options.index_dir);
     const MemoryTrimmer trimmer(*disc.cache);
     if (options.index_ahead) disc.start_index_ahead();  // its thread starts with the first level listing
     fuse_loop_config* config = fuse_loop_cfg_create();

@@ -17,7 +17,8 @@ void add_mount_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("-f,--foreground", options->foreground, "stay in the foreground (SIGINT/SIGTERM unmount)");
     cmd->add_flag("-d,--debug", options->debug, "foreground with libfuse debug output");
     cmd->add_option("-o", *o_lists,
-                    "mount options: cache_size=SIZE (default 512M), noxattr, noindexahead, allow_other, any other libfuse option")
+                    "mount options: cache_size=SIZE (default 512M), noxattr, noindexahead, noindex, index_dir=DIR, allow_other, any "
+                    "other libfuse option")
         ->allow_extra_args(false);
     cmd->callback([options, o_lists, &exit_code] {
         for (const auto& list : *o_lists) {

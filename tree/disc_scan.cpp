@@ -3,9 +3,10 @@
 #include "tree/core_blocks.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <zlib.h>
 
 #include <tuple>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <set>
@@ -186,6 +187,7 @@ void scan_core(const Image& image, LevelScan& level) {
     const DataLumpHeader& lump = *level.lump;
     level.core_index = image.read_clamped(level.data_offset + static_cast<uint64_t>(lump.core_index.offset),
                                           static_cast<uint64_t>(lump.core_index.size));
+    level.digest.add(level.core_index);
     auto core = parse_level_core_header(level.core_index);
     if (!core.ok()) {
         level.checks.push_back({"core header parses", false, "core_index " + core.error().describe()});
@@ -198,6 +200,7 @@ void scan_core(const Image& image, LevelScan& level) {
     // core header's and what the data lump allots (the seed's arithmetic check).
     const Bytes wad_header = image.read_clamped(level.data_offset + static_cast<uint64_t>(lump.core_data.offset),
                                                 wad_lz::kHeaderSize);
+    level.digest.add(wad_header);
     auto stream = wad_lz::read_header(wad_header, static_cast<uint64_t>(lump.core_data.size));
     if (!stream.ok()) {
         level.checks.push_back({"core_data stream header", false, "core_data.wad " + stream.error().describe()});
@@ -257,6 +260,7 @@ void scan_container(const Image& image, LevelScan& level) {
     if (!inside) return;
 
     const Bytes first = image.read_clamped(level.file_offset, kSectorSize);
+    level.digest.add(first);
     auto header = parse_level_header(first);
     if (!header.ok()) {
         level.checks.push_back({"level header parses", false, "header.bin " + header.error().describe()});
@@ -278,7 +282,9 @@ void scan_container(const Image& image, LevelScan& level) {
 
     level.data_offset = level.file_offset + level.header->data.byte_offset();
     const uint64_t data_size = level.header->data.byte_size();
-    auto lump = parse_data_lump_header(image.read_clamped(level.data_offset, kDataLumpHeaderSize), data_size);
+    const Bytes lump_header = image.read_clamped(level.data_offset, kDataLumpHeaderSize);
+    level.digest.add(lump_header);
+    auto lump = parse_data_lump_header(lump_header, data_size);
     if (!lump.ok()) {
         level.checks.push_back({"data lump header", false, "data.bin " + lump.error().describe()});
         return;
@@ -289,6 +295,14 @@ void scan_container(const Image& image, LevelScan& level) {
 }
 
 }  // namespace
+
+void HeaderDigest::add(formats::ByteSpan bytes) {
+    crc_ = static_cast<uint32_t>(crc32(crc_, bytes.data(), static_cast<uInt>(bytes.size())));
+    adler_ = static_cast<uint32_t>(adler32(adler_, bytes.data(), static_cast<uInt>(bytes.size())));
+    bytes_ += bytes.size();
+}
+
+std::string HeaderDigest::text() const { return fmt::format("{:08x}-{:08x}-{:x}", crc_, adler_, bytes_); }
 
 const CoreRegion* LevelScan::region(const std::string& name) const {
     for (const auto& r : regions)
@@ -332,12 +346,20 @@ DiscScan scan_table(const Image& image) {
     DiscScan disc;
     if (image.size() < (iso9660::kPvdLba + 1) * kSectorSize)
         throw NotAGameDisc(fmt::format("{} bytes is too small for an ISO9660 image", image.size()));
-    auto volume = iso9660::parse_primary_volume(image.read_clamped(iso9660::kPvdLba * kSectorSize, kSectorSize));
+    const Bytes pvd = image.read_clamped(iso9660::kPvdLba * kSectorSize, kSectorSize);
+    disc.toc_digest.add(pvd);
+    auto volume = iso9660::parse_primary_volume(pvd);
     if (!volume.ok()) throw NotAGameDisc("not an ISO9660 image: " + volume.error().describe());
     disc.volume = *volume;
     IsoWalk(image, disc).directory(volume->root_lba, volume->root_size, "", 0, iso9660::kMaxRootSize);
 
     const Bytes toc_bytes = image.read_clamped(static_cast<uint64_t>(kTocLba) * kSectorSize, kTocMaxSize);
+    // The TOC's own bytes: the ISO9660 file at its LBA (RC2.HDR, §2.3), not
+    // the 2 MiB read, which on a small image reaches into the levels (their
+    // headers have digests of their own).
+    const auto toc_file = std::find_if(disc.files.begin(), disc.files.end(), [](const IsoFile& f) { return f.lba == kTocLba; });
+    disc.toc_digest.add(ByteSpan(toc_bytes).first(toc_file != disc.files.end() ? std::min<uint64_t>(toc_file->size, toc_bytes.size())
+                                                                              : toc_bytes.size()));
     auto toc = parse_toc(toc_bytes);
     if (!toc.ok()) {
         // An image whose ISO9660 directory records the TOC at LBA 1001 but

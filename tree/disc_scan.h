@@ -53,6 +53,19 @@ struct IsoDamage {
     std::string what;
 };
 
+// CRC-32 and Adler-32 of every header byte read for one thing, and their
+// count: how the persistent index (cache/index_store.h) tells that what it
+// saved was made from the same headers. Any one changed byte changes it.
+class HeaderDigest {
+public:
+    void add(formats::ByteSpan bytes);
+    std::string text() const;  // "crc32-adler32-bytes", hex
+
+private:
+    uint32_t crc_ = 0, adler_ = 1;
+    uint64_t bytes_ = 0;
+};
+
 struct LevelScan {
     int index = 0;
     std::string folder;             // "LEVEL00": table index, not id (§2.4)
@@ -89,6 +102,9 @@ struct LevelScan {
     std::vector<Check> checks;
     // The image had changed (size or mtime) when these headers were to be read.
     bool stale = false;
+    // Of the container header sector, data lump header, core_index and
+    // core_data stream header, as read.
+    HeaderDigest digest;
 
     bool ok() const;
     // The region of DAT named `name` ("tfrag", ...), or null.
@@ -107,6 +123,7 @@ struct DiscScan {
     std::vector<std::string> directories;  // every ISO9660 folder shown, empty ones too
     std::vector<IsoDamage> iso_damage;
     formats::Toc toc;
+    HeaderDigest toc_digest;  // of the primary volume descriptor and the table of contents, as read
     std::vector<LevelScan> levels;
 };
 

@@ -45,6 +45,8 @@ public:
 
     // The file still has the size and mtime it had when opened.
     bool unchanged() const;
+    // Its modification time at open, in nanoseconds (the persistent index's key).
+    int64_t mtime_ns() const { return modified_.first * 1'000'000'000 + modified_.second; }
 
 private:
     std::string path_;

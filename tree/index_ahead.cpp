@@ -23,8 +23,8 @@ void size_every_file(const Tree& tree, uint64_t folder) {
     }
 }
 
-IndexAhead::IndexAhead(std::vector<uint64_t> folders, SizeFolder size_folder)
-    : folders_(std::move(folders)), size_folder_(std::move(size_folder)), claimed_(folders_.size(), false) {}
+IndexAhead::IndexAhead(std::vector<uint64_t> folders, SizeFolder size_folder, bool size_listed)
+    : folders_(std::move(folders)), size_folder_(std::move(size_folder)), size_listed_(size_listed), claimed_(folders_.size(), false) {}
 
 IndexAhead::~IndexAhead() {
     {
@@ -49,12 +49,18 @@ void IndexAhead::listed(uint64_t folder) {
         // A folder no helper took is being sized by the listing itself: one
         // helper beside it, so that no more than two levels are sized at
         // once (each holds its windows, 4-5 MiB at full scale).
-        const size_t ahead = claimed_[listed_at] ? kHelpers : kHelpers - 1;
+        const bool own = !claimed_[listed_at];
+        const size_t ahead = own ? kHelpers - 1 : kHelpers;
         bool added = false;
         for (size_t n = listed_at + 1; n <= listed_at + ahead && n < folders_.size(); ++n) {
             if (claimed_[n]) continue;
             claimed_[n] = true;
             pending_.push_back(n);
+            added = true;
+        }
+        if (own && size_listed_) {
+            claimed_[listed_at] = true;
+            pending_.push_back(listed_at);
             added = true;
         }
         if (!added) return;

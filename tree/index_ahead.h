@@ -35,8 +35,12 @@ public:
     static constexpr size_t kHelpers = 2;
 
     using SizeFolder = std::function<void(uint64_t folder)>;
-    // `folders` in listing order (the root's name order).
-    IndexAhead(std::vector<uint64_t> folders, SizeFolder size_folder);
+    // `folders` in listing order (the root's name order). With
+    // `size_listed`, a listed folder no helper took is sized by one too,
+    // after the folders ahead, beside the listing (their work is shared:
+    // what a stat builds is built once), so that every listed folder ends
+    // up sized whole (its record saved to the persistent index).
+    IndexAhead(std::vector<uint64_t> folders, SizeFolder size_folder, bool size_listed = false);
     ~IndexAhead();  // waits for the folders being sized, drops the rest
     IndexAhead(const IndexAhead&) = delete;
     IndexAhead& operator=(const IndexAhead&) = delete;
@@ -55,6 +59,7 @@ private:
 
     const std::vector<uint64_t> folders_;
     const SizeFolder size_folder_;
+    const bool size_listed_;
     mutable std::mutex mutex_;
     std::condition_variable wake_, idle_;
     std::vector<bool> claimed_;  // by position in folders_: asked for once already

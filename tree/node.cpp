@@ -129,8 +129,19 @@ uint64_t Tree::folders_of(uint64_t parent, const std::string& path) {
     return at;
 }
 
+std::string Tree::relative_path(uint64_t dir) const {
+    std::string path;
+    for (uint64_t at = dir; at != base_ + 1 && owns(at); at = own(at).parent)
+        path = path.empty() ? own(at).name : own(at).name + "/" + path;
+    return path;
+}
+
 uint64_t Tree::add_file(uint64_t parent, const std::string& name, std::shared_ptr<const Source> source,
                         std::shared_ptr<const Provenance> provenance) {
+    if (memo_) {
+        const std::string dir = relative_path(parent);
+        source = memo_->file(dir.empty() ? name : dir + "/" + name, std::move(source));
+    }
     const uint64_t ino = add(parent, name, NodeType::file);
     own(ino).source = std::move(source);
     own(ino).provenance = std::move(provenance);
@@ -147,6 +158,7 @@ void Tree::add_file_run(uint64_t parent, std::shared_ptr<const FileRun> run) {
     Node* found = own_directory(parent);
     if (!found) throw std::invalid_argument("file run: parent is not a directory of this tree");
     Node& dir = *found;
+    if (memo_) run = memo_->run(relative_path(parent), dir.branch->runs.size(), std::move(run));
     for (const auto& [name, ino] : dir.children())
         if (run->position(name)) throw std::invalid_argument("file run claims " + dir.name + "/" + name);
     for (uint64_t i = 0; !dir.branch->runs.empty() && i < run->count(); ++i)
@@ -155,6 +167,15 @@ void Tree::add_file_run(uint64_t parent, std::shared_ptr<const FileRun> run) {
     dir.branch->runs.push_back(runs_.size());
     runs_.push_back({next_run_ino_, parent, std::move(run)});
     next_run_ino_ += runs_.back().files->capacity();
+}
+
+std::vector<std::shared_ptr<const FileRun>> Tree::runs_of(uint64_t dir) const {
+    if (Subtree* sub = subtree_of(dir)) return built(*sub).runs_of(dir);
+    std::vector<std::shared_ptr<const FileRun>> found;
+    const Node* n = node(dir);
+    if (!n || n->type != NodeType::directory) return found;
+    for (size_t r : n->branch->runs) found.push_back(runs_[r].files);
+    return found;
 }
 
 const Tree::Run* Tree::run_of(uint64_t ino) const {

@@ -74,6 +74,18 @@ public:
     virtual std::shared_ptr<const Provenance> provenance(uint64_t position) const = 0;
 };
 
+// What an earlier mount found a subtree's files to be (tree/remembered.h):
+// each file and file run is handed over as it is added, and comes back as
+// is or answering its size and names from the record instead of decoding.
+class SubtreeMemo {
+public:
+    virtual ~SubtreeMemo() = default;
+    // `path` is relative to the subtree's folder ("ties/tie_500.obj").
+    virtual std::shared_ptr<const Source> file(const std::string& path, std::shared_ptr<const Source> made) const = 0;
+    // The `ordinal`-th run added to folder `dir` ("" for the subtree's folder).
+    virtual std::shared_ptr<const FileRun> run(const std::string& dir, size_t ordinal, std::shared_ptr<const FileRun> made) const = 0;
+};
+
 struct Node {
     uint64_t ino = 0;
     uint64_t parent = 0;
@@ -115,6 +127,10 @@ public:
                       std::shared_ptr<const Provenance> provenance);
     uint64_t add_symlink(uint64_t parent, const std::string& name, const std::string& target);
     void add_file_run(uint64_t parent, std::shared_ptr<const FileRun> run);
+    // From now on the files and runs added to this subtree pass through `memo`.
+    void remember(std::shared_ptr<const SubtreeMemo> memo) { memo_ = std::move(memo); }
+    // The file runs of folder `dir`, in the order they were added.
+    std::vector<std::shared_ptr<const FileRun>> runs_of(uint64_t dir) const;
     // A folder whose contents `build` adds to the subtree it is given, once,
     // when first needed (a listing or lookup inside it, not a stat of it).
     // Only the root tree has subtrees; the subtree's inodes are its own.
@@ -187,6 +203,9 @@ private:
     mutable std::shared_mutex run_nodes_mutex_;
     mutable std::unordered_map<uint64_t, Node> run_nodes_;  // node-based: pointers stay valid
     ListingListener listener_;
+    std::shared_ptr<const SubtreeMemo> memo_;
+    // The path of built folder `dir` under this subtree's folder ("" for the folder).
+    std::string relative_path(uint64_t dir) const;
 };
 
 }  // namespace gcfs::tree

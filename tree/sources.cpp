@@ -132,20 +132,27 @@ formats::Result<cache::Buffer> decode_stream_head(const Image& image, uint64_t o
 }  // namespace
 
 formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t offset, uint64_t available,
-                                                    uint64_t from, uint64_t length, uint64_t decoded_total) {
+                                                    uint64_t from, uint64_t length, uint64_t decoded_total,
+                                                    RestartPoints* restarts) {
     if (from == 0) return decode_stream_head(image, offset, available, length, decoded_total);
     auto out = cache::Blob::allocate(std::min(from, formats::wad_lz::kWindowLead) + length + formats::wad_lz::kPrefixSlack);
+    const auto start = restarts ? restarts->before(from) : std::nullopt;
     // The decoder takes the stream a piece at a time (a window at the end of
     // a core walks all 9 MB of it; holding it whole was the largest part of a
-    // level's sizing peak), while the kernel reads ahead what it will need.
-    image.prefetch(offset, expected_read(available, from + length, decoded_total));
+    // level's sizing peak), while the kernel reads ahead what it will need:
+    // from the restart point on, when the walk starts at one.
+    const uint64_t first = start ? start->point.p : 0;
+    const uint64_t reach = expected_read(available, from + length, decoded_total);
+    image.prefetch(offset + first, reach > first ? reach - first : expected_read(available, length, decoded_total));
+    formats::wad_lz::OfferRestart offer;
+    if (restarts) offer = [restarts](const formats::wad_lz::RestartPoint& point) { restarts->offer(point); };
     auto at = formats::wad_lz::decompress_window_read(
         available,
         [&](uint64_t at, std::span<uint8_t> into) -> std::string {
             if (image.read(offset + at, into)) return {};
             return fmt::format("image read at 0x{:x} failed: {}", offset + at, std::strerror(errno));
         },
-        out->bytes(), from, length);
+        out->bytes(), from, length, formats::wad_lz::kInputStep, start ? &start->point : nullptr, offer);
     if (!at.ok()) return at.error();
     out->narrow(*at, length);
     return cache::Buffer(out);
@@ -341,7 +348,8 @@ cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Ima
     return cache.get(
         key,
         [&]() -> cache::Loaded {
-            auto decoded = decode_stream_window(image, stream.offset, stream.available, from, to - from, stream.decoded);
+            auto decoded = decode_stream_window(image, stream.offset, stream.available, from, to - from, stream.decoded,
+                                                stream.restarts.get());
             if (!decoded.ok()) return {nullptr, "core_data " + stream_error(decoded.error(), stream.offset)};
             stream.sound->extend(to);
             if (from == 0) return {*decoded, {}};

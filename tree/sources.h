@@ -12,6 +12,7 @@
 #include "cache/lru_cache.h"
 #include "tree/image.h"
 #include "tree/node.h"
+#include "tree/restart_points.h"
 
 namespace gcfs::tree {
 
@@ -172,8 +173,11 @@ private:
 // (wad_lz::StepDecoder). Either way the kernel reads ahead meanwhile:
 // `decoded_total`, when known, is what the whole stream decodes to, and the
 // read-ahead is then sized from the stream's own ratio rather than the worst case.
+// With `restarts`, the walk to the window starts at the furthest point it
+// knows and offers it the points met on the way.
 formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t offset, uint64_t available,
-                                                    uint64_t from, uint64_t length, uint64_t decoded_total = 0);
+                                                    uint64_t from, uint64_t length, uint64_t decoded_total = 0,
+                                                    RestartPoints* restarts = nullptr);
 // "stream <error> (image byte 0x…)": how a damaged WAD-LZ stream is reported.
 std::string stream_error(const formats::FormatError& error, uint64_t image_offset);
 // The most memory decode_stream_window holds at once (output, history, stream).
@@ -198,6 +202,7 @@ struct CoreStream {
     uint64_t available = 0;  // bytes of its extent
     uint64_t decoded = 0;    // what the whole stream decodes to (core header 0x8C); 0: unknown
     std::shared_ptr<SoundPrefix> sound = std::make_shared<SoundPrefix>();  // shared by the copies of one level's
+    std::shared_ptr<RestartPoints> restarts;  // where windows may start (null: from the head)
 };
 
 // Decoded bytes [from, to) of the core_data stream, through the cache under

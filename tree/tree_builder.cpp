@@ -56,7 +56,10 @@ public:
             return std::string();
         });
         const uint64_t meta = d_.tree.add_directory(root, ".gcfs");
-        file(d_.tree, meta, "stats", std::make_shared<LiveText>([disc] { return disc->diagnostics.render(disc->cache->stats()); }),
+        file(d_.tree, meta, "stats", std::make_shared<LiveText>([disc] {
+                 return disc->diagnostics.render(disc->cache->stats()) +
+                        (disc->index ? disc->index->render() : "persistent index: off\n");
+             }),
              Origins::generated("none: the daemon's own counters, written when read", "the cache's counters and every read error so far"));
     }
 
@@ -114,6 +117,9 @@ private:
     // The level's own files (headers, extents, data-lump sections), then
     // every subsystem's part (tree/parts/), into the folder's subtree.
     void level_folder(Tree& tree, uint64_t folder, const LevelScan& level) {
+        // Before any file is added: each passes through the memo.
+        if (d_.index)
+            if (auto memo = d_.index->memo(level)) tree.remember(std::move(memo));
         LevelFolder f(d_, level, tree, folder);
         // Made once, on first use: its size is fixed for the life of the
         // mount. Read failures met later go to .gcfs/stats, not here.
@@ -199,6 +205,8 @@ private:
             f.decoders().core_data = stream;
             f.core = stream;
             f.core_stream = {offset, size, declared.value_or(0)};
+            f.core_stream.restarts = std::make_shared<RestartPoints>(cache_, d_.index ? d_.index->store() : nullptr,
+                                                                     level.folder, level.digest.text());
         }
     }
 
@@ -227,18 +235,27 @@ const LevelScan& Disc::level(size_t i) {
     return level;
 }
 
+cache::ImageIdentity Disc::identity() const { return {image->size(), image->mtime_ns(), scan.toc_digest.text()}; }
+
 void Disc::start_index_ahead() {
     std::vector<uint64_t> folders;
-    for (const auto& level : scan.levels)
-        if (auto ino = tree.lookup(Tree::kRootIno, level.folder)) folders.push_back(*ino);
-    ahead = std::make_unique<IndexAhead>(std::move(folders), [this](uint64_t folder) {
+    std::map<uint64_t, size_t> level_of;  // folder inode -> scan.levels index
+    for (size_t i = 0; i < scan.levels.size(); ++i)
+        if (auto ino = tree.lookup(Tree::kRootIno, scan.levels[i].folder)) {
+            folders.push_back(*ino);
+            level_of[*ino] = i;
+        }
+    ahead = std::make_unique<IndexAhead>(std::move(folders), [this, level_of](uint64_t folder) {
         size_every_file(tree, folder);
+        // Sized whole: what a second mount needs to list it without decoding.
+        if (const LevelScan& level = this->level(level_of.at(folder)); index && level.ok() && tree.folder_error(folder).empty())
+            index->save(tree, folder, level);
         // A level's sizing frees thousands of small blocks (meshes, JSON, scene
         // parts) between the cache's buffers; glibc returns only the top of a
         // heap by itself. Handing back the free pages inside it keeps two
         // concurrent sizings from growing the heap level after level.
         malloc_trim(0);
-    });
+    }, index != nullptr);
     tree.on_folder_listed([helper = ahead.get()](uint64_t folder) { helper->listed(folder); });
 }
 

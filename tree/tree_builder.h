@@ -21,6 +21,7 @@
 #include "tree/index_ahead.h"
 #include "tree/level_scene.h"
 #include "tree/node.h"
+#include "tree/persistent_index.h"
 #include "tree/sources.h"
 #include "tree/stats.h"
 #include "tree/terrain.h"
@@ -54,8 +55,16 @@ struct Disc {
 
     std::deque<std::once_flag> scanned;  // by level, for level()
 
+    // Set before the tree is served (the mount's, unless -o noindex): level
+    // folders built from then on are listed from it when it knows them,
+    // saved to it when sized whole, and keep their restart points there.
+    std::shared_ptr<PersistentIndex> index;
+    // The image's key in the persistent index (cache/index_store.h).
+    cache::ImageIdentity identity() const;
+
     // From now on a listing of a level folder sizes the next one on a helper
-    // thread (tree/index_ahead.h). For the mount: tools walk on their own.
+    // thread (tree/index_ahead.h), and with a persistent index, the listed
+    // one too, whose record is then saved. For the mount: tools walk on their own.
     void start_index_ahead();
     std::unique_ptr<IndexAhead> ahead;  // last: stopped before what it reads goes
 };

@@ -60,6 +60,19 @@ for i in range(min(count, 4)):
     open("%s/tfrag/first_%d_patches" % (seeds, i + 1), "wb").write(bytes(cut))
 PY
 
+# saved_index: a record of two files and a run, laid out as
+# formats/saved_index/folder_record.h says (magic, version, CRC, size, deflated).
+python3 - "$WORK/seeds/saved_index" <<'PY'
+import os, struct, sys, zlib
+os.makedirs(sys.argv[1], exist_ok=True)
+s = lambda t: struct.pack("<H", len(t)) + t
+plain = struct.pack("<II", 1, 2) + s(b"info.json") + struct.pack("<Q", 1234) + s(b"tfrag/terrain.obj") + struct.pack("<Q", 99)
+plain += struct.pack("<I", 1) + s(b"ties") + struct.pack("<II", 0, 2)
+plain += s(b"tie_500.obj") + struct.pack("<Q", 10) + s(b"tie_501.obj") + struct.pack("<Q", 20)
+blob = b"GCIR" + struct.pack("<III", 1, zlib.crc32(plain), len(plain)) + zlib.compress(plain)
+open(sys.argv[1] + "/record", "wb").write(blob)
+PY
+
 # tie, shrub, moby: each class of the disc cut at its extent (ties.csv, shrubs.csv, mobies.csv),
 # and the classes Wrench's code wrote or read (../shared/vectors, when present).
 python3 - "$disc" "$GCFS" "$WORK/seeds" "$(dirname "$0")/../../../shared/vectors" <<'PY'

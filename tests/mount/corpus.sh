@@ -8,6 +8,7 @@
 set -u
 GCFS=$(readlink -f "$1")
 WORK=$(mktemp -d /tmp/gcfs-corpus-test.XXXXXX)
+export XDG_CACHE_HOME=$WORK/xdg-cache  # the persistent index: the test's own, not the user's
 source "$(dirname "$0")/lib.sh"
 cleanup() { unmount "$WORK/clean" 2>/dev/null; unmount "$WORK/mnt" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT

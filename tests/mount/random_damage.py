@@ -116,6 +116,7 @@ def main():
     trials = int(sys.argv[2]) if len(sys.argv) > 2 else 40
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 2026)
     work = tempfile.mkdtemp(prefix="gcfs-random-damage-")
+    os.environ["XDG_CACHE_HOME"] = os.path.join(work, "xdg-cache")  # the persistent index: the test's own
     clean = os.path.join(work, "clean.iso")
     subprocess.run([gcfs, "mkdisc", clean, "--levels", "2", "--seed", "5"], check=True, stdout=subprocess.DEVNULL)
     original = open(clean, "rb").read()

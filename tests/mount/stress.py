@@ -74,6 +74,7 @@ def main():
     gcfs = os.path.abspath(sys.argv[1])
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 12
     work = tempfile.mkdtemp(prefix="gcfs-stress-")
+    os.environ["XDG_CACHE_HOME"] = os.path.join(work, "xdg-cache")  # the persistent index: the test's own
     image, mnt = os.path.join(work, "disc.iso"), os.path.join(work, "mnt")
     os.mkdir(mnt)
     subprocess.run([gcfs, "mkdisc", image, "--levels", "4", "--seed", "11"], check=True, stdout=subprocess.DEVNULL)

@@ -47,6 +47,21 @@ TEST_CASE("helpers size one folder past a listing of their own, two past one of 
     CHECK(sorted(calls) == std::vector<uint64_t>{2, 3, 4});
 }
 
+TEST_CASE("with size_listed, a listed folder no helper took is sized whole too, after the one ahead") {
+    std::mutex mutex;
+    std::vector<uint64_t> calls;
+    tree::IndexAhead ahead({1, 2, 3, 4}, [&](uint64_t folder) {
+        std::lock_guard lock(mutex);
+        calls.push_back(folder);
+    }, true);
+    ahead.listed(1);  // one ahead (2), then 1 itself
+    ahead.wait_idle();
+    CHECK(sorted(ahead.sized()) == std::vector<uint64_t>{1, 2});
+    ahead.listed(2);  // taken already: two ahead, nothing of its own
+    ahead.wait_idle();
+    CHECK(sorted(calls) == std::vector<uint64_t>{1, 2, 3, 4});
+}
+
 TEST_CASE("listing a level folder leaves the next levels' sizes computed: a stat of them decodes nothing more") {
     const BuiltDisc& built = small_disc();
     // Without helpers: what sizing level 1, then levels 2 to 4, decodes.

@@ -1,0 +1,255 @@
+#include "cache/index_store.h"
+
+#include <spdlog/spdlog.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+namespace gcfs::cache {
+namespace {
+
+// Bumped whenever a table changes: a file of another version is replaced.
+constexpr int kSchemaVersion = 1;
+// Images whose rows are kept; the least recently mounted beyond go.
+constexpr int kImagesKept = 16;
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS images(
+    id INTEGER PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, toc TEXT NOT NULL,
+    used INTEGER NOT NULL, UNIQUE(size, mtime_ns, toc));
+CREATE TABLE IF NOT EXISTS levels(
+    image INTEGER NOT NULL, folder TEXT NOT NULL, headers TEXT NOT NULL, record BLOB NOT NULL,
+    PRIMARY KEY(image, folder));
+CREATE TABLE IF NOT EXISTS restarts(
+    image INTEGER NOT NULL, folder TEXT NOT NULL, headers TEXT NOT NULL, pos INTEGER NOT NULL,
+    p INTEGER NOT NULL, crc INTEGER NOT NULL, history BLOB NOT NULL,
+    PRIMARY KEY(image, folder, pos));
+)sql";
+
+// One prepared statement, finalised on every path out.
+class Statement {
+public:
+    Statement(sqlite3* db, const char* sql) { ok_ = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) == SQLITE_OK; }
+    ~Statement() { sqlite3_finalize(s_); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+    bool ok() const { return ok_; }
+    Statement& bind(int i, int64_t v) {
+        ok_ = ok_ && sqlite3_bind_int64(s_, i, v) == SQLITE_OK;
+        return *this;
+    }
+    Statement& bind(int i, const std::string& v) {
+        ok_ = ok_ && sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT) == SQLITE_OK;
+        return *this;
+    }
+    Statement& bind(int i, formats::ByteSpan v) {
+        ok_ = ok_ && sqlite3_bind_blob64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT) == SQLITE_OK;
+        return *this;
+    }
+    // SQLITE_ROW, SQLITE_DONE, or an error (ok() false).
+    int step() {
+        if (!ok_) return SQLITE_ERROR;
+        const int rc = sqlite3_step(s_);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE) ok_ = false;
+        return rc;
+    }
+    int64_t integer(int column) const { return sqlite3_column_int64(s_, column); }
+    formats::Bytes blob(int column) const {
+        const auto* data = static_cast<const uint8_t*>(sqlite3_column_blob(s_, column));
+        return formats::Bytes(data, data + sqlite3_column_bytes(s_, column));
+    }
+
+private:
+    sqlite3_stmt* s_ = nullptr;
+    bool ok_ = false;
+};
+
+bool exec(sqlite3* db, const char* sql) { return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
+
+int64_t now_seconds() {
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// The schema in place and this image's row: its id, or -1 (the file is not a usable index).
+int64_t prepare(sqlite3* db, const ImageIdentity& image) {
+    // A crash loses at most the last rows; the file stays whole (WAL).
+    if (!exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")) return -1;
+    {
+        Statement version(db, "PRAGMA user_version");
+        if (version.step() != SQLITE_ROW) return -1;
+        const int64_t found = version.integer(0);
+        if (found != 0 && found != kSchemaVersion) return -1;
+    }
+    if (!exec(db, kSchema) || !exec(db, fmt::format("PRAGMA user_version = {}", kSchemaVersion).c_str())) return -1;
+    Statement upsert(db,
+                     "INSERT INTO images(size, mtime_ns, toc, used) VALUES(?1, ?2, ?3, ?4) "
+                     "ON CONFLICT(size, mtime_ns, toc) DO UPDATE SET used = excluded.used");
+    upsert.bind(1, static_cast<int64_t>(image.size)).bind(2, image.mtime_ns).bind(3, image.toc_digest).bind(4, now_seconds());
+    if (upsert.step() != SQLITE_DONE) return -1;
+    Statement id(db, "SELECT id FROM images WHERE size = ?1 AND mtime_ns = ?2 AND toc = ?3");
+    id.bind(1, static_cast<int64_t>(image.size)).bind(2, image.mtime_ns).bind(3, image.toc_digest);
+    if (id.step() != SQLITE_ROW) return -1;
+    const int64_t image_id = id.integer(0);
+    // Images mounted long ago: their rows go.
+    const auto forget = fmt::format(
+        "DELETE FROM images WHERE id NOT IN (SELECT id FROM images ORDER BY used DESC LIMIT {0});"
+        "DELETE FROM levels WHERE image NOT IN (SELECT id FROM images);"
+        "DELETE FROM restarts WHERE image NOT IN (SELECT id FROM images);",
+        kImagesKept);
+    if (!exec(db, forget.c_str())) return -1;
+    return image_id;
+}
+
+sqlite3* open_file(const std::string& path) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        return nullptr;
+    }
+    sqlite3_busy_timeout(db, 2000);  // two mounts of one image share the file
+    return db;
+}
+
+uint32_t crc_of(formats::ByteSpan bytes) { return static_cast<uint32_t>(crc32(0, bytes.data(), static_cast<uInt>(bytes.size()))); }
+
+}  // namespace
+
+std::string IndexStore::default_dir() {
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && xdg[0] == '/') return std::string(xdg) + "/gcfs";
+    if (const char* home = std::getenv("HOME"); home && home[0] == '/') return std::string(home) + "/.cache/gcfs";
+    return {};
+}
+
+std::unique_ptr<IndexStore> IndexStore::open(const std::string& dir, const ImageIdentity& image) {
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (error) {
+        spdlog::warn("persistent index: cannot make {}: {}; mounting without it", dir, error.message());
+        return nullptr;
+    }
+    const std::string path = dir + "/index.sqlite";
+    sqlite3* db = open_file(path);
+    int64_t id = db ? prepare(db, image) : -1;
+    if (id < 0) {
+        // Not an index this gcfs can use (damaged, truncated, of another
+        // version): it is a cache, so a new one replaces it.
+        spdlog::warn("persistent index {} is unreadable ({}); replacing it", path, db ? sqlite3_errmsg(db) : "cannot open");
+        sqlite3_close(db);
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix, error);
+        db = open_file(path);
+        id = db ? prepare(db, image) : -1;
+        if (id < 0) {
+            spdlog::warn("persistent index {}: cannot make a new one ({}); mounting without it", path,
+                         db ? sqlite3_errmsg(db) : "cannot open");
+            sqlite3_close(db);
+            return nullptr;
+        }
+    }
+    return std::unique_ptr<IndexStore>(new IndexStore(path, db, id));
+}
+
+IndexStore::IndexStore(std::string path, sqlite3* db, int64_t image_id) : path_(std::move(path)), db_(db), image_id_(image_id) {}
+
+IndexStore::~IndexStore() {
+    sqlite3_close(db_);
+    if (!damaged_) return;
+    std::error_code error;
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path_ + suffix, error);
+}
+
+bool IndexStore::failed() const {
+    std::lock_guard lock(mutex_);
+    return failed_;
+}
+
+void IndexStore::failure(const char* doing) const {
+    if (failed_) return;
+    failed_ = true;
+    const int code = sqlite3_errcode(db_);
+    damaged_ = code == SQLITE_CORRUPT || code == SQLITE_NOTADB;
+    spdlog::warn("persistent index {}: {} failed ({}); going on without it{}", path_, doing, sqlite3_errmsg(db_),
+                 damaged_ ? ", and a new one replaces it at the next mount" : "");
+}
+
+std::optional<formats::Bytes> IndexStore::record(const std::string& folder, const std::string& headers) const {
+    std::lock_guard lock(mutex_);
+    if (failed_) return std::nullopt;
+    Statement s(db_, "SELECT record FROM levels WHERE image = ?1 AND folder = ?2 AND headers = ?3");
+    s.bind(1, image_id_).bind(2, folder).bind(3, headers);
+    const int rc = s.step();
+    if (rc == SQLITE_ROW) return s.blob(0);
+    if (rc != SQLITE_DONE) failure("reading a level's record");
+    return std::nullopt;
+}
+
+void IndexStore::save_record(const std::string& folder, const std::string& headers, formats::ByteSpan record) {
+    std::lock_guard lock(mutex_);
+    if (failed_) return;
+    bool ok = exec(db_, "BEGIN IMMEDIATE");
+    {
+        Statement stale(db_, "DELETE FROM restarts WHERE image = ?1 AND folder = ?2 AND headers <> ?3");
+        stale.bind(1, image_id_).bind(2, folder).bind(3, headers);
+        ok = ok && stale.step() == SQLITE_DONE;
+        Statement put(db_, "INSERT OR REPLACE INTO levels(image, folder, headers, record) VALUES(?1, ?2, ?3, ?4)");
+        put.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, record);
+        ok = ok && put.step() == SQLITE_DONE;
+    }
+    ok = ok && exec(db_, "COMMIT");
+    if (!ok) {
+        exec(db_, "ROLLBACK");
+        failure("saving a level's record");
+    }
+}
+
+std::vector<IndexStore::Cursor> IndexStore::cursors(const std::string& folder, const std::string& headers) const {
+    std::lock_guard lock(mutex_);
+    std::vector<Cursor> found;
+    if (failed_) return found;
+    Statement s(db_, "SELECT p, pos FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 ORDER BY pos");
+    s.bind(1, image_id_).bind(2, folder).bind(3, headers);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+        const int64_t p = s.integer(0), pos = s.integer(1);
+        if (p > 0 && pos > 0) found.push_back({static_cast<uint64_t>(p), static_cast<uint64_t>(pos)});
+    }
+    if (rc != SQLITE_DONE) {
+        failure("reading restart points");
+        found.clear();
+    }
+    return found;
+}
+
+std::optional<formats::Bytes> IndexStore::history(const std::string& folder, const std::string& headers, uint64_t pos) const {
+    std::lock_guard lock(mutex_);
+    if (failed_) return std::nullopt;
+    Statement s(db_, "SELECT crc, history FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 AND pos = ?4");
+    s.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(pos));
+    const int rc = s.step();
+    if (rc != SQLITE_ROW) {
+        if (rc != SQLITE_DONE) failure("reading a restart point");
+        return std::nullopt;
+    }
+    formats::Bytes history = s.blob(1);
+    if (crc_of(history) != static_cast<uint32_t>(s.integer(0))) {
+        spdlog::warn("persistent index {}: {} restart point at decoded byte {}: CRC-32 disagrees; not used", path_, folder, pos);
+        return std::nullopt;
+    }
+    return history;
+}
+
+void IndexStore::save_point(const std::string& folder, const std::string& headers, Cursor cursor, formats::ByteSpan history) {
+    std::lock_guard lock(mutex_);
+    if (failed_) return;
+    Statement put(db_, "INSERT OR IGNORE INTO restarts(image, folder, headers, pos, p, crc, history) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    put.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(cursor.pos));
+    put.bind(5, static_cast<int64_t>(cursor.p)).bind(6, static_cast<int64_t>(crc_of(history))).bind(7, history);
+    if (put.step() != SQLITE_DONE) failure("saving a restart point");
+}
+
+}  // namespace gcfs::cache

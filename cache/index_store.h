@@ -1,0 +1,80 @@
+// The persistent index's file: one SQLite database, $XDG_CACHE_HOME/gcfs/
+// index.sqlite by default (ratarmount's design: an SQLite index kept apart
+// from a read-only archive), never beside the image. It keeps, per image,
+// each level folder's record (formats/saved_index/folder_record.h) and the
+// level core's WAD-LZ restart points (formats/wad_lz/wad_lz.h), both under
+// the digest of the level's headers they were made from.
+//
+// An image is known by its size, its modification time and a digest of its
+// table of contents; a level by a digest of the header bytes gcfs reads for
+// it. A row made for other headers is never answered.
+//
+// The file is a cache: when it cannot be read (damaged, truncated, another
+// program's), one line is logged and a new one replaces it; when it cannot
+// be written, one line is logged and the mount goes on without it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/common/bytes.h"
+
+struct sqlite3;
+
+namespace gcfs::cache {
+
+struct ImageIdentity {
+    uint64_t size = 0;
+    int64_t mtime_ns = 0;
+    std::string toc_digest;
+};
+
+class IndexStore {
+public:
+    // The default folder: $XDG_CACHE_HOME/gcfs, else $HOME/.cache/gcfs; empty when neither is set.
+    static std::string default_dir();
+    // Opens (making the folder and the file if need be) `dir`/index.sqlite
+    // for `image`; null when it cannot (logged once).
+    static std::unique_ptr<IndexStore> open(const std::string& dir, const ImageIdentity& image);
+    ~IndexStore();
+    IndexStore(const IndexStore&) = delete;
+    IndexStore& operator=(const IndexStore&) = delete;
+
+    const std::string& path() const { return path_; }
+
+    // The level folder's record saved for these headers, if any.
+    std::optional<formats::Bytes> record(const std::string& folder, const std::string& headers) const;
+    // Replaces what is saved for the folder (its record and restart points
+    // made for other headers go).
+    void save_record(const std::string& folder, const std::string& headers, formats::ByteSpan record);
+
+    struct Cursor {
+        uint64_t p, pos;
+    };
+    // The restart points saved for the level's core stream, by position.
+    std::vector<Cursor> cursors(const std::string& folder, const std::string& headers) const;
+    // One point's history, when it is there and its CRC-32 holds.
+    std::optional<formats::Bytes> history(const std::string& folder, const std::string& headers, uint64_t pos) const;
+    void save_point(const std::string& folder, const std::string& headers, Cursor cursor, formats::ByteSpan history);
+
+    // Whether the file has failed since it was opened (every call is then a no-op).
+    bool failed() const;
+
+private:
+    IndexStore(std::string path, sqlite3* db, int64_t image_id);
+    // Logs the first failure and stops using the file.
+    void failure(const char* doing) const;
+
+    const std::string path_;
+    sqlite3* const db_;
+    const int64_t image_id_;
+    mutable std::mutex mutex_;
+    mutable bool failed_ = false;
+    mutable bool damaged_ = false;  // SQLite found the file damaged: it goes at close, and the next mount makes a new one
+};
+
+}  // namespace gcfs::cache

@@ -1,0 +1,329 @@
+// The persistent index (cache/index_store.h, tree/persistent_index.h): its
+// record format, its file, a second opening of an image listing level
+// folders without decoding, what it refuses (changed headers, damaged
+// records, a damaged file), and the WAD-LZ restart points it keeps.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "cache/index_store.h"
+#include "disc_fixture.h"
+#include "formats/saved_index/folder_record.h"
+#include "formats/wad_lz/wad_lz.h"
+#include "tree/index_ahead.h"
+#include "tree/persistent_index.h"
+#include "tree/restart_points.h"
+
+namespace test_persistent_index {  // this file's names, apart from the other test files' (unity builds join them)
+
+using namespace gcfs;
+using formats::Bytes;
+using formats::saved_index::FolderRecord;
+
+namespace {
+
+struct TempDir {
+    std::string path;
+    TempDir() {
+        char pattern[] = "/tmp/gcfs-index-XXXXXX";
+        path = ::mkdtemp(pattern);
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+// Every entry under `folder`: path -> size (directories -1).
+std::map<std::string, int64_t> listing(const tree::Disc& disc, const std::string& folder) {
+    std::map<std::string, int64_t> found;
+    std::vector<std::pair<uint64_t, std::string>> dirs = {{*disc.tree.resolve(folder), folder}};
+    while (!dirs.empty()) {
+        auto [dir, path] = dirs.back();
+        dirs.pop_back();
+        disc.tree.for_each_child(dir, 0, [&](const std::string& name, uint64_t ino, tree::NodeType type) {
+            const std::string child = path + "/" + name;
+            if (type == tree::NodeType::directory) dirs.emplace_back(ino, child);
+            found[child] = type == tree::NodeType::file ? static_cast<int64_t>(disc.tree.node(ino)->source->size()) : -1;
+            return true;
+        });
+    }
+    return found;
+}
+
+std::unique_ptr<tree::Disc> open_with_index(const std::string& image, const std::string& dir) {
+    auto disc = tree::open_disc(image, 256ull << 20);
+    tree::use_persistent_index(*disc, dir);
+    REQUIRE(disc->index);
+    return disc;
+}
+
+// Sizes level `i`'s folder whole and saves its record, as a mount's helper does.
+void size_and_save(tree::Disc& disc, size_t i) {
+    const auto folder = *disc.tree.resolve(disc.scan.levels[i].folder);
+    tree::size_every_file(disc.tree, folder);
+    disc.index->save(disc.tree, folder, disc.level(i));
+}
+
+std::string copy_of(const std::string& image, const std::string& dir) {
+    const std::string copy = dir + "/disc.iso";
+    std::filesystem::copy_file(image, copy);
+    return copy;
+}
+
+}  // namespace
+
+TEST_CASE("a folder record writes and reads back, and a damaged one is refused with the reason") {
+    FolderRecord record;
+    record.files = {{"info.json", 1234}, {"tfrag/terrain.obj", 1ull << 40}};
+    record.runs.push_back({"ties", 0, {"tie_500.obj", "tie_501.obj"}, {10, 20}});
+    record.runs.push_back({"", 1, {}, {}});
+    const Bytes blob = formats::saved_index::encode_record(record);
+    auto back = formats::saved_index::decode_record(blob);
+    REQUIRE_MESSAGE(back.ok(), back.error().describe());
+    CHECK(back->files == record.files);
+    REQUIRE(back->runs.size() == 2);
+    CHECK(back->runs[0].names == record.runs[0].names);
+    CHECK(back->runs[0].sizes == record.runs[0].sizes);
+    CHECK(back->runs[1].ordinal == 1);
+
+    auto refused = [](const Bytes& b) { return !formats::saved_index::decode_record(b).ok(); };
+    Bytes bad = blob;
+    bad[0] = 'X';
+    CHECK(refused(bad));  // magic
+    bad = blob;
+    bad[4] = 2;
+    CHECK(refused(bad));  // version
+    bad = blob;
+    bad[8] ^= 1;
+    CHECK(refused(bad));  // CRC
+    bad = blob;
+    bad[12] = 0xff, bad[13] = 0xff, bad[14] = 0xff, bad[15] = 0x7f;
+    CHECK(refused(bad));  // a plain size no deflated record of this length reaches
+    CHECK(refused(Bytes(blob.begin(), blob.end() - 3)));  // truncated
+    CHECK(refused(Bytes(blob.begin(), blob.begin() + 10)));
+
+    // Names that would become path steps, and paths that climb out.
+    for (const std::string& name : {std::string(".."), std::string("."), std::string("a/b"), std::string("x\0y", 3), std::string()}) {
+        FolderRecord evil;
+        evil.runs.push_back({"ties", 0, {name}, {1}});
+        CHECK(refused(formats::saved_index::encode_record(evil)));
+    }
+    for (const auto& path : {"../etc/passwd", "a//b", "/abs", "a/./b"}) {
+        FolderRecord evil;
+        evil.files[path] = 1;
+        CHECK(refused(formats::saved_index::encode_record(evil)));
+    }
+    CHECK(formats::saved_index::is_entry_name("tie_500.obj"));
+}
+
+TEST_CASE("the index file keeps records and restart points per image and per level headers") {
+    TempDir dir;
+    const cache::ImageIdentity image{1000, 42, "toc-a"};
+    {
+        auto store = cache::IndexStore::open(dir.path, image);
+        REQUIRE(store);
+        store->save_record("LEVEL00", "h1", Bytes{1, 2, 3});
+        const Bytes history(formats::wad_lz::kRestartHistory, 7);
+        store->save_point("LEVEL00", "h1", {100, 3 << 20}, history);
+        CHECK_FALSE(store->failed());
+    }
+    auto store = cache::IndexStore::open(dir.path, image);
+    REQUIRE(store);
+    CHECK(store->record("LEVEL00", "h1") == Bytes{1, 2, 3});
+    CHECK_FALSE(store->record("LEVEL00", "h2"));  // other headers
+    CHECK_FALSE(store->record("LEVEL01", "h1"));
+    REQUIRE(store->cursors("LEVEL00", "h1").size() == 1);
+    CHECK(store->cursors("LEVEL00", "h1")[0].p == 100);
+    CHECK(store->history("LEVEL00", "h1", 3 << 20)->size() == formats::wad_lz::kRestartHistory);
+    CHECK(store->cursors("LEVEL00", "h2").empty());
+    // New headers for the level: its old record and points go.
+    store->save_record("LEVEL00", "h2", Bytes{9});
+    CHECK(store->cursors("LEVEL00", "h1").empty());
+    CHECK(store->record("LEVEL00", "h2") == Bytes{9});
+    for (const cache::ImageIdentity& other :
+         {cache::ImageIdentity{1001, 42, "toc-a"}, cache::ImageIdentity{1000, 43, "toc-a"}, cache::ImageIdentity{1000, 42, "toc-b"}}) {
+        auto elsewhere = cache::IndexStore::open(dir.path, other);
+        REQUIRE(elsewhere);
+        CHECK_FALSE(elsewhere->record("LEVEL00", "h2"));
+    }
+    store.reset();
+
+    // A history whose bytes changed in the file fails its CRC and is not used.
+    {
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open((dir.path + "/index.sqlite").c_str(), &db) == SQLITE_OK);
+        auto reopened = cache::IndexStore::open(dir.path, image);
+        reopened->save_point("LEVEL00", "h2", {200, 4 << 20}, Bytes(formats::wad_lz::kRestartHistory, 1));
+        reopened.reset();
+        REQUIRE(sqlite3_exec(db, "UPDATE restarts SET history = zeroblob(49152)", nullptr, nullptr, nullptr) == SQLITE_OK);
+        sqlite3_close(db);
+        CHECK_FALSE(cache::IndexStore::open(dir.path, image)->history("LEVEL00", "h2", 4 << 20));
+    }
+
+    // A file that is no SQLite database is replaced by a new, empty index.
+    std::ofstream(dir.path + "/index.sqlite", std::ios::trunc) << std::string(5000, 'x');
+    std::filesystem::remove(dir.path + "/index.sqlite-wal");
+    auto fresh = cache::IndexStore::open(dir.path, image);
+    REQUIRE(fresh);
+    CHECK_FALSE(fresh->record("LEVEL00", "h2"));
+    fresh->save_record("LEVEL00", "h3", Bytes{4});
+    CHECK(fresh->record("LEVEL00", "h3") == Bytes{4});
+}
+
+TEST_CASE("a level folder saved to the persistent index lists again without a decode, the same, and reads the same bytes") {
+    const BuiltDisc& built = small_disc();
+    TempDir dir;
+    std::map<std::string, int64_t> first;
+    {
+        auto disc = open_with_index(built.path, dir.path);
+        size_and_save(*disc, 1);
+        first = listing(*disc, "LEVEL01");
+        CHECK(disc->cache->stats().misses > 0);
+    }
+    REQUIRE(first.size() > 100);
+    auto disc = open_with_index(built.path, dir.path);
+    CHECK(listing(*disc, "LEVEL01") == first);
+    CHECK(disc->cache->stats().misses == 0);  // nothing decoded for names and sizes
+    CHECK(disc->index->render().find("listed from it: 1") != std::string::npos);
+    // Sizing it whole again decodes nothing, and saving it again is skipped.
+    size_and_save(*disc, 1);
+    CHECK(disc->cache->stats().misses == 0);
+
+    // Every file reads as the same bytes as without the index, at the size stat gave.
+    auto plain = tree::open_disc(built.path, 256ull << 20);
+    size_t files = 0;
+    for (const auto& [path, size] : first) {
+        if (size < 0) continue;
+        CAPTURE(path);
+        CHECK(file_text(*disc, path) == file_text(*plain, path));
+        ++files;
+    }
+    CHECK(files > 100);
+    // A level never saved is built by decoding, as before.
+    CHECK(listing(*disc, "LEVEL02") == listing(*plain, "LEVEL02"));
+    CHECK(disc->cache->stats().misses > 0);
+}
+
+TEST_CASE("a level whose headers changed under the same size and modification time is decoded, not listed from the index") {
+    const BuiltDisc& built = small_disc();
+    TempDir dir;
+    const std::string image = copy_of(built.path, dir.path);
+    struct stat before {};
+    REQUIRE(::stat(image.c_str(), &before) == 0);
+    uint64_t byte = 0;
+    {
+        auto disc = open_with_index(image, dir.path + "/index");
+        size_and_save(*disc, 1);
+        size_and_save(*disc, 2);
+        // The last byte of LEVEL02's container header sector (formats.md 3.1).
+        byte = disc->level(2).file_offset + formats::kSectorSize - 1;
+    }
+    {
+        std::fstream f(image, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(static_cast<std::streamoff>(byte));
+        const char old = static_cast<char>(f.get());
+        f.seekp(static_cast<std::streamoff>(byte));
+        f.put(static_cast<char>(old ^ 0x5a));
+    }
+    const timespec times[2] = {before.st_atim, before.st_mtim};
+    REQUIRE(::utimensat(AT_FDCWD, image.c_str(), times, 0) == 0);  // the same size and mtime
+    auto disc = open_with_index(image, dir.path + "/index");
+    INFO(disc->index->render());
+    auto truth = tree::open_disc(image, 256ull << 20);
+    CHECK(listing(*disc, "LEVEL01") == listing(*truth, "LEVEL01"));
+    CHECK(disc->cache->stats().misses == 0);  // LEVEL01's headers did not change
+    CHECK(listing(*disc, "LEVEL02") == listing(*truth, "LEVEL02"));
+    CHECK(disc->cache->stats().misses > 0);  // LEVEL02's did: decoded
+    CHECK(disc->index->render().find("listed from it: 1") != std::string::npos);
+}
+
+TEST_CASE("a damaged record is refused with one log line and the folder decoded; a damaged index file is replaced") {
+    const BuiltDisc& built = small_disc();
+    TempDir dir;
+    std::map<std::string, int64_t> first;
+    {
+        auto disc = open_with_index(built.path, dir.path);
+        size_and_save(*disc, 1);
+        first = listing(*disc, "LEVEL01");
+    }
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open((dir.path + "/index.sqlite").c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, "UPDATE levels SET record = substr(record, 1, 40)", nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    {
+        auto disc = open_with_index(built.path, dir.path);
+        CHECK(listing(*disc, "LEVEL01") == first);
+        CHECK(disc->cache->stats().misses > 0);
+        CHECK(disc->index->render().find("records refused (damaged): 1") != std::string::npos);
+    }
+    // The file cut short: the mount goes on with a new index.
+    std::filesystem::resize_file(dir.path + "/index.sqlite", 1000);
+    std::filesystem::remove(dir.path + "/index.sqlite-wal");
+    std::filesystem::remove(dir.path + "/index.sqlite-shm");
+    auto disc = open_with_index(built.path, dir.path);
+    CHECK(listing(*disc, "LEVEL01") == first);
+}
+
+TEST_CASE("restart points: a window far into a stream starts at the nearest point, from the cache or the index file") {
+    // A stream of 7 MB in a file, as a core lies in an image.
+    Bytes data;
+    std::mt19937 rng(5);
+    while (data.size() < 7'000'000) {
+        const size_t n = 1 + rng() % 4000;
+        for (size_t i = 0; i < n; ++i) data.push_back(rng() % 3 == 0 ? static_cast<uint8_t>(rng()) : static_cast<uint8_t>(i % 9));
+    }
+    const Bytes stream = formats::wad_lz::compress(data, "core");
+    TempDir dir;
+    const std::string file = dir.path + "/stream.bin";
+    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(stream.data()), static_cast<std::streamsize>(stream.size()));
+    tree::Image image(file);
+    const cache::ImageIdentity identity{stream.size(), image.mtime_ns(), "toc"};
+    auto window = [&](tree::RestartPoints& points, uint64_t from, uint64_t length) {
+        auto got = tree::decode_stream_window(image, 0, stream.size(), from, length, data.size(), &points);
+        REQUIRE_MESSAGE(got.ok(), got.error().describe());
+        CHECK(Bytes((*got)->begin(), (*got)->end()) ==
+              Bytes(data.begin() + static_cast<std::ptrdiff_t>(from), data.begin() + static_cast<std::ptrdiff_t>(from + length)));
+    };
+    const uint64_t end = data.size() - 4096;
+    {
+        cache::LruCache cache(64ull << 20);
+        tree::RestartPoints points(cache, cache::IndexStore::open(dir.path, identity), "LEVEL00", "h");
+        window(points, end, 4096);
+        // One point per 2 MiB stretch the walk crossed (the first at 1 MiB and more).
+        CHECK(points.known() == (end - formats::wad_lz::kWindowLead) / tree::RestartPoints::kSpacing + 1);
+        const auto start = points.before(end);
+        REQUIRE(start);
+        CHECK(start->point.pos + formats::wad_lz::kWindowLead <= end);
+        CHECK(end - start->point.pos < tree::RestartPoints::kSpacing + (1 << 20) + formats::wad_lz::kWindowLead);
+        window(points, end, 4096);        // from the point
+        window(points, 3'000'000, 70000);  // an earlier one
+        CHECK_FALSE(points.before(100'000));  // before the first point: the head
+    }
+    // A new cache and the index file: the points come back from it.
+    cache::LruCache cache(64ull << 20);
+    tree::RestartPoints saved(cache, cache::IndexStore::open(dir.path, identity), "LEVEL00", "h");
+    CHECK(saved.known() >= 3);
+    const auto start = saved.before(end);
+    REQUIRE(start);
+    CHECK(Bytes(start->point.history.begin(), start->point.history.end()) ==
+          Bytes(data.begin() + static_cast<std::ptrdiff_t>(start->point.pos - formats::wad_lz::kRestartHistory),
+                data.begin() + static_cast<std::ptrdiff_t>(start->point.pos)));
+    window(saved, end, 4096);
+    // Without an index file, a point whose history the cache let go is
+    // forgotten, not misused: a cache of one byte keeps only the last.
+    cache::LruCache tiny(1);
+    tree::RestartPoints unsaved(tiny, nullptr, "LEVEL00", "h");
+    window(unsaved, end, 4096);
+    const uint64_t made = unsaved.known();
+    CHECK(made >= 3);
+    CHECK_FALSE(unsaved.before(3'000'000));  // the points before it were evicted
+    CHECK(unsaved.known() < made);
+    CHECK(unsaved.before(end));  // the last one is still cached
+    window(unsaved, end, 4096);
+}
+
+}  // namespace test_persistent_index

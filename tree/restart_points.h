@@ -1,0 +1,57 @@
+// Where a level's core stream can be resumed (wad_lz::RestartPoint), so that
+// a window near the core's end is not decoded from the stream's head each
+// time it is missed: one point per kSpacing of output, met by the windows'
+// walks. The cursors are kept here; each point's 48 KiB history is kept in
+// the cache, where it may be evicted, and, with a persistent index, saved in
+// it (cache/index_store.h), whence an evicted or earlier mount's point comes
+// back. A window then costs at most kSpacing plus one walk step (1 MiB) of
+// decoding before its own bytes.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "cache/index_store.h"
+#include "cache/lru_cache.h"
+#include "formats/wad_lz/wad_lz.h"
+
+namespace gcfs::tree {
+
+class RestartPoints {
+public:
+    static constexpr uint64_t kSpacing = 2ull << 20;
+
+    // Saved under the level `folder` and its `headers` digest in `store` (null: none).
+    RestartPoints(cache::LruCache& cache, std::shared_ptr<cache::IndexStore> store, std::string folder, std::string headers);
+
+    struct Start {
+        formats::wad_lz::RestartPoint point;
+        cache::Buffer history;  // holds point.history's bytes
+    };
+    // The furthest point a window at `from` may start from (wad_lz::usable_restart)
+    // whose history is at hand; none: the walk starts at the head.
+    std::optional<Start> before(uint64_t from) const;
+    // A point a walk met: kept when its kSpacing stretch has none yet.
+    void offer(const formats::wad_lz::RestartPoint& point);
+
+    uint64_t known() const;  // points known (tests, stats)
+
+private:
+    struct Known {
+        uint64_t p;
+        uint64_t key;  // of its history in the cache
+    };
+    void load_saved() const;
+
+    cache::LruCache& cache_;
+    const std::shared_ptr<cache::IndexStore> store_;
+    const std::string folder_, headers_;
+    mutable std::mutex mutex_;
+    mutable std::once_flag saved_read_;
+    mutable std::map<uint64_t, Known> points_;  // by decoded position
+};
+
+}  // namespace gcfs::tree
