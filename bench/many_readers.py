@@ -28,18 +28,28 @@ def read_shuffled(args):
     seed, files, seconds = args
     order = files[:]
     random.Random(seed).shuffle(order)
-    deadline, done = time.monotonic() + seconds, 0
+    deadline, done, served = time.monotonic() + seconds, 0, 0
     for path in order:
         if time.monotonic() > deadline:
             break
         try:
             with open(path, "rb") as f:
-                while f.read(1 << 17):
-                    pass
+                while True:
+                    chunk = f.read(1 << 17)
+                    if not chunk:
+                        break
+                    served += len(chunk)
         except OSError:
             pass
         done += 1
-    return done
+    return done, served
+
+
+def read_all(files, readers, seconds):
+    """`readers` processes each read `files` whole in a shuffled order of its own for at most
+    `seconds`; returns the bytes they were served."""
+    with mp.Pool(readers) as pool:
+        return sum(served for _, served in pool.map(read_shuffled, [(i, files, seconds) for i in range(readers)]))
 
 
 def main():
@@ -56,7 +66,7 @@ def main():
         baseline = status_kib(daemon.pid, "VmRSS")
         start = time.monotonic()
         with mp.Pool(readers) as pool:
-            read = sum(pool.map(read_shuffled, [(i, files, seconds) for i in range(readers)]))
+            read = sum(done for done, _ in pool.map(read_shuffled, [(i, files, seconds) for i in range(readers)]))
         elapsed = time.monotonic() - start
         peak = status_kib(daemon.pid, "VmHWM")
         stats = dict(l.split(" ", 1) for l in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in l)

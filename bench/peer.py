@@ -50,8 +50,9 @@ class Plain:
         pass
 
 
-def gcfs_mounter(gcfs, image):
-    return lambda: Mount(gcfs, image)
+def gcfs_mounter(gcfs, image, index_dir=None):
+    """A first mount each time, or with `index_dir` (made by run_common.make_index) a second one."""
+    return lambda: Mount(gcfs, image, index_dir=index_dir)
 
 
 def squashfuse_mounter(sqfs):
@@ -76,7 +77,8 @@ def program_start(argv, runs):
     return statistics.median(times)
 
 
-def side_figures(mount, runs, start_argv=None, level="LEVEL03", patch="tfrag/patch_0123.obj", readers=8):
+def side_figures(mount, runs, start_argv=None, level="LEVEL03", patch="tfrag/patch_0123.obj", readers=8,
+                 cls="ties/tie_500.obj"):
     """The figures issue #18 compares, for one mounter: a dict of name -> value."""
     out = {}
     for cold, key in ((True, "mount_first_ls_s"), (False, "mount_first_ls_warm_s")):
@@ -101,7 +103,7 @@ def side_figures(mount, runs, start_argv=None, level="LEVEL03", patch="tfrag/pat
     out["ls_lr_first_s"], out["ls_lr_repeat_s"] = statistics.median(lr_first), statistics.median(lr_repeat)
     out["rss_after_ls_lr_mib"] = max(rss)
 
-    seq, first_obj, level_all = [], [], []
+    seq, first_obj, first_class, level_all = [], [], [], []
     for _ in range(runs):
         with mount() as m:
             path = os.path.join(m.mnt, level, "core_data.bin")
@@ -110,6 +112,9 @@ def side_figures(mount, runs, start_argv=None, level="LEVEL03", patch="tfrag/pat
         with mount() as m:
             drop_caches()
             first_obj.append(timed(lambda: read_file(os.path.join(m.mnt, level, patch))))
+        with mount() as m:
+            drop_caches()
+            first_class.append(timed(lambda: read_file(os.path.join(m.mnt, level, cls))))
         with mount() as m:
             drop_caches()
             folder = os.path.join(m.mnt, "LEVEL05")
@@ -123,6 +128,7 @@ def side_figures(mount, runs, start_argv=None, level="LEVEL03", patch="tfrag/pat
             level_all.append(timed(read_level))
     out["seq_core_mb_s"] = statistics.median(seq) / 1e6
     out["first_small_read_s"] = statistics.median(first_obj)
+    out["first_class_read_s"] = statistics.median(first_class)
     out["read_level_cold_s"] = statistics.median(level_all)
 
     parallel, parallel_rss = [], []

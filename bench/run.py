@@ -17,7 +17,7 @@ import tempfile
 import time
 
 import peer
-from run_common import Mount, drop_caches, ls_lr, read_file, read_in_parallel, timed
+from run_common import Mount, drop_caches, ls_lr, make_index, read_file, read_in_parallel, stats_of, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -252,43 +252,74 @@ def measure_concurrency(gcfs, image, runs, readers=8):
 PEER_TITLE = "Beside a peer mounter (one sitting)"
 PEER_INTRO = ("The same decoded tree gcfs serves, extracted once with `gcfs extract`, packed by mksquashfs (zstd) and "
               "mounted with squashfuse_ll, and the same tree as plain files on ext4. Each figure measured the same way "
-              "on each side (`bench/peer.py`), page cache dropped before every cold one; targets from issue 18.")
+              "on each side (`bench/peer.py`), page cache dropped before every cold one; targets from issues 18 and 32. "
+              "gcfs is measured twice: first mounts (each with an empty persistent index folder of its own) and second "
+              "mounts (the index a first mount's `ls -lR` saved present).")
 
 
 def measure_peers(gcfs, image, runs):
-    """Issue 18's figures for gcfs, squashfuse_ll and plain files, with the targets' ratios."""
+    """Issues 18 and 32's figures for gcfs (a first mount, and a second one with the persistent
+    index present), squashfuse_ll and plain files, with the targets' ratios."""
     peer.ensure_tools()
     tree, sqfs = peer.build_peer(gcfs, image, os.path.join(HERE, "work"))
+    index = tempfile.mkdtemp(prefix="gcfs-bench-index-")
+    make_index(gcfs, image, index)
     g = peer.side_figures(peer.gcfs_mounter(gcfs, image), runs, [gcfs, "--version"])
+    g2 = peer.side_figures(peer.gcfs_mounter(gcfs, image, index), runs)
     q = peer.side_figures(peer.squashfuse_mounter(sqfs), runs, ["squashfuse_ll", "--help"])
     p = peer.side_figures(peer.plain_mounter(tree), runs)
+    subprocess.run(["rm", "-rf", index])
     rows = []
 
-    def row(what, key, unit, fmt, target, ok, ratio_to_peer=True, ratio_to_plain=True):
-        rq = g[key] / q[key] if q[key] else float("nan")
-        rp = g[key] / p[key] if p[key] else float("nan")
-        rows.append((what, fmt % g[key] + unit, fmt % q[key] + unit, (fmt % p[key] + unit) if ratio_to_plain else "-",
-                     "%.2fx" % rq if ratio_to_peer else "-", "%.2fx" % rp if ratio_to_plain else "-", target,
-                     "met" if ok(rq, rp, g[key]) else "MISSED"))
-        print("%-50s gcfs %s, squashfuse %s, plain %s" % (what, fmt % g[key], fmt % q[key], fmt % p[key]), file=sys.stderr)
+    def ratio(a, b):
+        return a / b if b else float("nan")
 
-    row("mount -> first ls, cold", "mount_first_ls_s", " s", "%.4f", "<= 1.0x squashfuse", lambda rq, rp, v: rq <= 1.0, True, False)
-    row("mount -> first ls, warm", "mount_first_ls_warm_s", " s", "%.4f", "(no target)", lambda rq, rp, v: True, True, False)
+    def row(what, key, unit, fmt, target, ok, to_peer=True, to_plain=True, second=True):
+        """`ok(first, second)` gets each gcfs column's (value, / squashfuse, / plain)."""
+        cols = [(v[key], ratio(v[key], q[key]), ratio(v[key], p[key])) for v in (g, g2)]
+        shown = lambda v: fmt % v + unit
+        rows.append((what, shown(g[key]), shown(g2[key]) if second else "-", shown(q[key]),
+                     shown(p[key]) if to_plain else "-",
+                     "%.2fx" % cols[0][1] if to_peer else "-", "%.2fx" % cols[0][2] if to_plain else "-",
+                     ("%.2fx" % cols[1][1] if to_peer else "-") if second else "-",
+                     ("%.2fx" % cols[1][2] if to_plain else "-") if second else "-",
+                     target, "met" if ok(*cols) else "MISSED"))
+        print("%-50s gcfs %s / %s, squashfuse %s, plain %s" % (what, fmt % g[key], fmt % g2[key], fmt % q[key], fmt % p[key]),
+              file=sys.stderr)
+
+    row("mount -> first ls, cold", "mount_first_ls_s", " s", "%.4f", "<= 1.0x squashfuse (both mounts)",
+        lambda a, b: a[1] <= 1.0 and b[1] <= 1.0, True, False)
+    row("mount -> first ls, warm", "mount_first_ls_warm_s", " s", "%.4f", "(no target)", lambda a, b: True, True, False)
     row("the program alone started cold and run to exit (--version / --help)", "program_start_s", " s", "%.4f",
-        "(the floor under a cold mount)", lambda rq, rp, v: True, True, False)
-    row("ls -lR of everything, first", "ls_lr_first_s", " s", "%.2f", "<= 2x plain", lambda rq, rp, v: rp <= 2.0)
-    row("ls -lR of everything, repeat", "ls_lr_repeat_s", " s", "%.2f", "<= 1.0x plain", lambda rq, rp, v: rp <= 1.0)
-    row("peak RSS after ls -lR", "rss_after_ls_lr_mib", " MiB", "%.0f", "<= 64 MiB", lambda rq, rp, v: v <= 64, True, False)
+        "(the floor under a cold mount)", lambda a, b: True, True, False, False)
+    row("ls -lR of everything, first (cold)", "ls_lr_first_s", " s", "%.2f", "<= 3x plain; second mount <= 1.0x plain",
+        lambda a, b: a[2] <= 3.0 and b[2] <= 1.0)
+    row("ls -lR of everything, repeat", "ls_lr_repeat_s", " s", "%.2f", "<= 1.0x plain", lambda a, b: a[2] <= 1.0 and b[2] <= 1.0)
+    row("peak RSS after a cold ls -lR", "rss_after_ls_lr_mib", " MiB", "%.0f", "<= 32 MiB", lambda a, b: a[0] <= 32 and b[0] <= 32,
+        True, False)
     row("cold sequential read of LEVEL03/core_data.bin", "seq_core_mb_s", " MB/s", "%.0f", ">= 1.0x squashfuse",
-        lambda rq, rp, v: rq >= 1.0)
+        lambda a, b: a[1] >= 1.0)
     row("first read of LEVEL03/tfrag/patch_0123.obj, fresh mount, cold", "first_small_read_s", " s", "%.4f", "<= 3x squashfuse",
-        lambda rq, rp, v: rq <= 3.0)
-    row("read every file of LEVEL05, cold", "read_level_cold_s", " s", "%.2f", "(no target)", lambda rq, rp, v: True)
+        lambda a, b: a[1] <= 3.0)
+    row("first read of LEVEL03/ties/tie_500.obj, fresh mount, cold", "first_class_read_s", " s", "%.4f",
+        "<= 3x squashfuse with the index", lambda a, b: b[1] <= 3.0)
+    row("read every file of LEVEL05, cold", "read_level_cold_s", " s", "%.2f", "(no target)", lambda a, b: True)
     row("8 readers on 8 levels' cores, cold (aggregate)", "parallel_mb_s", " MB/s", "%.0f", ">= 1.2x squashfuse",
-        lambda rq, rp, v: rq >= 1.2)
+        lambda a, b: a[1] >= 1.2)
     row("peak RSS after the 8 readers", "rss_after_parallel_mib", " MiB", "%.0f", "<= the 512 MiB default cache",
-        lambda rq, rp, v: v <= 512, True, False)
+        lambda a, b: a[0] <= 512, True, False)
     return rows
+
+
+def measure_amplification(gcfs, image, readers=64, seconds=60):
+    """Issue 32 item 6: `readers` processes read whole files of a first mount in their own shuffled
+    orders for `seconds`, default cache; decoded bytes (the cache's loads) over bytes read."""
+    import many_readers
+    with Mount(gcfs, image) as m:
+        files = [os.path.join(root, n) for root, _, names in os.walk(m.mnt) for n in names if "/.gcfs" not in root]
+        served = many_readers.read_all(files, readers, seconds)
+        stats = stats_of(m.mnt)
+    return int(stats["bytes_decoded"]), served
 
 
 def bench_program(args):
@@ -356,8 +387,9 @@ def main():
         row("sequential read %s/%s cold (mount / plain)" % (level, name), "%.2f" % (cold_m / cold_p), ">= 0.5",
             cold_m / cold_p >= 0.5, "%.0f / %.0f MB/s, %d bytes%s" % (cold_m / 1e6, cold_p / 1e6, size,
                                                                      "" if cold_ok else ", caches NOT dropped"))
-        row("sequential read %s/%s repeat (mount / plain)" % (level, name), "%.2f" % (hot_m / hot_p), ">= 0.8",
-            hot_m / hot_p >= 0.8, "%.0f / %.0f MB/s" % (hot_m / 1e6, hot_p / 1e6))
+        row("sequential read %s/%s repeat (mount / plain)" % (level, name), "%.2f" % (hot_m / hot_p), ">= 0.9",
+            hot_m / hot_p >= 0.9, "%.0f / %.0f MB/s; served from the kernel's page cache (keep_cache), no request reaches "
+            "the daemon" % (hot_m / 1e6, hot_p / 1e6))
 
     size, (cold_m, cold_p, hot_m, hot_p) = measure_wav(gcfs, args.image, runs, work, cold_ok)
     row("stream global/audio/vendor/000.wav (10 min) cold: mount / plain", "%.2f" % (cold_m / cold_p), ">= 0.5",
@@ -400,6 +432,11 @@ def main():
     row("8 readers on 8 levels vs 1 reader (aggregate MB/s)", "%.2fx" % (eight / one), ">= 1.6x", eight / one >= 1.6,
         "%.0f vs %.0f MB/s, decode-bound, %d cores" % (eight / 1e6, one / 1e6, os.cpu_count()))
 
+    decoded, served = measure_amplification(gcfs, args.image)
+    row("decode amplification: 64 readers, every file in shuffled orders, 60 s, default cache", "%.2fx" % (decoded / served),
+        "<= 2x", decoded <= 2 * served, "%d bytes decoded to serve %d; restart points each 2 MiB of a core's output"
+        % (decoded, served))
+
     peer_rows = measure_peers(gcfs, args.image, runs)
 
     # Sections written by hand (the long fuzz runs) are kept; the tables are written anew.
@@ -418,10 +455,11 @@ def main():
         for r in rows:
             f.write("| %s | %s | %s | %s | %s |\n" % r)
         f.write("\n## %s\n\n%s\n\n" % (PEER_TITLE, PEER_INTRO))
-        f.write("| figure | gcfs | squashfuse_ll (zstd) | plain (ext4) | gcfs / squashfuse | gcfs / plain | target | |\n"
-                "|---|---|---|---|---|---|---|---|\n")
+        f.write("| figure | gcfs, first mount | gcfs, second mount (index present) | squashfuse_ll (zstd) | plain (ext4) "
+                "| first / squashfuse | first / plain | second / squashfuse | second / plain | target | |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|\n")
         for r in peer_rows:
-            f.write("| %s | %s | %s | %s | %s | %s | %s | %s |\n" % r)
+            f.write("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" % r)
         f.write(kept)
     print(open(args.out).read())
     subprocess.run(["rm", "-rf", work])

@@ -1,6 +1,7 @@
 """Helpers bench/run.py and bench/peer.py share: cold caches, whole-file
 reads, timing, ls -lR, and a FUSE mounter run in the foreground."""
 import os
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -54,7 +55,8 @@ def read_in_parallel(paths):
 class Mounted:
     """A FUSE mounter started in the foreground (argv, then the mount point); unmounts on exit."""
 
-    def __init__(self, argv):
+    def __init__(self, argv, scratch=None):
+        self.scratch = scratch  # a folder the mount owns, removed with it
         self.mnt = tempfile.mkdtemp(prefix="gcfs-bench-")
         self.start = time.perf_counter()
         self.proc = subprocess.Popen(list(argv) + [self.mnt], stderr=subprocess.DEVNULL)
@@ -73,6 +75,8 @@ class Mounted:
         subprocess.run(["fusermount3", "-u", self.mnt], check=True)
         self.proc.wait()
         os.rmdir(self.mnt)
+        if self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
     def __enter__(self):
         return self
@@ -81,6 +85,34 @@ class Mounted:
         self.close()
 
 
-def Mount(gcfs, image, options=None):
-    """gcfs mount -f IMAGE [-o OPTIONS] MOUNTPOINT."""
-    return Mounted([gcfs, "mount", "-f"] + (["-o", options] if options else []) + [image])
+def Mount(gcfs, image, options=None, index_dir=None):
+    """gcfs mount -f IMAGE -o OPTIONS MOUNTPOINT. A first mount unless `index_dir` holds a persistent
+    index already: by default each mount gets an empty index folder of its own, as a user's first
+    mount of an image finds none (and the user's own ~/.cache is left alone)."""
+    scratch = None
+    if index_dir is None:
+        index_dir = scratch = tempfile.mkdtemp(prefix="gcfs-bench-index-")
+    opts = ",".join(o for o in (options, "index_dir=" + index_dir) if o)
+    return Mounted([gcfs, "mount", "-f", "-o", opts, image], scratch)
+
+
+def stats_of(mnt):
+    """.gcfs/stats as name -> last field."""
+    out = {}
+    for line in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines():
+        if " " in line.strip():
+            name, value = line.strip().rsplit(" ", 1)
+            out[name.rstrip(":")] = value
+    return out
+
+
+def make_index(gcfs, image, index_dir):
+    """A first mount's ls -lR, then waits until every level folder is saved to the index in `index_dir`."""
+    with Mount(gcfs, image, index_dir=index_dir) as m:
+        levels = len([d for d in os.listdir(m.mnt) if d.startswith("LEVEL")])
+        ls_lr(m.mnt)
+        for _ in range(600):
+            if int(stats_of(m.mnt).get("level folders saved to it", 0)) >= levels:
+                return
+            time.sleep(0.1)
+    raise RuntimeError("the index was not saved for every level")

@@ -76,6 +76,8 @@ int64_t now_seconds() {
     return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+int64_t image_row(sqlite3* db, const ImageIdentity& image);
+
 // The schema in place and this image's row: its id, or -1 (the file is not a usable index).
 int64_t prepare(sqlite3* db, const ImageIdentity& image) {
     // A crash loses at most the last rows; the file stays whole (WAL).
@@ -86,6 +88,17 @@ int64_t prepare(sqlite3* db, const ImageIdentity& image) {
         const int64_t found = version.integer(0);
         if (found != 0 && found != kSchemaVersion) return -1;
     }
+    // One transaction for the whole set-up: each commit is a write of its own.
+    if (!exec(db, "BEGIN IMMEDIATE")) return -1;
+    const int64_t id = image_row(db, image);
+    if (id < 0 || !exec(db, "COMMIT")) {
+        exec(db, "ROLLBACK");
+        return -1;
+    }
+    return id;
+}
+
+int64_t image_row(sqlite3* db, const ImageIdentity& image) {
     if (!exec(db, kSchema) || !exec(db, fmt::format("PRAGMA user_version = {}", kSchemaVersion).c_str())) return -1;
     Statement upsert(db,
                      "INSERT INTO images(size, mtime_ns, toc, used) VALUES(?1, ?2, ?3, ?4) "
@@ -96,6 +109,9 @@ int64_t prepare(sqlite3* db, const ImageIdentity& image) {
     id.bind(1, static_cast<int64_t>(image.size)).bind(2, image.mtime_ns).bind(3, image.toc_digest);
     if (id.step() != SQLITE_ROW) return -1;
     const int64_t image_id = id.integer(0);
+    Statement count(db, "SELECT count(*) FROM images");
+    if (count.step() != SQLITE_ROW) return -1;
+    if (count.integer(0) <= kImagesKept) return image_id;
     // Images mounted long ago: their rows go.
     const auto forget = fmt::format(
         "DELETE FROM images WHERE id NOT IN (SELECT id FROM images ORDER BY used DESC LIMIT {0});"

@@ -14,10 +14,18 @@ void use_persistent_index(Disc& disc, const std::string& dir) {
         spdlog::warn("persistent index: neither XDG_CACHE_HOME nor HOME is set; mounting without it");
         return;
     }
-    if (auto store = cache::IndexStore::open(where, disc.identity())) disc.index = std::make_shared<PersistentIndex>(std::move(store));
+    disc.index = std::make_shared<PersistentIndex>([where, identity = disc.identity()]() -> std::shared_ptr<cache::IndexStore> {
+        return cache::IndexStore::open(where, identity);
+    });
+}
+
+std::shared_ptr<cache::IndexStore> PersistentIndex::store() const {
+    std::call_once(opened_, [&] { store_ = open_(); });
+    return store_;
 }
 
 std::shared_ptr<const SubtreeMemo> PersistentIndex::memo(const LevelScan& level) {
+    if (!store()) return nullptr;
     auto blob = store_->record(level.folder, level.digest.text());
     if (!blob) return nullptr;
     auto record = formats::saved_index::decode_record(*blob);
@@ -35,6 +43,7 @@ std::shared_ptr<const SubtreeMemo> PersistentIndex::memo(const LevelScan& level)
 }
 
 void PersistentIndex::save(const Tree& tree, uint64_t folder, const LevelScan& level) {
+    if (!store()) return;
     {
         std::lock_guard lock(mutex_);
         if (remembered_.contains(level.folder) || saved_.contains(level.folder)) return;
@@ -47,10 +56,12 @@ void PersistentIndex::save(const Tree& tree, uint64_t folder, const LevelScan& l
 }
 
 std::string PersistentIndex::render() const {
+    const auto file = store();
+    if (!file) return "persistent index: could not be opened (see the log)\n";
     std::lock_guard lock(mutex_);
     return fmt::format("persistent index: {}\n  level folders listed from it: {}\n  level folders saved to it: {}\n"
                        "  records refused (damaged): {}\n  working: {}\n",
-                       store_->path(), remembered_.size(), saved_.size(), refused_.load(), store_->failed() ? "no" : "yes");
+                       file->path(), remembered_.size(), saved_.size(), refused_.load(), file->failed() ? "no" : "yes");
 }
 
 }  // namespace gcfs::tree

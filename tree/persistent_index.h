@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -27,9 +28,13 @@ void use_persistent_index(Disc& disc, const std::string& dir);
 
 class PersistentIndex {
 public:
-    explicit PersistentIndex(std::shared_ptr<cache::IndexStore> store) : store_(std::move(store)) {}
+    // The file is opened when a level folder first needs it, not at mount:
+    // listing the root reads nothing of it.
+    using Open = std::function<std::shared_ptr<cache::IndexStore>()>;
+    explicit PersistentIndex(Open open) : open_(std::move(open)) {}
 
-    const std::shared_ptr<cache::IndexStore>& store() const { return store_; }
+    // Opened on the first call; null when it cannot be (logged once).
+    std::shared_ptr<cache::IndexStore> store() const;
     // The memo for `level`'s folder, when a record saved for its headers
     // reads back whole; null otherwise (a damaged record is logged once).
     std::shared_ptr<const SubtreeMemo> memo(const LevelScan& level);
@@ -40,7 +45,9 @@ public:
     std::string render() const;
 
 private:
-    const std::shared_ptr<cache::IndexStore> store_;
+    const Open open_;
+    mutable std::once_flag opened_;
+    mutable std::shared_ptr<cache::IndexStore> store_;
     mutable std::mutex mutex_;
     std::set<std::string> remembered_, saved_;  // level folders built from a record, saved
     std::atomic<uint64_t> refused_{0};           // records that did not read back
