@@ -68,6 +68,14 @@ void size_and_save(tree::Disc& disc, size_t i) {
     disc.index->save(disc.tree, folder, disc.level(i));
 }
 
+// A first opening of `image` that sizes LEVEL01 and saves it to the index in `dir`: its listing.
+std::map<std::string, int64_t> first_opening(const std::string& image, const std::string& dir) {
+    auto disc = open_with_index(image, dir);
+    size_and_save(*disc, 1);
+    CHECK(disc->cache->stats().misses > 0);
+    return listing(*disc, "LEVEL01");
+}
+
 std::string copy_of(const std::string& image, const std::string& dir) {
     const std::string copy = dir + "/disc.iso";
     std::filesystem::copy_file(image, copy);
@@ -177,13 +185,7 @@ TEST_CASE("the index file keeps records and restart points per image and per lev
 TEST_CASE("a level folder saved to the persistent index lists again without a decode, the same, and reads the same bytes") {
     const BuiltDisc& built = small_disc();
     TempDir dir;
-    std::map<std::string, int64_t> first;
-    {
-        auto disc = open_with_index(built.path, dir.path);
-        size_and_save(*disc, 1);
-        first = listing(*disc, "LEVEL01");
-        CHECK(disc->cache->stats().misses > 0);
-    }
+    const auto first = first_opening(built.path, dir.path);
     REQUIRE(first.size() > 100);
     auto disc = open_with_index(built.path, dir.path);
     CHECK(listing(*disc, "LEVEL01") == first);
@@ -244,12 +246,7 @@ TEST_CASE("a level whose headers changed under the same size and modification ti
 TEST_CASE("a damaged record is refused with one log line and the folder decoded; a damaged index file is replaced") {
     const BuiltDisc& built = small_disc();
     TempDir dir;
-    std::map<std::string, int64_t> first;
-    {
-        auto disc = open_with_index(built.path, dir.path);
-        size_and_save(*disc, 1);
-        first = listing(*disc, "LEVEL01");
-    }
+    const auto first = first_opening(built.path, dir.path);
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open((dir.path + "/index.sqlite").c_str(), &db) == SQLITE_OK);
     REQUIRE(sqlite3_exec(db, "UPDATE levels SET record = substr(record, 1, 40)", nullptr, nullptr, nullptr) == SQLITE_OK);
