@@ -595,7 +595,10 @@ TEST_CASE("a WAD LZ window walked from a restart point equals the walk from the 
     CHECK(window(end_from, 1000, nullptr, [&](const wad_lz::RestartPoint& p) { points.push_back({p, Bytes(p.history.begin(), p.history.end())}); }) ==
           Bytes(data.end() - 1000, data.end()));
     REQUIRE(points.size() >= 4);
-    for (auto& [point, history] : points) {
+    // Plain references, not structured bindings: CAPTURE is a lambda, and clang 14 cannot capture a binding.
+    for (auto& offered : points) {
+        auto& point = offered.first;
+        const Bytes& history = offered.second;
         CAPTURE(point.pos);
         CHECK(point.history.size() == wad_lz::kRestartHistory);
         CHECK(history == Bytes(data.begin() + static_cast<std::ptrdiff_t>(point.pos - wad_lz::kRestartHistory),
@@ -604,7 +607,8 @@ TEST_CASE("a WAD LZ window walked from a restart point equals the walk from the 
     }
     // Windows started at each point: the same bytes as the data, and the
     // stream read only from the point's cursor on.
-    for (const auto& [point, history] : points) {
+    for (const auto& offered : points) {
+        const wad_lz::RestartPoint& point = offered.first;
         for (const uint64_t gap : {wad_lz::kWindowLead, wad_lz::kWindowLead + 12345, uint64_t{1500000}}) {
             const uint64_t from = point.pos + gap;
             if (from + 500 > data.size()) continue;
@@ -627,7 +631,7 @@ TEST_CASE("a WAD LZ window walked from a restart point equals the walk from the 
         }
     }
     // A point too close to the window, or with a short history, is passed over: the walk starts at the head.
-    const auto& [first, first_history] = points.front();
+    const wad_lz::RestartPoint& first = points.front().first;
     CHECK_FALSE(wad_lz::usable_restart(first, first.pos + wad_lz::kWindowLead - 1, stream.size()));
     CHECK(wad_lz::usable_restart(first, first.pos + wad_lz::kWindowLead, stream.size()));
     wad_lz::RestartPoint short_history = first;
