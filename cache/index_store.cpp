@@ -132,6 +132,12 @@ sqlite3* open_file(const std::string& path) {
     return db;
 }
 
+// The database and the files SQLite keeps beside it in WAL mode.
+void remove_index_files(const std::string& path) {
+    std::error_code error;  // a file already gone is what was wanted
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix, error);
+}
+
 uint32_t crc_of(formats::ByteSpan bytes) { return static_cast<uint32_t>(crc32(0, bytes.data(), static_cast<uInt>(bytes.size()))); }
 
 }  // namespace
@@ -157,7 +163,7 @@ std::unique_ptr<IndexStore> IndexStore::open(const std::string& dir, const Image
         // version): it is a cache, so a new one replaces it.
         spdlog::warn("persistent index {} is unreadable ({}); replacing it", path, db ? sqlite3_errmsg(db) : "cannot open");
         sqlite3_close(db);
-        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix, error);
+        remove_index_files(path);
         db = open_file(path);
         id = db ? prepare(db, image) : -1;
         if (id < 0) {
@@ -174,9 +180,7 @@ IndexStore::IndexStore(std::string path, sqlite3* db, int64_t image_id) : path_(
 
 IndexStore::~IndexStore() {
     sqlite3_close(db_);
-    if (!damaged_) return;
-    std::error_code error;
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path_ + suffix, error);
+    if (damaged_) remove_index_files(path_);
 }
 
 bool IndexStore::failed() const {

@@ -359,23 +359,23 @@ DiscScan scan_table(const Image& image) {
     // copied). A table that does not parse from them is read again as
     // Wrench reads it, so what parses is the same either way.
     const auto toc_file = std::find_if(disc.files.begin(), disc.files.end(), [](const IsoFile& f) { return f.lba == kTocLba; });
+    const bool recorded = toc_file != disc.files.end();
     const uint64_t toc_at = static_cast<uint64_t>(kTocLba) * kSectorSize;
-    Bytes toc_bytes = image.read_clamped(toc_at, toc_file != disc.files.end() && toc_file->size > 0
-                                                     ? std::min<uint64_t>(toc_file->size, kTocMaxSize)
-                                                     : kTocMaxSize);
-    if (toc_bytes.size() < kTocMaxSize && !parse_toc(toc_bytes).ok()) toc_bytes = image.read_clamped(toc_at, kTocMaxSize);
-    // Digested as far as the file reaches (the levels' headers have digests of their own).
-    disc.toc_digest.add(ByteSpan(toc_bytes).first(toc_file != disc.files.end() ? std::min<uint64_t>(toc_file->size, toc_bytes.size())
-                                                                              : toc_bytes.size()));
+    const uint64_t toc_size = recorded && toc_file->size > 0 ? std::min<uint64_t>(toc_file->size, kTocMaxSize) : kTocMaxSize;
+    Bytes toc_bytes = image.read_clamped(toc_at, toc_size);
     auto toc = parse_toc(toc_bytes);
+    if (!toc.ok() && toc_size < kTocMaxSize) {
+        toc_bytes = image.read_clamped(toc_at, kTocMaxSize);
+        toc = parse_toc(toc_bytes);
+    }
+    // Digested as far as the file reaches (the levels' headers have digests of their own).
+    disc.toc_digest.add(ByteSpan(toc_bytes).first(recorded ? std::min<uint64_t>(toc_file->size, toc_bytes.size()) : toc_bytes.size()));
     if (!toc.ok()) {
         // An image whose ISO9660 directory records the TOC at LBA 1001 but
         // that ends before it says where it ends, not what it found there
         // (§2.3: the TOC is that file; its recorded size says how far it reaches).
-        const auto recorded = std::find_if(disc.files.begin(), disc.files.end(),
-                                           [](const IsoFile& f) { return f.lba == kTocLba; });
-        if (recorded != disc.files.end()) {
-            const uint64_t last = kTocLba + std::max<uint64_t>(1, sectors_for(recorded->size)) - 1;
+        if (recorded) {
+            const uint64_t last = kTocLba + std::max<uint64_t>(1, sectors_for(toc_file->size)) - 1;
             if (image.size() / kSectorSize <= last)
                 throw NotAGameDisc(fmt::format("the image ends at sector {}; the table of contents needs sector {}",
                                                image.size() / kSectorSize, last));

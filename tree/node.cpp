@@ -86,7 +86,7 @@ uint64_t Tree::size() const {
 }
 
 Node* Tree::own_directory(uint64_t ino) {
-    if (!owns(ino) || ino >= base_ + kRunBase || ino - base_ > nodes_.size()) return nullptr;
+    if (!owns(ino) || is_run_file(ino) || ino - base_ > nodes_.size()) return nullptr;
     return own(ino).type == NodeType::directory ? &own(ino) : nullptr;
 }
 
@@ -189,7 +189,7 @@ const Tree::Run* Tree::run_of(uint64_t ino) const {
 const Node* Tree::node(uint64_t ino) const {
     if (Subtree* sub = subtree_of(ino)) return ino == sub->folder->ino ? sub->folder : built(*sub).node(ino);
     if (!owns(ino)) return nullptr;
-    if (ino < base_ + kRunBase) return ino - base_ <= nodes_.size() ? &own(ino) : nullptr;
+    if (!is_run_file(ino)) return ino - base_ <= nodes_.size() ? &own(ino) : nullptr;
     {
         std::shared_lock lock(run_nodes_mutex_);
         if (auto it = run_nodes_.find(ino); it != run_nodes_.end()) return &it->second;
@@ -208,7 +208,7 @@ const Node* Tree::node(uint64_t ino) const {
 
 std::shared_ptr<const Provenance> Tree::provenance(const Node& file) const {
     if (Subtree* sub = subtree_of(file.ino)) return built(*sub).provenance(file);
-    if (file.ino < base_ + kRunBase) return file.provenance;
+    if (!is_run_file(file.ino)) return file.provenance;
     const Run* run = run_of(file.ino);
     return run ? run->files->provenance(file.ino - run->first_ino) : nullptr;
 }

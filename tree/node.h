@@ -168,6 +168,8 @@ public:
 
     static constexpr uint64_t kRunBase = 1ull << 40;
     static constexpr int kTreeShift = 48;
+    // Whether `ino` is a run's file (its inode reserved from kRunBase in its tree).
+    static constexpr bool is_run_file(uint64_t ino) { return (ino & ((1ull << kTreeShift) - 1)) >= kRunBase; }
 
 private:
     struct Run {

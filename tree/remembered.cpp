@@ -97,7 +97,7 @@ formats::saved_index::FolderRecord record_folder(const Tree& tree, uint64_t fold
         tree.for_each_child(dir, 0, [&](const std::string& name, uint64_t ino, NodeType type) {
             if (type == NodeType::directory) folders.emplace_back(ino, prefix + name);
             // A run's files are recorded with their run, below.
-            if (type == NodeType::file && (ino & ((1ull << Tree::kTreeShift) - 1)) < Tree::kRunBase)
+            if (type == NodeType::file && !Tree::is_run_file(ino))
                 record.files[prefix + name] = tree.node(ino)->source->size();
             return true;
         });
