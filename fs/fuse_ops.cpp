@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fs/edit_ops.h"
 #include "tree/sources.h"
 #include "tree/xattrs.h"
 
@@ -22,9 +23,10 @@ using tree::NodeType;
 constexpr double kTimeout = 86400.0;  // data never changes while mounted
 constexpr uint32_t kMaxRead = 1u << 20;
 
-tree::Disc& disc_of(fuse_req_t req) { return *static_cast<tree::Disc*>(fuse_req_userdata(req)); }
+// The generation a request serves: held by the request to its end.
+std::shared_ptr<tree::Disc> disc_of(fuse_req_t req) { return served(req).disc(); }
 
-struct stat attributes(const tree::Disc& disc, const Node& n) {
+struct stat attributes(const tree::Disc& disc, const Node& n, edit::Session* session = nullptr) {
     struct stat st {};
     st.st_ino = n.ino;
     st.st_uid = 0;
@@ -41,6 +43,7 @@ struct stat attributes(const tree::Disc& disc, const Node& n) {
                     if (disc.tree.node(child)->type == NodeType::directory) ++st.st_nlink;
             }
             st.st_size = 0;
+            if (session) st.st_mode = S_IFDIR | 0755;  // editors make their temporaries beside the file (edit/session.h)
             break;
         case NodeType::symlink:
             st.st_mode = S_IFLNK | 0777;
@@ -56,13 +59,16 @@ struct stat attributes(const tree::Disc& disc, const Node& n) {
                 const cache::SizingLoads sizing;
                 st.st_size = static_cast<off_t>(n.source->size());
             }
+            if (session) edit_attributes(*session, disc.tree.path_of(n.ino), st);
             break;
     }
     st.st_blocks = (st.st_size + 511) / 512;
     return st;
 }
 
-void op_init(void*, fuse_conn_info* conn) {
+void op_init(void* userdata, fuse_conn_info* conn) {
+    // An edit session truncates a draft at open rather than copying the file first.
+    if (static_cast<Served*>(userdata)->session && (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC)) conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
     // Large requests: the kernel sizes reads by max_pages, which libfuse
     // derives from max_write; readahead up to 1 MiB too.
     conn->max_write = kMaxRead;
@@ -73,21 +79,25 @@ void op_init(void*, fuse_conn_info* conn) {
     conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
 }
 
-double attr_timeout(const Node& n) { return n.type == NodeType::file && n.source->dynamic() ? 0.0 : kTimeout; }
+// With -o edits nothing is cached by the kernel: an applied edit changes
+// sizes and bytes across its level at once.
+double entry_timeout(fuse_req_t req) { return served(req).session ? 0.0 : kTimeout; }
+double attr_timeout(fuse_req_t req, const Node& n) {
+    return (n.type == NodeType::file && n.source->dynamic()) || served(req).session ? 0.0 : kTimeout;
+}
 
-fuse_entry_param entry_for(const tree::Disc& disc, uint64_t ino) {
+fuse_entry_param entry_for(fuse_req_t req, const tree::Disc& disc, uint64_t ino) {
     fuse_entry_param e{};
     const Node& n = *disc.tree.node(ino);
     e.ino = ino;
-    e.attr = attributes(disc, n);
-    e.attr_timeout = attr_timeout(n);
-    e.entry_timeout = kTimeout;
+    e.attr = attributes(disc, n, served(req).session);
+    e.attr_timeout = attr_timeout(req, n);
+    e.entry_timeout = entry_timeout(req);
     return e;
 }
 
 // A folder that cannot be shown (tree::Tree::folder_error): EIO, logged once.
-bool folder_failed(fuse_req_t req, fuse_ino_t ino) {
-    auto& disc = disc_of(req);
+bool folder_failed(fuse_req_t req, tree::Disc& disc, fuse_ino_t ino) {
     const std::string error = disc.tree.folder_error(ino);
     if (error.empty()) return false;
     disc.diagnostics.report(disc.tree.path_of(ino), "open", error);
@@ -96,32 +106,36 @@ bool folder_failed(fuse_req_t req, fuse_ino_t ino) {
 }
 
 void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
-    const auto& disc = disc_of(req);
-    if (folder_failed(req, parent)) return;
+    const auto held = disc_of(req);
+    auto& disc = *held;
+    if (folder_failed(req, disc, parent)) return;
+    if (lookup_scratch(req, disc, parent, name)) return;
     const auto ino = disc.tree.lookup(parent, name);
     if (!ino) {
         fuse_entry_param e{};
-        e.entry_timeout = kTimeout;  // negative entries are stable too
+        e.entry_timeout = entry_timeout(req);  // negative entries are stable too, without edits
         fuse_reply_entry(req, &e);
         return;
     }
-    const fuse_entry_param e = entry_for(disc, *ino);
+    const fuse_entry_param e = entry_for(req, disc, *ino);
     fuse_reply_entry(req, &e);
 }
 
 void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
-    const auto& disc = disc_of(req);
-    const Node* n = disc.tree.node(ino);
+    if (scratch_attributes(req, ino)) return;
+    const auto held = disc_of(req);
+    const Node* n = held->tree.node(ino);
     if (!n) {
         fuse_reply_err(req, ENOENT);
         return;
     }
-    const struct stat st = attributes(disc, *n);
-    fuse_reply_attr(req, &st, attr_timeout(*n));
+    const struct stat st = attributes(*held, *n, served(req).session);
+    fuse_reply_attr(req, &st, attr_timeout(req, *n));
 }
 
 void op_readlink(fuse_req_t req, fuse_ino_t ino) {
-    const Node* n = disc_of(req).tree.node(ino);
+    const auto held = disc_of(req);
+    const Node* n = held->tree.node(ino);
     if (!n || n->type != NodeType::symlink) {
         fuse_reply_err(req, EINVAL);
         return;
@@ -130,19 +144,21 @@ void op_readlink(fuse_req_t req, fuse_ino_t ino) {
 }
 
 void op_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
-    const Node* n = disc_of(req).tree.node(ino);
+    const auto held = disc_of(req);
+    const Node* n = held->tree.node(ino);
     if (!n) return (void)fuse_reply_err(req, ENOENT);
     if (n->type != NodeType::directory) return (void)fuse_reply_err(req, ENOTDIR);
-    fi->cache_readdir = 1;
-    fi->keep_cache = 1;
+    fi->cache_readdir = !served(req).session;
+    fi->keep_cache = !served(req).session;
     fuse_reply_open(req, fi);
 }
 
 // READDIR and READDIRPLUS: "." and "..", then the tree's children, resuming
 // at `offset`; with `plus` every entry carries its attributes, like a LOOKUP.
 void list_directory(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, bool plus) {
-    const auto& disc = disc_of(req);
-    if (folder_failed(req, ino)) return;
+    const auto held = disc_of(req);
+    auto& disc = *held;
+    if (folder_failed(req, disc, ino)) return;
     const Node* n = disc.tree.node(ino);
     if (!n || n->type != NodeType::directory) return (void)fuse_reply_err(req, ENOTDIR);
     std::vector<char> buffer(size);
@@ -151,8 +167,10 @@ void list_directory(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, b
     auto add = [&](const char* name, uint64_t child, NodeType type) {
         const bool dot = index < 2;  // the kernel takes no entry for "." and ".."
         fuse_entry_param e{};
-        if (plus && !dot) {
-            e = entry_for(disc, child);
+        if (plus && !dot && edit::Session::is_scratch(child)) {
+            e = scratch_entry(req, child);
+        } else if (plus && !dot) {
+            e = entry_for(req, disc, child);
         } else {  // readdir needs only the inode and the type
             e.attr.st_ino = child;
             e.attr.st_mode = type == NodeType::directory ? S_IFDIR : type == NodeType::symlink ? S_IFLNK : S_IFREG;
@@ -169,8 +187,12 @@ void list_directory(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, b
     bool room = true;
     if (index == 0) room = add(".", n->ino, NodeType::directory);
     if (room && index == 1) room = add("..", n->parent, NodeType::directory);
+    // An edit session's scratch files first (edit/session.h), then the tree's.
+    const auto scratch = scratch_names(req, disc, ino);
+    for (size_t i = static_cast<size_t>(index - 2); room && i < scratch.size(); ++i)
+        room = add(scratch[i].first.c_str(), scratch[i].second, NodeType::file);
     if (room)
-        disc.tree.for_each_child(ino, static_cast<uint64_t>(index - 2),
+        disc.tree.for_each_child(ino, static_cast<uint64_t>(index - 2) - scratch.size(),
                                  [&](const std::string& name, uint64_t child, NodeType type) {
                                      return add(name.c_str(), child, type);
                                  });
@@ -204,28 +226,33 @@ struct Snapshot {
 };
 
 void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
-    const Node* n = disc_of(req).tree.node(ino);
+    const bool writing = (fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC);
+    if (edit::Session::is_scratch(ino) || (writing && served(req).session)) return open_for_edit(req, ino, fi);
+    const auto held = disc_of(req);
+    auto& disc = *held;
+    const Node* n = disc.tree.node(ino);
     if (!n) return (void)fuse_reply_err(req, ENOENT);
     if (n->type != NodeType::file) return (void)fuse_reply_err(req, EISDIR);
-    if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC)) return (void)fuse_reply_err(req, EROFS);
+    if (writing) return (void)fuse_reply_err(req, EROFS);
     if (const std::string error = n->source->open_error(); !error.empty()) {
-        auto& disc = disc_of(req);
         disc.diagnostics.report(disc.tree.path_of(ino), "open", error);
         return (void)fuse_reply_err(req, EIO);
     }
     const auto* live = dynamic_cast<const tree::LiveText*>(n->source.get());
-    if (!live && refused_as_stale(req, disc_of(req), ino, "open")) return;
+    if (!live && refused_as_stale(req, disc, ino, "open")) return;
     if (live) {
         fi->direct_io = 1;
         fi->fh = reinterpret_cast<uint64_t>(new Snapshot{live->render()});
     } else {
-        fi->keep_cache = 1;  // immutable data: let the page cache keep it
+        fi->keep_cache = !served(req).session;  // immutable data: let the page cache keep it (unless edits can change it)
     }
     fuse_reply_open(req, fi);
 }
 
 void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info* fi) {
-    auto& disc = disc_of(req);
+    if (is_edit_handle(fi->fh)) return read_edit(req, size, offset, fi);
+    const auto held = disc_of(req);
+    auto& disc = *held;
     const Node* n = disc.tree.node(ino);
     if (!n || n->type != NodeType::file) return (void)fuse_reply_err(req, EISDIR);
     if (fi->fh) {
@@ -246,34 +273,33 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_fil
     fuse_reply_buf(req, reinterpret_cast<const char*>(buffer.data()), outcome.bytes);
 }
 
-void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
+void op_release(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
+    if (is_edit_handle(fi->fh)) return release_edit(req, ino, fi);
     delete reinterpret_cast<Snapshot*>(fi->fh);
     fuse_reply_err(req, 0);
 }
 
 void op_statfs(fuse_req_t req, fuse_ino_t) {
-    const auto& disc = disc_of(req);
+    const auto held = disc_of(req);
+    const auto& disc = *held;
     struct statvfs s {};
     s.f_bsize = 2048;
     s.f_frsize = 2048;
     s.f_blocks = disc.image->size() / 2048;
     s.f_files = disc.tree.size();
     s.f_namemax = 255;
-    s.f_flag = ST_RDONLY;
+    s.f_flag = served(req).session ? 0 : ST_RDONLY;
     fuse_reply_statfs(req, &s);
 }
 
-// Every operation that would change the tree.
+// Every operation that would change the tree; those an edit session takes
+// are in fs/edit_ops.cpp.
 void erofs(fuse_req_t req) { fuse_reply_err(req, EROFS); }
-void op_setattr(fuse_req_t req, fuse_ino_t, struct stat*, int, fuse_file_info*) { erofs(req); }
+void op_rmdir(fuse_req_t req, fuse_ino_t, const char*) { erofs(req); }
 void op_mknod(fuse_req_t req, fuse_ino_t, const char*, mode_t, dev_t) { erofs(req); }
 void op_mkdir(fuse_req_t req, fuse_ino_t, const char*, mode_t) { erofs(req); }
-void op_unlink(fuse_req_t req, fuse_ino_t, const char*) { erofs(req); }
 void op_symlink(fuse_req_t req, const char*, fuse_ino_t, const char*) { erofs(req); }
-void op_rename(fuse_req_t req, fuse_ino_t, const char*, fuse_ino_t, const char*, unsigned) { erofs(req); }
 void op_link(fuse_req_t req, fuse_ino_t, fuse_ino_t, const char*) { erofs(req); }
-void op_write(fuse_req_t req, fuse_ino_t, const char*, size_t, off_t, fuse_file_info*) { erofs(req); }
-void op_create(fuse_req_t req, fuse_ino_t, const char*, mode_t, fuse_file_info*) { erofs(req); }
 // Replies with `value`, or its size when the caller asks for that (size 0).
 void reply_xattr(fuse_req_t req, const std::string& value, size_t size) {
     if (size == 0) return (void)fuse_reply_xattr(req, value.size());
@@ -282,7 +308,8 @@ void reply_xattr(fuse_req_t req, const std::string& value, size_t size) {
 }
 
 void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
-    auto& disc = disc_of(req);
+    const auto held = disc_of(req);
+    auto& disc = *held;
     const Node* n = disc.tree.node(ino);
     if (!n) return (void)fuse_reply_err(req, ENOENT);
     // Only the user namespace holds attributes here; gcfs has no POSIX ACLs
@@ -298,7 +325,8 @@ void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) 
 }
 
 void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
-    const auto& disc = disc_of(req);
+    const auto held = disc_of(req);
+    const auto& disc = *held;
     const Node* n = disc.tree.node(ino);
     if (!n) return (void)fuse_reply_err(req, ENOENT);
     std::string names;
@@ -306,8 +334,11 @@ void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
     reply_xattr(req, names, size);
 }
 
-void op_setxattr(fuse_req_t req, fuse_ino_t, const char*, const char*, size_t, int) { erofs(req); }
-void op_removexattr(fuse_req_t req, fuse_ino_t, const char*) { erofs(req); }
+// With -o edits an editor copying a file's ACL onto its temporary is told
+// there are none to set, as on a file system without them (sed -i, cp -p).
+void no_xattrs(fuse_req_t req) { fuse_reply_err(req, served(req).session ? EOPNOTSUPP : EROFS); }
+void op_setxattr(fuse_req_t req, fuse_ino_t, const char*, const char*, size_t, int) { no_xattrs(req); }
+void op_removexattr(fuse_req_t req, fuse_ino_t, const char*) { no_xattrs(req); }
 void op_fallocate(fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*) { erofs(req); }
 
 fuse_lowlevel_ops make_operations(bool xattrs) {
@@ -324,10 +355,12 @@ fuse_lowlevel_ops make_operations(bool xattrs) {
     ops.release = op_release;
     ops.statfs = op_statfs;
     ops.setattr = op_setattr;
+    ops.flush = op_flush;
+    ops.fsync = op_fsync;
     ops.mknod = op_mknod;
     ops.mkdir = op_mkdir;
     ops.unlink = op_unlink;
-    ops.rmdir = op_unlink;
+    ops.rmdir = op_rmdir;
     ops.symlink = op_symlink;
     ops.rename = op_rename;
     ops.link = op_link;
@@ -344,6 +377,8 @@ fuse_lowlevel_ops make_operations(bool xattrs) {
 }
 
 }  // namespace
+
+void reply_attributes(fuse_req_t req, fuse_ino_t ino) { op_getattr(req, ino, nullptr); }
 
 const fuse_lowlevel_ops& operations(bool xattrs) {
     static const fuse_lowlevel_ops with = make_operations(true), without = make_operations(false);

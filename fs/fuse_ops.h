@@ -1,15 +1,16 @@
 // libfuse3 low-level operations over the virtual tree. Thin: every answer
-// comes from tree::Node; every write operation is EROFS.
+// comes from tree::Node; every write operation is EROFS, or with -o edits
+// forwarded to the edit session (fs/edit_ops.h).
 #pragma once
 
 #define FUSE_USE_VERSION 312
 #include <fuse_lowlevel.h>
 
-#include "tree/tree_builder.h"
+#include "fs/served.h"
 
 namespace gcfs::fs {
 
-// The ops table; userdata passed to fuse_session_new must be a tree::Disc*.
+// The ops table; userdata passed to fuse_session_new must be a Served*.
 // Without `xattrs` the user.gcfs.* attributes are off and the kernel stops
 // asking after the first request; with them, names outside user.* (POSIX
 // ACLs, SELinux labels) answer EOPNOTSUPP, so `ls -l` stops asking after the

@@ -80,8 +80,15 @@ std::string apply_o_option(const std::string& list, MountOptions& options) {
                 return fmt::format("bad index_dir '{}': an absolute path (the daemon leaves its working directory)\n"
                                    "usage: gcfs mount IMAGE MOUNTPOINT -o index_dir=/path/to/folder",
                                    options.index_dir);
+        } else if (item.rfind("edits=", 0) == 0) {
+            options.edits_dir = item.substr(6);
+            if (options.edits_dir.empty() || options.edits_dir[0] != '/')
+                return fmt::format("bad edits '{}': an absolute path (the daemon leaves its working directory)\n"
+                                   "usage: gcfs mount IMAGE MOUNTPOINT -o edits=/path/to/folder",
+                                   options.edits_dir);
         } else if (item == "rw") {
-            return "gcfs is read-only: -o rw is not supported";
+            return "gcfs mounts read-only: -o rw is not supported (-o edits=DIR makes what gcfs can encode writable, and keeps "
+                   "the image untouched)";
         } else if (!item.empty()) {
             options.fuse_options.push_back(item);
         }
@@ -149,7 +156,9 @@ void keep_heap_small() {
 
 }  // namespace
 
-int run_mount(const MountOptions& given, tree::Disc& disc) {
+int run_mount(const MountOptions& given, Served& served) {
+    const auto held = served.disc();
+    tree::Disc& disc = *held;
     if (given.debug) spdlog::set_level(spdlog::level::debug);
     keep_heap_small();
     if (const std::string problem = mountpoint_problem(given.mountpoint); !problem.empty()) {
@@ -165,7 +174,8 @@ int run_mount(const MountOptions& given, tree::Disc& disc) {
         std::free(absolute);
     }
 
-    std::vector<std::string> args = {"gcfs", "-o", "ro,default_permissions,fsname=gcfs:" + options.image + ",subtype=gcfs"};
+    const std::string mode = served.session ? "rw" : "ro";
+    std::vector<std::string> args = {"gcfs", "-o", mode + ",default_permissions,fsname=gcfs:" + options.image + ",subtype=gcfs"};
     for (const auto& o : options.fuse_options) {
         args.push_back("-o");
         args.push_back(o);
@@ -176,7 +186,7 @@ int run_mount(const MountOptions& given, tree::Disc& disc) {
     fuse_args fargs = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
 
     Session session;
-    session.se = fuse_session_new(&fargs, &operations(options.xattrs), sizeof(fuse_lowlevel_ops), &disc);
+    session.se = fuse_session_new(&fargs, &operations(options.xattrs), sizeof(fuse_lowlevel_ops), &served);
     if (!session.se) {
         fmt::print(stderr, "gcfs: libfuse rejected the options (see above)\n");
         return 5;
@@ -201,9 +211,11 @@ int run_mount(const MountOptions& given, tree::Disc& disc) {
 
     std::thread mapping = map_program_in_background();  // after daemonising: threads do not survive the fork
     // After daemonising too: SQLite's file locks belong to the process that took them.
-    if (options.persistent_index) tree::use_persistent_index(disc, options.index_dir);
+    // An edit session's generations are new images each: they are neither
+    // kept in the persistent index nor sized ahead (README, Modding).
+    if (options.persistent_index && !served.session) tree::use_persistent_index(disc, options.index_dir);
     const MemoryTrimmer trimmer(*disc.cache);
-    if (options.index_ahead) disc.start_index_ahead();  // its thread starts with the first level listing
+    if (options.index_ahead && !served.session) disc.start_index_ahead();  // its thread starts with the first level listing
     fuse_loop_config* config = fuse_loop_cfg_create();
     fuse_loop_cfg_set_max_threads(config, 16);
     fuse_loop_cfg_set_idle_threads(config, 4);

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "tree/tree_builder.h"
+#include "fs/served.h"
 
 namespace gcfs::fs {
 
@@ -21,6 +21,7 @@ struct MountOptions {
     // (default cache::IndexStore::default_dir(), never beside the image).
     bool persistent_index = true;
     std::string index_dir;
+    std::string edits_dir;  // -o edits=DIR: writable for what gcfs encodes (edit/session.h); empty: read-only
     std::vector<std::string> fuse_options;  // passed through to libfuse (allow_other, ...)
 };
 
@@ -36,6 +37,6 @@ std::string mountpoint_problem(const std::string& mountpoint);
 
 // Mounts the opened disc, serves until unmounted or signalled. Returns the
 // process exit code; errors are printed as one line on stderr.
-int run_mount(const MountOptions& options, tree::Disc& disc);
+int run_mount(const MountOptions& options, Served& served);
 
 }  // namespace gcfs::fs

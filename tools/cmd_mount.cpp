@@ -17,8 +17,8 @@ void add_mount_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("-f,--foreground", options->foreground, "stay in the foreground (SIGINT/SIGTERM unmount)");
     cmd->add_flag("-d,--debug", options->debug, "foreground with libfuse debug output");
     cmd->add_option("-o", *o_lists,
-                    "mount options: cache_size=SIZE (default 512M), noxattr, noindexahead, noindex, index_dir=DIR, allow_other, any "
-                    "other libfuse option")
+                    "mount options: cache_size=SIZE (default 512M), edits=DIR (writable for what gcfs encodes, the image untouched), "
+                    "noxattr, noindexahead, noindex, index_dir=DIR, allow_other, any other libfuse option")
         ->allow_extra_args(false);
     cmd->callback([options, o_lists, &exit_code] {
         for (const auto& list : *o_lists) {
@@ -29,8 +29,17 @@ void add_mount_command(CLI::App& app, int& exit_code) {
             }
         }
         if (options->debug) options->foreground = true;
-        auto disc = open_image(options->image, options->cache_bytes, exit_code);
-        if (disc) exit_code = fs::run_mount(*options, *disc);
+        fs::Served served;
+        std::unique_ptr<edit::Session> session;
+        if (!options->edits_dir.empty()) {
+            session = open_edit_session(options->image, options->edits_dir, options->cache_bytes, exit_code);
+            if (!session) return;
+            served.session = session.get();
+        } else {
+            served.fixed = open_image(options->image, options->cache_bytes, exit_code);
+            if (!served.fixed) return;
+        }
+        exit_code = fs::run_mount(*options, served);
     });
 }
 

@@ -10,5 +10,6 @@ void add_mkdisc_command(CLI::App& app, int& exit_code);
 void add_browse_commands(CLI::App& app, int& exit_code);  // ls, cat
 void add_verify_command(CLI::App& app, int& exit_code);
 void add_extract_command(CLI::App& app, int& exit_code);
+void add_edit_commands(CLI::App& app, int& exit_code);  // pack, edits
 
 }  // namespace gcfs::tools

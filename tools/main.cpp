@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     gcfs::tools::add_browse_commands(app, exit_code);
     gcfs::tools::add_verify_command(app, exit_code);
     gcfs::tools::add_extract_command(app, exit_code);
+    gcfs::tools::add_edit_commands(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -22,6 +22,27 @@ std::unique_ptr<tree::Disc> open_image(const std::string& image, uint64_t cache_
     return nullptr;
 }
 
+std::unique_ptr<edit::Session> open_edit_session(const std::string& image, const std::string& edits_dir, uint64_t cache_bytes,
+                                                 int& exit_code) {
+    try {
+        return std::make_unique<edit::Session>(image, edits_dir, cache_bytes);
+    } catch (const edit::EditStoreError& e) {
+        fmt::print(stderr, "gcfs: edits folder: {}\n", e.what());
+        exit_code = 9;
+        return nullptr;
+    } catch (const std::system_error& e) {
+        fmt::print(stderr, "gcfs: cannot open image {}: {}\n", image, e.code().message());
+        exit_code = 2;
+    } catch (const tree::NotAnImageFile& e) {
+        fmt::print(stderr, "gcfs: cannot open image {}: {}\n", image, e.what());
+        exit_code = 2;
+    } catch (const tree::NotAGameDisc& e) {
+        fmt::print(stderr, "gcfs: {}: {}\n", image, e.what());
+        exit_code = 3;
+    }
+    return nullptr;
+}
+
 std::optional<uint64_t> find_in_tree(const tree::Disc& disc, const std::string& path, const char* command, bool want_file,
                                      int& exit_code) {
     const auto ino = disc.tree.resolve(path);

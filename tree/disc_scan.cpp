@@ -58,7 +58,7 @@ public:
                 disc_.directories.push_back(child);
                 directory(e.lba, e.size, child, depth + 1, iso9660::kMaxDirectoryBytes);
             } else {
-                disc_.files.push_back({child, e.lba, e.size});
+                disc_.files.push_back({child, e.lba, e.size, at + e.record_offset});
             }
         }
     }

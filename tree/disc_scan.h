@@ -42,6 +42,7 @@ struct IsoFile {
     std::string path;  // "LEVELS/LEVEL00.WAD"
     uint32_t lba;
     uint32_t size;
+    uint64_t record_byte = 0;  // image byte of its ISO9660 directory record (an edit that moves the file rewrites it)
 };
 
 // What part of the ISO9660 tree could not be read, listed in disc/.damaged.

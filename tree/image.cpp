@@ -12,7 +12,7 @@
 
 namespace gcfs::tree {
 
-Image::Image(const std::string& path) : path_(path) {
+Image::Image(const std::string& path, std::shared_ptr<const ImagePatch> patch) : path_(path), patch_(std::move(patch)) {
     // Non-blocking, so opening a FIFO returns at once and is refused below
     // rather than waiting for a writer.
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -37,6 +37,8 @@ Image::Image(const std::string& path) : path_(path) {
         size_ = static_cast<uint64_t>(end);
     }
     modified_ = {st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
+    file_size_ = size_;
+    if (patch_) size_ = patch_->size;
 }
 
 bool Image::unchanged() const {
@@ -57,6 +59,36 @@ bool Image::read(uint64_t offset, std::span<uint8_t> out) const {
         errno = ESTALE;
         return false;
     }
+    if (!patch_) return read_file(offset, out);
+    if (offset > size_ || out.size() > size_ - offset) {
+        errno = EIO;
+        return false;
+    }
+    // Pieces first, the file between them, zeros past the file's end.
+    uint64_t at = offset;
+    const uint64_t end = offset + out.size();
+    auto piece = patch_->pieces.upper_bound(at);
+    if (piece != patch_->pieces.begin()) --piece;
+    while (at < end) {
+        while (piece != patch_->pieces.end() && piece->first + piece->second.size() <= at) ++piece;
+        const uint64_t piece_at = piece == patch_->pieces.end() ? end : std::max(piece->first, at);
+        if (piece_at > at) {  // from the file, up to the next piece
+            const uint64_t stop = std::min(piece_at, end);
+            const uint64_t from_file = at < file_size_ ? std::min(stop, file_size_) - at : 0;
+            if (from_file && !read_file(at, out.subspan(at - offset, from_file))) return false;
+            std::fill(out.begin() + static_cast<int64_t>(at - offset + from_file), out.begin() + static_cast<int64_t>(stop - offset), 0);
+            at = stop;
+            continue;
+        }
+        const uint64_t stop = std::min(end, piece->first + piece->second.size());
+        std::copy(piece->second.begin() + static_cast<int64_t>(at - piece->first),
+                  piece->second.begin() + static_cast<int64_t>(stop - piece->first), out.begin() + static_cast<int64_t>(at - offset));
+        at = stop;
+    }
+    return true;
+}
+
+bool Image::read_file(uint64_t offset, std::span<uint8_t> out) const {
     uint64_t done = 0;
     while (done < out.size()) {
         const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -18,16 +20,28 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The bytes an edit changes (edit/): the image file with some ranges
+// replaced, and perhaps grown past its end. Pieces never overlap; bytes past
+// the file's end that no piece covers are zero.
+struct ImagePatch {
+    uint64_t size = 0;
+    std::map<uint64_t, formats::Bytes> pieces;  // by image offset
+};
+
 class Image {
 public:
     // Throws std::system_error with the path when the file cannot be opened,
-    // NotAnImageFile when it is not a regular file or block device.
-    explicit Image(const std::string& path);
+    // NotAnImageFile when it is not a regular file or block device. With a
+    // patch, the image read is the file as the patch changes it (the file
+    // itself is still only read).
+    explicit Image(const std::string& path, std::shared_ptr<const ImagePatch> patch = nullptr);
     ~Image();
     Image(const Image&) = delete;
     Image& operator=(const Image&) = delete;
 
     const std::string& path() const { return path_; }
+    bool patched() const { return patch_ != nullptr; }
+    uint64_t file_size() const { return file_size_; }  // the file's own, before any patch
     uint64_t size() const { return size_; }
 
     // Reads exactly out.size() bytes at `offset`; returns false (errno set)
@@ -49,7 +63,11 @@ public:
     int64_t mtime_ns() const { return modified_.first * 1'000'000'000 + modified_.second; }
 
 private:
+    bool read_file(uint64_t offset, std::span<uint8_t> out) const;
+
     std::string path_;
+    std::shared_ptr<const ImagePatch> patch_;
+    uint64_t file_size_ = 0;
     int fd_ = -1;
     uint64_t size_ = 0;
     int64_t stat_size_ = 0;  // st_size at open: the size for a file, 0 for a block device

@@ -260,14 +260,19 @@ void Disc::start_index_ahead() {
 }
 
 std::unique_ptr<Disc> open_disc(const std::string& image_path, uint64_t cache_budget_bytes) {
+    return open_disc(image_path, DiscSetup{nullptr, std::make_shared<cache::LruCache>(cache_budget_bytes), {}});
+}
+
+std::unique_ptr<Disc> open_disc(const std::string& image_path, DiscSetup setup) {
     auto disc = std::make_unique<Disc>();
-    disc->image = std::make_unique<Image>(image_path);
-    disc->cache = std::make_unique<cache::LruCache>(cache_budget_bytes);
+    disc->image = std::make_unique<Image>(image_path, std::move(setup.patch));
+    disc->cache = std::move(setup.cache);
     disc->scan = scan_table(*disc->image);
     disc->scanned.resize(disc->scan.levels.size());
     // Made now: level folders built at once on two threads must not both insert.
     for (const auto& level : disc->scan.levels) disc->decoders[level.folder];
     Builder(*disc).build();
+    if (setup.extend) setup.extend(*disc);
     return disc;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,7 +44,7 @@ struct LevelDecoders {
 
 struct Disc {
     std::unique_ptr<Image> image;
-    std::unique_ptr<cache::LruCache> cache;
+    std::shared_ptr<cache::LruCache> cache;  // shared by the generations of an edited mount (edit/)
     DiscScan scan;  // a level's entry is whole once level() has scanned it
     Tree tree;
     Diagnostics diagnostics;
@@ -71,5 +72,15 @@ struct Disc {
 
 // Throws std::system_error (cannot open) or NotAGameDisc (wrong content).
 std::unique_ptr<Disc> open_disc(const std::string& image_path, uint64_t cache_budget_bytes);
+
+// The same over an edited image (edit/): `patch` changes what is read of the
+// file, `cache` is shared with the mount's other generations, and `extend`
+// adds what the edit layer shows at the root once the tree is built.
+struct DiscSetup {
+    std::shared_ptr<const ImagePatch> patch;
+    std::shared_ptr<cache::LruCache> cache;
+    std::function<void(Disc&)> extend;
+};
+std::unique_ptr<Disc> open_disc(const std::string& image_path, DiscSetup setup);
 
 }  // namespace gcfs::tree

@@ -116,6 +116,7 @@ Directory parse_directory(ByteSpan d) {
             continue;
         }
         DirectoryEntry e;
+        e.record_offset = at;
         e.lba = u32_at(d, at + 2);
         e.size = u32_at(d, at + 10);
         e.is_directory = (d[at + 25] & 0x02) != 0;
@@ -225,6 +226,25 @@ Bytes directory_extent(const Dir& self, const Dir& parent, const std::vector<con
 }
 
 }  // namespace
+
+namespace {
+
+void put_both_endian(std::span<uint8_t> b, uint64_t at, uint32_t v) {
+    require(b, at, 8, "both-endian field");
+    for (int i = 0; i < 4; ++i) {
+        b[at + i] = static_cast<uint8_t>(v >> (8 * i));
+        b[at + 7 - i] = static_cast<uint8_t>(v >> (8 * i));
+    }
+}
+
+}  // namespace
+
+void put_record_extent(std::span<uint8_t> record, uint32_t lba, uint32_t size) {
+    put_both_endian(record, 2, lba);
+    put_both_endian(record, 10, size);
+}
+
+void put_volume_sectors(std::span<uint8_t> pvd, uint32_t sectors) { put_both_endian(pvd, 80, sectors); }
 
 Bytes write_volume(const VolumeToWrite& volume, uint32_t limit_lba) {
     // Group files by their directory; ISO9660 sorts records by name.

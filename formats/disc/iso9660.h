@@ -33,7 +33,13 @@ struct DirectoryEntry {
     uint32_t lba = 0;
     uint32_t size = 0;
     bool is_directory = false;
+    uint64_t record_offset = 0;  // the record's byte in its directory extent
 };
+
+// ECMA-119 9.1.3, 9.1.4: a record's extent LBA and data length, each both-endian.
+void put_record_extent(std::span<uint8_t> record, uint32_t lba, uint32_t size);
+// ECMA-119 8.4.8: the PVD's volume space size, both-endian at byte 80.
+void put_volume_sectors(std::span<uint8_t> pvd, uint32_t sectors);
 
 // What one directory extent could not give: `offset` is the record's byte in
 // the extent.

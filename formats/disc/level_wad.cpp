@@ -49,6 +49,39 @@ void write_level_header(ByteWriter& w, const LevelHeader& h) {
     for (const auto& r : h.chunk_sound_banks) put(w, r);
 }
 
+namespace {
+
+void put_range(std::span<uint8_t> b, uint64_t at, SectorRange r) {
+    require(b, at, 8, "level header range");
+    for (int i = 0; i < 4; ++i) {
+        b[at + i] = static_cast<uint8_t>(static_cast<uint32_t>(r.offset) >> (8 * i));
+        b[at + 4 + i] = static_cast<uint8_t>(static_cast<uint32_t>(r.size) >> (8 * i));
+    }
+}
+
+}  // namespace
+
+void put_level_extents(std::span<uint8_t> b, const LevelHeader& h) {
+    if (s32_at(b, 0) == kLevelHeaderSize) {  // §3.1
+        put_range(b, 0x10, h.data);
+        put_range(b, 0x18, h.sound_bank);
+        put_range(b, 0x20, h.gameplay);
+        put_range(b, 0x28, h.occlusion);
+        for (int i = 0; i < 3; ++i) put_range(b, 0x30 + 8 * i, h.chunks[i]);
+        for (int i = 0; i < 3; ++i) put_range(b, 0x48 + 8 * i, h.chunk_sound_banks[i]);
+        return;
+    }
+    if (s32_at(b, 0) != kLevelHeader68Size) fail(Errc::bad_magic, 0, "level header size is not 0x60 or 0x68");
+    const SectorRange ntsc = sector_range_at(b, 0x1c), pal = sector_range_at(b, 0x24);  // §3.2
+    put_range(b, 0x0c, h.data);
+    put_range(b, 0x14, h.sound_bank);
+    put_range(b, 0x1c, h.gameplay);
+    if (pal.offset == ntsc.offset && pal.size == ntsc.size) put_range(b, 0x24, h.gameplay);
+    put_range(b, 0x2c, h.occlusion);
+    for (int i = 0; i < 3; ++i) put_range(b, 0x34 + 8 * i, h.chunks[i]);
+    for (int i = 0; i < 3; ++i) put_range(b, 0x50 + 8 * i, h.chunk_sound_banks[i]);
+}
+
 std::vector<LevelExtent> level_extents(const LevelHeader& h) {
     std::vector<LevelExtent> all = {
         {"data", h.data}, {"sound_bank", h.sound_bank}, {"gameplay", h.gameplay}, {"occlusion", h.occlusion}};

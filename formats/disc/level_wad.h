@@ -29,6 +29,12 @@ struct LevelHeader {
 // PAL gameplay; we read NTSC as Wrench does).
 Result<LevelHeader> parse_level_header(ByteSpan bytes);
 void write_level_header(ByteWriter& out, const LevelHeader& header);  // always 0x60
+// Writes the extents of `header` into `bytes`, a header of either layout as
+// found (its header_size decides which), leaving every other byte as it is.
+// In the 0x68 layout a PAL gameplay range equal to the NTSC one before the
+// change follows it; a distinct PAL range is left alone (§3.2: Wrench reads
+// NTSC only, so nothing says what a writer owes PAL).
+void put_level_extents(std::span<uint8_t> bytes, const LevelHeader& header);
 
 // One named sector range of a level container, in header order.
 struct LevelExtent {

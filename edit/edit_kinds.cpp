@@ -1,0 +1,152 @@
+#include "edit/edit_kinds.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <regex>
+
+#include "formats/core/core_tables.h"
+#include "formats/core/texture_encode.h"
+#include "formats/export/texture_png.h"
+#include "formats/gameplay/import.h"
+
+namespace gcfs::edit {
+namespace {
+
+using formats::Bytes;
+using formats::ByteSpan;
+
+// The WAD-LZ streams a level folder shows decompressed (formats.md §3.1, §4.1).
+std::optional<std::string> stream_part(const std::string& inside) {
+    static const std::regex kStream(R"((core_data|gameplay|transition_textures|hud_bank_[0-4])\.bin)");
+    std::smatch m;
+    if (std::regex_match(inside, m, kStream)) return m[1].str();
+    return std::nullopt;
+}
+
+struct TexturePath {
+    std::string table;
+    size_t row;
+};
+std::optional<TexturePath> texture_path(const std::string& inside) {
+    static const std::regex kTexture(R"(textures/(tfrag|moby|tie|shrub|part|fx)_([0-9]{3,})\.png)");
+    std::smatch m;
+    if (!std::regex_match(inside, m, kTexture)) return std::nullopt;
+    size_t row = 0;
+    const std::string digits = m[2].str();
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), row).ec != std::errc()) return std::nullopt;
+    return TexturePath{m[1].str(), row};
+}
+
+Bytes content_of(LevelParts& parts, const std::string& part) {
+    auto bytes = parts.content(part);
+    if (!bytes.ok()) throw EditRefused(fmt::format("the level's {} does not decode: {}", part, bytes.error().describe()));
+    return std::move(*bytes);
+}
+
+// Where a texture's texels and palette lie, and in which parts.
+struct TextureBytes {
+    std::string texel_part, palette_part;
+    uint64_t texels = 0, palette = 0;
+    uint32_t width = 0, height = 0;
+    bool own_palette = false;
+};
+
+TextureBytes locate(const tree::LevelScan& level, const TexturePath& t, uint64_t core_size, uint64_t gs_ram_size) {
+    if (!level.core) throw EditRefused("the level's core header did not read");
+    TextureBytes at;
+    if (t.table == "part" || t.table == "fx") {  // formats.md §6.1: both in their bank of the core
+        const auto& table = t.table == "part" ? level.particle_textures : level.fx_textures;
+        const int32_t bank = t.table == "part" ? level.core->part_bank_offset : level.core->fx_bank_offset;
+        if (t.row >= table.size()) throw EditRefused("the level has no such texture");
+        const formats::BankTexture& e = table[t.row];
+        if (const auto problem = formats::bank_texture_problem(e, bank, core_size); !problem.empty()) throw EditRefused("texture " + problem);
+        at = {"core_data", "core_data", static_cast<uint64_t>(int64_t{bank} + e.texels), static_cast<uint64_t>(int64_t{bank} + e.palette),
+              static_cast<uint32_t>(e.width), static_cast<uint32_t>(e.height), true};
+        for (auto [other, other_bank] : {std::pair{&level.particle_textures, level.core->part_bank_offset},
+                                         std::pair{&level.fx_textures, level.core->fx_bank_offset}})
+            for (const auto& o : *other)
+                if (&o != &e && int64_t{other_bank} + o.palette == static_cast<int64_t>(at.palette)) at.own_palette = false;
+        return at;
+    }
+    const auto& entries = level.texture_table(t.table);
+    if (t.row >= entries.size()) throw EditRefused("the level has no such texture");
+    const formats::TextureEntry& e = entries[t.row];
+    const bool stashed = level.stashed_row(t.table, t.row);  // formats-moby.md §10.2: texels in gs_ram
+    const std::optional<uint64_t> stash = stashed ? level.moby_stash_address : std::nullopt;
+    if (const auto problem = formats::texture_problem(e, level.core->textures_base_offset, core_size, gs_ram_size, stash); !problem.empty())
+        throw EditRefused("texture " + problem);
+    at.texel_part = stashed ? "gs_ram" : "core_data";
+    at.texels = stashed ? *stash + static_cast<uint64_t>(e.data_offset)
+                        : static_cast<uint64_t>(int64_t{level.core->textures_base_offset} + e.data_offset);
+    at.palette_part = "gs_ram";
+    at.palette = static_cast<uint64_t>(e.palette) * formats::kPaletteUnit;  // formats.md §6.3
+    at.width = static_cast<uint32_t>(e.width);
+    at.height = static_cast<uint32_t>(e.height);
+    at.own_palette = true;
+    for (const char* table : {"tfrag", "moby", "tie", "shrub"}) {
+        const auto& others = level.texture_table(table);
+        for (size_t i = 0; i < others.size(); ++i)
+            if (others[i].palette == e.palette && !(table == t.table && i == t.row)) at.own_palette = false;
+    }
+    return at;
+}
+
+std::string apply_texture(LevelParts& parts, const tree::LevelScan& level, const TexturePath& t, ByteSpan content) {
+    Bytes core = content_of(parts, "core_data"), gs_ram = content_of(parts, "gs_ram");
+    const TextureBytes at = locate(level, t, core.size(), gs_ram.size());
+    auto picture = formats::png::read_rgba(content, at.width, at.height);
+    if (!picture.ok()) throw EditRefused(picture.error().message);
+    Bytes& texel_bytes = at.texel_part == "gs_ram" ? gs_ram : core;
+    Bytes& palette_bytes = at.palette_part == "gs_ram" ? gs_ram : core;
+    const uint64_t pixels = uint64_t{at.width} * at.height;
+    const ByteSpan old_texels = ByteSpan(texel_bytes).subspan(at.texels, pixels);
+    const formats::Palette palette = formats::ps2_palette(ByteSpan(palette_bytes).subspan(at.palette, formats::kPaletteBytes));
+    const formats::IndexedPicture encoded = formats::encode_indexed(*picture, old_texels, palette, at.own_palette);
+    std::copy(encoded.texels.begin(), encoded.texels.end(), texel_bytes.begin() + static_cast<int64_t>(at.texels));
+    if (encoded.new_palette) {
+        const Bytes stored = formats::ps2_palette_bytes(encoded.palette);
+        std::copy(stored.begin(), stored.end(), palette_bytes.begin() + static_cast<int64_t>(at.palette));
+    }
+    parts.replace("core_data", std::move(core));
+    parts.replace("gs_ram", std::move(gs_ram));
+    return encoded.how;
+}
+
+}  // namespace
+
+std::optional<LevelPath> level_path(const tree::DiscScan& scan, const std::string& path) {
+    const size_t slash = path.find('/');
+    if (slash == std::string::npos) return std::nullopt;
+    for (size_t i = 0; i < scan.levels.size(); ++i)
+        if (path.compare(0, slash, scan.levels[i].folder) == 0 && scan.levels[i].folder.size() == slash)
+            return LevelPath{i, path.substr(slash + 1)};
+    return std::nullopt;
+}
+
+bool editable_kind(const std::string& inside) {
+    if (stream_part(inside) || texture_path(inside)) return true;
+    return inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9));
+}
+
+std::string apply_edit(LevelParts& parts, const tree::LevelScan& level, const std::string& inside, ByteSpan content) {
+    if (const auto part = stream_part(inside)) {
+        content_of(parts, *part);  // the level has it and it decodes
+        if (content.empty() && *part == "core_data") throw EditRefused("core_data.bin cannot be empty (formats.md 6.1: its size is positive)");
+        parts.replace(*part, Bytes(content.begin(), content.end()));
+        return fmt::format("{} bytes, compressed again (formats.md 5)", content.size());
+    }
+    if (const auto texture = texture_path(inside)) return apply_texture(parts, level, *texture, content);
+    if (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9))) {
+        const Bytes gameplay = content_of(parts, "gameplay");
+        auto encoded = formats::gameplay::import_file(
+            gameplay, std::string_view(inside).substr(9), std::string_view(reinterpret_cast<const char*>(content.data()), content.size()));
+        if (!encoded.ok()) throw EditRefused(encoded.error().message);
+        const bool same = *encoded == gameplay;
+        parts.replace("gameplay", std::move(*encoded));
+        return same ? "no change to gameplay.bin" : "gameplay.bin encoded again; rows not changed keep their bytes";
+    }
+    throw EditRefused("gcfs does not encode this file");
+}
+
+}  // namespace gcfs::edit

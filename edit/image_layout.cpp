@@ -1,0 +1,113 @@
+#include "edit/image_layout.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "formats/disc/iso9660.h"
+#include "formats/disc/level_wad.h"
+#include "formats/disc/toc.h"
+
+namespace gcfs::edit {
+namespace {
+
+using formats::Bytes;
+using formats::kSectorSize;
+
+constexpr uint64_t kRecordBytes = 33;  // ECMA-119 9.1: a directory record's fixed part
+
+// Pieces of an image patch, each write landing on what was written before.
+class PatchBuilder {
+public:
+    PatchBuilder(const tree::Image& original, uint64_t size) : original_(original) { patch_.size = size; }
+
+    // The bytes the patch shows at [offset, offset + length) so far.
+    Bytes read(uint64_t offset, uint64_t length) const {
+        Bytes out(length);
+        if (!tree::Image(original_.path(), std::make_shared<tree::ImagePatch>(patch_)).read(offset, out))
+            throw std::runtime_error(fmt::format("cannot read {} bytes at image byte {}", length, offset));
+        return out;
+    }
+    void write(uint64_t offset, Bytes bytes) {
+        patch_.size = std::max(patch_.size, offset + bytes.size());
+        // Earlier pieces this one overlaps take its bytes; the rest is new.
+        for (auto& [at, piece] : patch_.pieces) {
+            const uint64_t from = std::max(at, offset), to = std::min(at + piece.size(), offset + bytes.size());
+            for (uint64_t i = from; i < to; ++i) piece[i - at] = bytes[i - offset];
+        }
+        std::vector<std::pair<uint64_t, uint64_t>> gaps;
+        uint64_t cursor = offset;
+        const uint64_t stop = offset + bytes.size();
+        auto it = patch_.pieces.upper_bound(offset);
+        if (it != patch_.pieces.begin()) --it;
+        for (; it != patch_.pieces.end() && it->first < stop; ++it) {
+            if (it->first > cursor) gaps.emplace_back(cursor, it->first);
+            cursor = std::max(cursor, it->first + it->second.size());
+        }
+        if (cursor < stop) gaps.emplace_back(cursor, stop);
+        for (const auto& [from, to] : gaps)
+            patch_.pieces.emplace(from, Bytes(bytes.begin() + static_cast<int64_t>(from - offset),
+                                              bytes.begin() + static_cast<int64_t>(to - offset)));
+    }
+    tree::ImagePatch take() { return std::move(patch_); }
+
+private:
+    const tree::Image& original_;
+    tree::ImagePatch patch_;
+};
+
+void put_u32(Bytes& b, uint64_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) b.at(at + i) = static_cast<uint8_t>(v >> (8 * i));
+}
+
+}  // namespace
+
+tree::ImagePatch lay_out(const tree::Image& original, const tree::DiscScan& scan, const std::map<size_t, Bytes>& containers) {
+    uint64_t end = formats::align_up(original.size(), kSectorSize);
+    PatchBuilder patch(original, original.size());
+    const uint64_t toc_at = uint64_t{formats::kTocLba} * kSectorSize;
+    for (const auto& [index, bytes] : containers) {
+        const tree::LevelScan& level = scan.levels.at(index);
+        const formats::LevelPart& part = level.part;
+        const uint64_t sectors = bytes.size() / kSectorSize;
+        if (bytes.size() % kSectorSize || sectors > static_cast<uint64_t>(INT32_MAX))
+            throw std::runtime_error(fmt::format("{}: the new container is not whole sectors", level.folder));
+        uint64_t lba = static_cast<uint64_t>(part.file_lba);
+        if (sectors > static_cast<uint64_t>(part.size_sectors)) {  // grown: to the image's end
+            lba = end / kSectorSize;
+            end += bytes.size();
+        }
+        if (lba > static_cast<uint64_t>(INT32_MAX)) throw std::runtime_error("the image would pass 2^31 sectors");
+        patch.write(lba * kSectorSize, bytes);
+
+        // §2.3: the level table's size, and the header copy with the new extents and LBA.
+        auto header = formats::parse_level_header(bytes);
+        if (!header.ok()) throw std::runtime_error(fmt::format("{}: the new container's header: {}", level.folder, header.error().describe()));
+        const uint64_t entry = toc_at + scan.toc.table_offset + formats::kLevelEntrySize * static_cast<uint64_t>(level.index);
+        Bytes size_field = patch.read(entry + 4, 4);
+        put_u32(size_field, 0, static_cast<uint32_t>(sectors));
+        patch.write(entry + 4, std::move(size_field));
+        const uint64_t copy_at = toc_at + part.toc_offset;
+        Bytes copy = patch.read(copy_at, static_cast<uint64_t>(part.header_size));
+        formats::put_level_extents(copy, *header);
+        put_u32(copy, 4, static_cast<uint32_t>(lba));
+        patch.write(copy_at, std::move(copy));
+
+        // §2.2: the ISO9660 record of the same file.
+        for (const auto& file : scan.files) {
+            if (file.lba != static_cast<uint32_t>(part.file_lba) || !file.record_byte) continue;
+            Bytes record = patch.read(file.record_byte, kRecordBytes);
+            formats::iso9660::put_record_extent(record, static_cast<uint32_t>(lba), static_cast<uint32_t>(bytes.size()));
+            patch.write(file.record_byte, std::move(record));
+        }
+    }
+    if (end > formats::align_up(original.size(), kSectorSize)) {  // ECMA-119 8.4.8: the volume grew
+        const uint64_t pvd_at = uint64_t{formats::iso9660::kPvdLba} * kSectorSize;
+        Bytes pvd = patch.read(pvd_at, kSectorSize);
+        formats::iso9660::put_volume_sectors(pvd, static_cast<uint32_t>(end / kSectorSize));
+        patch.write(pvd_at, std::move(pvd));
+    }
+    return patch.take();
+}
+
+}  // namespace gcfs::edit

@@ -1,0 +1,310 @@
+#include "formats/gameplay/import.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "formats/export/csv_read.h"
+#include "formats/gameplay/export.h"
+#include "formats/gameplay/gameplay.h"
+
+namespace gcfs::formats::gameplay {
+namespace {
+
+constexpr uint64_t kTableHeader = 0x10;  // formats-gameplay.md §0: count and three words before the records
+
+struct TableFile {
+    std::string_view name;
+    Block block;
+    const RecordSchema* schema;
+    bool instances;  // ties.csv, shrubs.csv: position and group columns after the fields
+};
+const TableFile kTables[] = {
+    {"mobies.csv", Block::mobies, &kMobySchema, false},     {"ties.csv", Block::ties, &kTieSchema, true},
+    {"shrubs.csv", Block::shrubs, &kShrubSchema, true},     {"cameras.csv", Block::cameras, &kCameraSchema, false},
+    {"sounds.csv", Block::sounds, &kSoundSchema, false},    {"env_samples.csv", Block::env_samples, &kEnvSampleSchema, false},
+};
+
+const TableFile* table_file(std::string_view name) {
+    for (const auto& t : kTables)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+int help_language(std::string_view name) {
+    for (int l = 0; l < kLanguageCount; ++l)
+        if (name == fmt::format("help/{}.txt", kLanguages[l])) return l;
+    return -1;
+}
+
+void put_le(Bytes& bytes, uint64_t at, uint64_t v, uint32_t width) {
+    for (uint32_t i = 0; i < width; ++i) bytes.at(at + i) = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// `text` as a value of `type`, or why not.
+std::optional<uint32_t> parse_field(FieldType type, const std::string& text) {
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    if (type == FieldType::f32) {
+        float v = 0;
+        const auto r = std::from_chars(begin, end, v);
+        if (r.ec != std::errc() || r.ptr != end) return std::nullopt;
+        uint32_t bits;
+        std::memcpy(&bits, &v, 4);
+        return bits;
+    }
+    int64_t v = 0;
+    std::from_chars_result r{};
+    if (type == FieldType::hex32 && text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+        r = std::from_chars(begin + 2, end, v, 16);
+    else
+        r = std::from_chars(begin, end, v, 10);
+    if (r.ec != std::errc() || r.ptr != end) return std::nullopt;
+    int64_t low = 0, high = 0;
+    switch (type) {
+        case FieldType::u8: high = 0xff; break;
+        case FieldType::s16: low = INT16_MIN, high = INT16_MAX; break;
+        case FieldType::u16: high = 0xffff; break;
+        case FieldType::s32: low = INT32_MIN, high = INT32_MAX; break;
+        default: low = INT32_MIN, high = UINT32_MAX; break;  // hex32: either reading of 32 bits
+    }
+    if (v < low || v > high) return std::nullopt;
+    return static_cast<uint32_t>(v);
+}
+
+const char* type_words(FieldType type) {
+    switch (type) {
+        case FieldType::u8: return "a whole number from 0 to 255";
+        case FieldType::s16: return "a whole number from -32768 to 32767";
+        case FieldType::u16: return "a whole number from 0 to 65535";
+        case FieldType::s32: return "a 32-bit whole number";
+        case FieldType::hex32: return "a 32-bit number (0x and hex digits, or decimal)";
+        case FieldType::f32: return "a number";
+    }
+    return "";
+}
+
+std::vector<std::string> header_of(const Decoded<RecordTable>&, const TableFile& t) {
+    std::vector<std::string> names{"index"};
+    for (const Field& f : t.schema->fields) names.emplace_back(f.name);
+    if (t.instances) {
+        for (const char* n : {"pos_x", "pos_y", "pos_z", "group"}) names.emplace_back(n);
+        if (t.block == Block::ties) names.emplace_back("ambient_rgba");
+    }
+    return names;
+}
+
+// A table block's bytes with the rows of `text` written over its records.
+Bytes import_table(const Gameplay& g, const Decoded<RecordTable>& d, const TableFile& t, std::string_view text) {
+    if (!d.ok()) fail(Errc::bad_value, 0, fmt::format("the {} block did not decode ({}), so it cannot be encoded again", t.name, d.error));
+    // What the mount shows for this file: the text each cell had.
+    const std::string shown = [&] {
+        for (auto& file : export_gameplay(g))
+            if (file.name == t.name) return file.content;
+        return std::string();
+    }();
+    auto rows = csv::parse(text);
+    if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
+    auto before = csv::parse(shown);
+    if (!before.ok()) fail(Errc::bad_value, 0, "the shown table does not parse: " + before.error().message);
+    const auto header = header_of(d, t);
+    if (rows->empty() || rows->front().cells != header)
+        fail(Errc::bad_value, 0, fmt::format("line 1: the header must stay as it was ({} columns from \"index\")", header.size()));
+    const RecordTable& table = *d.value;
+    if (rows->size() != before->size())
+        fail(Errc::bad_value, 0, fmt::format("{} rows where the table has {}: rows can be changed, not added or removed (other "
+                                             "blocks count them)",
+                                             rows->size() - 1, table.count()));
+    Bytes block = d.bytes;
+    if (block.size() < kTableHeader + table.bytes.size()) fail(Errc::truncated, 0, "the block is shorter than its records");
+    for (size_t r = 1; r < rows->size(); ++r) {
+        const auto& row = (*rows)[r];
+        const auto& old = (*before)[r];
+        const uint64_t line = row.line;
+        if (row.cells.size() != header.size())
+            fail(Errc::bad_value, 0, fmt::format("line {}: {} cells where the header has {}", line, row.cells.size(), header.size()));
+        if (row.cells[0] != old.cells[0])
+            fail(Errc::bad_value, 0, fmt::format("line {}, column 1: the index must stay {} (rows cannot be moved)", line, old.cells[0]));
+        const uint64_t record = kTableHeader + (r - 1) * t.schema->size;
+        size_t column = 1;
+        for (const Field& f : t.schema->fields) {
+            const std::string& cell = row.cells[column];
+            if (cell != old.cells[column]) {
+                const auto value = parse_field(f.type, cell);
+                if (!value)
+                    fail(Errc::bad_value, 0, fmt::format("line {}, column {} ({}): {:?} is not {}", line, column + 1, f.name, cell, type_words(f.type)));
+                put_le(block, record + f.offset, *value, field_width(f.type));
+            }
+            ++column;
+        }
+        if (!t.instances) continue;
+        for (uint16_t offset : {0x40, 0x44, 0x48}) {  // pos_x/y/z: the matrix's column 3 (export.cpp)
+            const std::string& cell = row.cells[column];
+            if (cell != old.cells[column]) {
+                const auto value = parse_field(FieldType::f32, cell);
+                if (!value) fail(Errc::bad_value, 0, fmt::format("line {}, column {} ({}): {:?} is not a number", line, column + 1, header[column], cell));
+                put_le(block, record + offset, *value, 4);
+            }
+            ++column;
+        }
+        for (; column < header.size(); ++column)
+            if (row.cells[column] != old.cells[column])
+                fail(Errc::bad_value, 0, fmt::format("line {}, column {} ({}): this column is read-only (it comes from another block, "
+                                                     "which this version does not encode)",
+                                                     line, column + 1, header[column]));
+    }
+    return block;
+}
+
+// One record of settings.json written over its bytes at `at` of `block`.
+void import_record(Bytes& block, uint64_t at, const RecordSchema& schema, const nlohmann::json& object, const std::string& where) {
+    if (!object.is_object()) fail(Errc::bad_value, 0, where + " is not an object");
+    if (object.size() != schema.fields.size()) fail(Errc::bad_value, 0, fmt::format("{} must keep its {} keys", where, schema.fields.size()));
+    for (const Field& f : schema.fields) {
+        const std::string key(f.name);
+        if (!object.contains(key)) fail(Errc::bad_value, 0, fmt::format("{}.{} is missing", where, key));
+        const auto& v = object.at(key);
+        std::optional<uint32_t> value;
+        if (f.type == FieldType::hex32 && v.is_string()) value = parse_field(f.type, v.get<std::string>());
+        else if (f.type == FieldType::f32 && v.is_number()) {
+            const float x = v.get<float>();
+            uint32_t bits;
+            std::memcpy(&bits, &x, 4);
+            value = bits;
+        } else if (f.type != FieldType::f32 && f.type != FieldType::hex32 && v.is_number_integer())
+            value = parse_field(f.type, std::to_string(v.get<int64_t>()));
+        if (!value) fail(Errc::bad_value, 0, fmt::format("{}.{}: {} is not {}", where, key, v.dump(), type_words(f.type)));
+        // A float keeps its bytes when it reads back to the same value (NaN payloads, -0).
+        if (f.type == FieldType::f32) {
+            const float old = f32_at(block, at + f.offset);
+            const float now = v.get<float>();
+            if (old == now || (std::isnan(old) && std::isnan(now))) continue;
+        }
+        put_le(block, at + f.offset, *value, field_width(f.type));
+    }
+}
+
+Bytes import_settings(const Gameplay& g, std::string_view text) {
+    const auto& d = g.level_settings;
+    if (!d.ok()) fail(Errc::bad_value, 0, fmt::format("the level settings block did not decode ({})", d.error));
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        fail(Errc::bad_value, 0, fmt::format("not JSON: {}", e.what()));
+    }
+    if (!j.is_object() || !j.contains("settings") || !j.contains("chunk_planes") || !j["chunk_planes"].is_array())
+        fail(Errc::bad_value, 0, "settings.json must keep its \"settings\" object and \"chunk_planes\" array");
+    if (j.value("core_sounds_count", int64_t{-1}) != d.value->core_sounds_count)
+        fail(Errc::bad_value, 0, fmt::format("core_sounds_count must stay {} (the sound block counts on it)", d.value->core_sounds_count));
+    if (j["chunk_planes"].size() != d.value->planes.count())
+        fail(Errc::bad_value, 0, fmt::format("chunk_planes must keep its {} entries", d.value->planes.count()));
+    Bytes block = d.bytes;
+    if (block.size() < kSettingsSchema.size + d.value->planes.bytes.size()) fail(Errc::truncated, 0, "the settings block is shorter than its records");
+    import_record(block, 0, kSettingsSchema, j["settings"], "settings");
+    for (size_t i = 0; i < d.value->planes.count(); ++i)
+        import_record(block, kSettingsSchema.size + i * kChunkPlaneSchema.size, kChunkPlaneSchema, j["chunk_planes"][i],
+                      fmt::format("chunk_planes[{}]", i));
+    return block;
+}
+
+// help_text's inverse: printable ASCII, "\\" and "\xNN".
+Bytes help_bytes(std::string_view text, uint64_t line) {
+    Bytes out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const uint64_t column = i + 1;
+        if (c == '\\') {
+            if (i + 1 < text.size() && text[i + 1] == '\\') {
+                out.push_back('\\');
+                ++i;
+                continue;
+            }
+            unsigned value = 0;
+            if (i + 3 < text.size() && text[i + 1] == 'x' &&
+                std::from_chars(text.data() + i + 2, text.data() + i + 4, value, 16).ptr == text.data() + i + 4) {
+                if (value == 0) fail(Errc::bad_value, 0, fmt::format("line {}, column {}: \\x00 would end the message", line, column));
+                out.push_back(static_cast<uint8_t>(value));
+                i += 3;
+                continue;
+            }
+            fail(Errc::bad_value, 0, fmt::format("line {}, column {}: a backslash starts \\\\ or \\xNN", line, column));
+        }
+        if (c < 0x20 || c > 0x7e)
+            fail(Errc::bad_value, 0, fmt::format("line {}, column {}: byte 0x{:02x} is not printable ASCII; write other bytes as \\xNN", line, column, c));
+        out.push_back(c);
+    }
+    return out;
+}
+
+Bytes import_help(const Gameplay& g, int language, std::string_view text) {
+    const auto& d = g.help[static_cast<size_t>(language)];
+    if (!d.ok()) fail(Errc::bad_value, 0, fmt::format("the {} help block did not decode ({})", kLanguages[language], d.error));
+    std::vector<HelpMessage> messages = d.value->messages;
+    size_t at = 0, index = 0;
+    uint64_t line = 1;
+    bool changed = false;
+    while (at < text.size()) {
+        size_t end = text.find('\n', at);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view row = text.substr(at, end - at);
+        if (!row.empty() && row.back() == '\r') row.remove_suffix(1);
+        if (index == messages.size())
+            fail(Errc::bad_value, 0, fmt::format("line {}: more lines than the table's {} messages (messages can be changed, not added)", line,
+                                                 messages.size()));
+        const size_t tab = row.find('\t');
+        const std::string id = std::to_string(messages[index].ids[0]);
+        if (tab == std::string_view::npos || row.substr(0, tab) != id)
+            fail(Errc::bad_value, 0, fmt::format("line {}: must start with the message id {} and a tab", line, id));
+        Bytes bytes = help_bytes(row.substr(tab + 1), line);
+        if (bytes != messages[index].text) {
+            messages[index].text = std::move(bytes);
+            changed = true;
+        }
+        ++index, ++line;
+        at = end + 1;
+    }
+    if (index != messages.size())
+        fail(Errc::bad_value, 0, fmt::format("{} lines where the table has {} messages (messages can be changed, not removed)", index, messages.size()));
+    return changed ? encode_help(messages) : d.bytes;
+}
+
+}  // namespace
+
+bool importable(std::string_view name) { return table_file(name) || name == "settings.json" || help_language(name) >= 0; }
+
+Result<Bytes> import_file(ByteSpan gameplay, std::string_view name, std::string_view text) {
+    return capture([&] {
+        const Gameplay g = read_gameplay(gameplay);
+        if (!g.file_error.empty()) fail(Errc::bad_value, 0, "gameplay.bin does not decode: " + g.file_error);
+        auto blocks = raw_blocks(g);
+        if (assemble(blocks) != Bytes(gameplay.begin(), gameplay.end()))
+            fail(Errc::bad_value, 0, "gameplay.bin does not encode back to its own bytes, so its files are not edited one by one; "
+                                     "write gameplay.bin itself");
+        Block block;
+        Bytes bytes;
+        if (const TableFile* t = table_file(name)) {
+            const Decoded<RecordTable>* d = t->block == Block::mobies ? &g.mobies : t->block == Block::ties ? &g.ties
+                                          : t->block == Block::shrubs ? &g.shrubs : t->block == Block::cameras ? &g.cameras
+                                          : t->block == Block::sounds ? &g.sounds : &g.env_samples;
+            block = t->block;
+            bytes = import_table(g, *d, *t, text);
+        } else if (name == "settings.json") {
+            block = Block::level_settings;
+            bytes = import_settings(g, text);
+        } else if (const int language = help_language(name); language >= 0) {
+            block = help_block(language);
+            bytes = import_help(g, language, text);
+        } else {
+            fail(Errc::bad_value, 0, fmt::format("gameplay/{} is not a file gcfs encodes", name));
+        }
+        blocks[static_cast<size_t>(block)] = std::move(bytes);
+        return assemble(blocks);
+    });
+}
+
+}  // namespace gcfs::formats::gameplay

@@ -1,0 +1,24 @@
+// The gameplay files a modder edits, read back into gameplay.bin (the edit
+// decoders beside export.h): the record tables (mobies, ties, shrubs,
+// cameras, sounds, env_samples .csv), settings.json and help/<language>.txt.
+// A record's bytes change only in the fields whose text changed, so rows
+// left alone stay byte-identical; every other block keeps its bytes.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "formats/common/bytes.h"
+
+namespace gcfs::formats::gameplay {
+
+// Whether `name` (relative to gameplay/) is a file import_file takes.
+bool importable(std::string_view name);
+
+// gameplay.bin with `name`'s block rebuilt from `text`. Errors name the line
+// and column (or the JSON key) that cannot be encoded. Rows and messages can
+// be changed, not added or removed: the other blocks (groups, pvars, links)
+// count them.
+Result<Bytes> import_file(ByteSpan gameplay, std::string_view name, std::string_view text);
+
+}  // namespace gcfs::formats::gameplay
