@@ -19,6 +19,15 @@ seed toc disc/RC2.HDR
 for region in occlusion sky collision; do seed geometry LEVEL00/core/$region.bin; done
 seed gameplay LEVEL00/gameplay.bin
 seed gameplay LEVEL01/gameplay.bin
+# The edit decoders: textures as PNG; gameplay files after their gameplay.bin (fuzz_edit_text.cpp's layout).
+for t in tfrag_000 tie_000 moby_001; do seed edit_png LEVEL00/textures/$t.png; done
+mkdir -p "$WORK/seeds/edit_text"
+for pick in "0 mobies.csv" "3 cameras.csv" "6 settings.json" "7 help/us_english.txt"; do
+    read -r pick_index pick_file <<< "$pick"
+    "$GCFS" cat "$disc" LEVEL00/gameplay.bin > "$WORK/gp.bin"; "$GCFS" cat "$disc" "LEVEL00/gameplay/$pick_file" > "$WORK/gp.txt"
+    python3 -c 'import struct, sys; g = open(sys.argv[1], "rb").read(); sys.stdout.buffer.write(struct.pack("<I", len(g)) + g + bytes([int(sys.argv[3])]) + open(sys.argv[2], "rb").read())' \
+        "$WORK/gp.bin" "$WORK/gp.txt" "$pick_index" > "$WORK/seeds/edit_text/$pick_index"
+done
 # A one-octant collision block (formats.md 8.3), so mutations also run fast:
 # mesh at 0x40; root, z node, y node, then an octant of 4 vertices, a quad and
 # a triangle (4 + 16 + 8 + 1 bytes = 2 qwords).

@@ -485,6 +485,8 @@ index_ahead_sizes_next_levels() {
 check "listing a level folder sizes the next ones ahead; -o noindexahead does not" index_ahead_sizes_next_levels
 check "persistent index: a second mount lists with 0 decodes, a changed header is decoded again, a damaged index is ignored" \
     python3 "$(dirname "$0")/persistent_index.py" "$GCFS" "$IMAGE" "$WORK"
+check "edits through the mount: PIL, ImageMagick, sed -i and cp round trips, level.glb follows, edited.iso verified and remounted, refusals, kill -9 mid-save" \
+    /usr/bin/python3 "$(dirname "$0")/edits.py" "$GCFS" "$WORK"
 check "setfattr is refused with EROFS" bash -c "setfattr -n user.x -v 1 '$MNT/README.txt' 2>&1 | grep -q 'Read-only file system'"
 erofs() { local out; out=$("$@" 2>&1); [[ $out == *"Read-only file system"* ]]; }
 check "touch is refused with EROFS" erofs touch "$MNT/new"

@@ -1,0 +1,191 @@
+// The edit layer without a mount: the container writer keeps what no edit
+// touches, an edits folder is untrusted input, the picture and text decoders
+// place what they can and refuse the rest with the line and column.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "disc_fixture.h"
+#include "edit/edit_store.h"
+#include "edit/level_parts.h"
+#include "edit/session.h"
+#include "formats/core/texture_encode.h"
+#include "formats/disc/level_rewrite.h"
+#include "formats/export/texture_png.h"
+#include "formats/disc/level_wad.h"
+#include "formats/export/csv_read.h"
+#include "formats/gameplay/import.h"
+#include "formats/wad_lz/wad_lz.h"
+
+using namespace gcfs;
+using formats::Bytes;
+
+namespace {
+
+Bytes edited_level_container(tree::Disc& disc, size_t level) {
+    const auto& scan = disc.level(level);
+    return disc.image->read_clamped(scan.file_offset, scan.file_size);
+}
+
+std::string edit_test_dir(const char* name) {
+    const auto dir = std::filesystem::temp_directory_path() / (std::string("gcfs-test-") + name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    return dir.string();
+}
+
+}  // namespace
+
+TEST_CASE("a container rewritten with no part changed is its own bytes") {
+    const auto disc = tree::open_disc(small_disc().path, 16 << 20);
+    const Bytes container = edited_level_container(*disc, 0);
+    const auto same = formats::rewrite_level_container(container, {});
+    REQUIRE_MESSAGE(same.ok(), (same.ok() ? "" : same.error().describe()));
+    CHECK(*same == container);
+}
+
+TEST_CASE("a grown gameplay stream pushes what follows it, every other part keeps its bytes") {
+    const auto disc = tree::open_disc(small_disc().path, 16 << 20);
+    const Bytes container = edited_level_container(*disc, 0);
+    edit::LevelParts parts(container);
+    Bytes gameplay = *parts.content("gameplay");
+    const Bytes sound_bank_before = *parts.content("gs_ram");
+    gameplay.resize(gameplay.size() + 200000, 0);
+    for (size_t i = 0; i < gameplay.size(); ++i) gameplay[i] ^= static_cast<uint8_t>(i * 2654435761u >> 24);  // incompressible
+    parts.replace("gameplay", gameplay);
+    const auto rebuilt = parts.rebuild();
+    REQUIRE(rebuilt.ok());
+    CHECK(rebuilt->size() > container.size());
+    CHECK(rebuilt->size() % formats::kSectorSize == 0);
+    const auto before = *formats::parse_level_header(container);
+    const auto after = *formats::parse_level_header(*rebuilt);
+    CHECK(formats::claimed_sectors(after) == rebuilt->size() / formats::kSectorSize);  // the extents still tile
+    CHECK(formats::extent_problems(after, rebuilt->size() / formats::kSectorSize).empty());
+    edit::LevelParts again(*rebuilt);
+    CHECK(*again.content("gameplay") == gameplay);
+    CHECK(*again.content("gs_ram") == sound_bank_before);
+    // The data lump is not moved by a gameplay edit when it lies before it, and its bytes are the same.
+    if (before.data.offset < before.gameplay.offset)
+        CHECK(std::equal(container.begin() + static_cast<int64_t>(before.data.byte_offset()),
+                         container.begin() + static_cast<int64_t>(before.data.byte_offset() + before.data.byte_size()),
+                         rebuilt->begin() + static_cast<int64_t>(after.data.byte_offset())));
+}
+
+TEST_CASE("a new core_data updates the core header's two sizes (formats.md 6.1 0x88, 0x8C)") {
+    const auto disc = tree::open_disc(small_disc().path, 16 << 20);
+    edit::LevelParts parts(edited_level_container(*disc, 1));
+    const auto decoded = parts.content("core_data");
+    REQUIRE_MESSAGE(decoded.ok(), (decoded.ok() ? "" : decoded.error().describe()));
+    Bytes core = *decoded;
+    core.resize(core.size() + 4096, 0x5a);
+    parts.replace("core_data", core);
+    const auto rebuilt = parts.rebuild();
+    REQUIRE(rebuilt.ok());
+    edit::LevelParts again(*rebuilt);
+    const Bytes index = *again.content("core_index");
+    CHECK(formats::s32_at(index, 0x8C) == static_cast<int32_t>(core.size()));
+    CHECK(*again.content("core_data") == core);
+}
+
+TEST_CASE("a part the container does not have cannot be added") {
+    const auto disc = tree::open_disc(small_disc().path, 16 << 20);
+    const auto result = formats::rewrite_level_container(edited_level_container(*disc, 0), {{"hud_bank_4", Bytes(10)}});
+    CHECK_FALSE(result.ok());
+}
+
+TEST_CASE("pictures: own colours keep their indices, new ones get a palette or the nearest shared colour") {
+    formats::Palette palette{};
+    for (size_t i = 0; i < 256; ++i) palette[i] = {uint8_t(i), 0, 0, 255};
+    palette[9] = palette[4];  // a duplicate colour: a pixel keeps the index it had
+    formats::png::RgbaImage picture{2, 2, {4, 0, 0, 255, 4, 0, 0, 255, 200, 0, 0, 255, 1, 0, 0, 255}};
+    const Bytes old = {9, 4, 0, 0};
+    const auto exact = formats::encode_indexed(picture, old, palette, false);
+    CHECK(exact.texels == Bytes{9, 4, 200, 1});
+    CHECK_FALSE(exact.new_palette);
+
+    picture.rgba[8] = 201, picture.rgba[9] = 3;  // (201, 3, 0) is not in the palette
+    const auto shared = formats::encode_indexed(picture, old, palette, false);
+    CHECK(shared.texels[2] == 201);  // nearest: (201, 0, 0)
+    CHECK(shared.how.find("nearest") != std::string::npos);
+    const auto own = formats::encode_indexed(picture, old, palette, true);
+    CHECK(own.new_palette);
+    CHECK(own.palette[own.texels[2]].g == 3);
+    // The stored palette gives the same colours back through the reader's conversion.
+    CHECK(formats::ps2_palette(formats::ps2_palette_bytes(own.palette))[own.texels[2]].r == 201);
+}
+
+TEST_CASE("CSV read back: quotes, line breaks, and errors with line and column") {
+    const auto rows = formats::csv::parse("a,\"b,c\"\n\"x\"\"y\",\"two\nlines\"\n");
+    REQUIRE(rows.ok());
+    REQUIRE(rows->size() == 2);
+    CHECK(rows->at(0).cells == std::vector<std::string>{"a", "b,c"});
+    CHECK(rows->at(1).cells == std::vector<std::string>{"x\"y", "two\nlines"});
+    const auto bad = formats::csv::parse("a,b\nc,d\"e\n");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().message.find("line 2, column 4") != std::string::npos);
+}
+
+TEST_CASE("gameplay files: the shown text encodes to the same file; a bad cell names line and column") {
+    const auto disc = tree::open_disc(small_disc().path, 16 << 20);
+    const std::string gameplay_text = file_text(*disc, "LEVEL00/gameplay.bin");
+    const Bytes gameplay(gameplay_text.begin(), gameplay_text.end());
+    for (const char* name : {"mobies.csv", "ties.csv", "shrubs.csv", "cameras.csv", "sounds.csv", "env_samples.csv", "settings.json",
+                             "help/us_english.txt"}) {
+        CAPTURE(name);
+        const std::string shown = file_text(*disc, std::string("LEVEL00/gameplay/") + name);
+        const auto same = formats::gameplay::import_file(gameplay, name, shown);
+        REQUIRE(same.ok());
+        CHECK(*same == gameplay);
+    }
+    std::string mobies = file_text(*disc, "LEVEL00/gameplay/mobies.csv");
+    const size_t second_line = mobies.find('\n') + 1;
+    const size_t third_cell = mobies.find(',', mobies.find(',', second_line) + 1) + 1;
+    mobies.replace(third_cell, mobies.find(',', third_cell) - third_cell, "x");
+    const auto refused = formats::gameplay::import_file(gameplay, "mobies.csv", mobies);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("line 2, column 3") != std::string::npos);
+    const auto extra = formats::gameplay::import_file(gameplay, "help/us_english.txt", "1\ttoo\n2\tmany\n3\tlines\n4\there\n5\tnow\n6\t!\n");
+    CHECK_FALSE(extra.ok());
+    const auto unicode = formats::gameplay::import_file(gameplay, "help/us_english.txt", file_text(*disc, "LEVEL00/gameplay/help/us_english.txt") + "é");
+    CHECK_FALSE(unicode.ok());
+}
+
+TEST_CASE("an edits folder is untrusted: another image's journal, a damaged one, hostile paths") {
+    const std::string dir = edit_test_dir("edits");
+    { edit::EditStore store(dir, "image-a"); }
+    CHECK_THROWS_AS(edit::EditStore(dir, "image-b"), edit::EditStoreError);
+    for (const char* journal : {"not json", R"({"gcfs_edits":1,"image":"image-a","next_sequence":1,"edits":[{"path":"../../etc/passwd","state":"applied","status":"","sequence":1,"size":1,"crc32":0,"containers":[]}]})",
+                                R"({"gcfs_edits":1,"image":"image-a","next_sequence":1,"edits":[{"path":"LEVEL00/a\u001b[31m","state":"applied","status":"","sequence":1,"size":1,"crc32":0,"containers":[]}]})",
+                                R"({"gcfs_edits":1,"image":"image-a","next_sequence":1,"edits":7})"}) {
+        CAPTURE(journal);
+        std::ofstream(dir + "/journal.json") << journal;
+        CHECK_THROWS_AS(edit::EditStore(dir, "image-a"), edit::EditStoreError);
+    }
+    // A stored file that is not what the journal says turns its edit into a refused one.
+    std::filesystem::remove_all(dir);
+    {
+        edit::EditStore store(dir, "image-a");
+        const Bytes content = {1, 2, 3};
+        store.commit(edit::EditRecord{"LEVEL00/core_data.bin", true, "ok", 0, 0, 0, {}}, &content);
+    }
+    std::ofstream(dir + "/files/LEVEL00/core_data.bin") << "changed behind gcfs";
+    edit::EditStore reopened(dir, "image-a");
+    REQUIRE(reopened.find("LEVEL00/core_data.bin"));
+    CHECK_FALSE(reopened.find("LEVEL00/core_data.bin")->applied);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a session with an empty edits folder serves the image itself as edited.iso") {
+    const std::string dir = edit_test_dir("session");
+    edit::Session session(small_disc().path, dir, 16 << 20);
+    const auto disc = session.disc();
+    const std::string edited = file_text(*disc, "edited.iso");
+    std::ifstream in(small_disc().path, std::ios::binary);
+    const std::string image((std::istreambuf_iterator<char>(in)), {});
+    CHECK(edited == image);
+    CHECK(session.writable("LEVEL00/textures/tfrag_000.png"));
+    CHECK(session.writable("LEVEL00/gameplay/mobies.csv"));
+    CHECK_FALSE(session.writable("LEVEL00/level.glb"));
+    CHECK_FALSE(session.writable("README.txt"));
+    std::filesystem::remove_all(dir);
+}
