@@ -205,6 +205,10 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"by-id/<id>-LEVEL<nn>", "a second container reporting an id another one reports", "two containers report one id"},
     {".gcfs/", "the daemon's own files"},
     {".gcfs/stats", "cache budget, resident and live bytes, hits, misses, loads that waited for room, bytes decoded, and every read error so far"},
+    {"edited.iso", "the image with the containers of every applied edit re-encoded and every other sector as recorded; cmp finds it "
+                   "equal to the image while there are no edits", "mounted with -o edits=DIR"},
+    {".gcfs/edits", "every edit: applied (how it was encoded) or refused (why), and the containers it changed with their new sizes",
+     "mounted with -o edits=DIR"},
 });
 
 bool is_digits_token(std::string_view token) {

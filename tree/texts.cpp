@@ -137,6 +137,14 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "file reads as EIO and is listed in .gcfs/stats; getfattr -d FILE shows where any file comes\n"
         "from (user.gcfs.* attributes).\n"
         "Where the numbers come from: docs/formats.md of the gcfs sources.\n"
+        "\n"
+        "Mounted with -o edits=DIR, these files can be written (each file is encoded again on close, and\n"
+        "applied whole or refused with the reason in .gcfs/edits; the image itself is only read):\n"
+        "  LEVEL<nn>/core_data.bin, gameplay.bin, hud_bank_<N>.bin, transition_textures.bin  any new length\n"
+        "  LEVEL<nn>/textures/<table>_<NNN>.png   any PNG of the same width and height\n"
+        "  LEVEL<nn>/gameplay/mobies.csv, ties.csv, shrubs.csv, cameras.csv, sounds.csv, env_samples.csv,\n"
+        "  settings.json, help/<language>.txt     the same rows, keys and messages, any values\n"
+        "Everything else of the level follows the edit; edited.iso is the image with the edits applied.\n"
         "\n",
         image_path, disc.volume.volume_id, disc.volume.system_id, utc(disc.volume.creation), disc.levels.size(), catalogue_text());
     // From the table of contents alone: a level's own headers are read when
