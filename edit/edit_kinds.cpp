@@ -5,6 +5,9 @@
 #include <charconv>
 #include <regex>
 
+#include "formats/audio/audio_wad.h"
+#include "formats/audio/vag.h"
+#include "formats/audio/wav_read.h"
 #include "formats/core/core_tables.h"
 #include "formats/core/texture_encode.h"
 #include "formats/export/texture_png.h"
@@ -113,23 +116,124 @@ std::string apply_texture(LevelParts& parts, const tree::LevelScan& level, const
     return encoded.how;
 }
 
+// ---- sounds (formats-globals.md 1-3) ----
+
+constexpr uint32_t kMaxRate = 48000;                 // the disc's highest rate (formats-globals.md 1)
+constexpr uint64_t kMaxSoundSamples = 48000ull * 60 * 30;  // half an hour at 48 kHz: past any VAG the disc holds
+
+// A sound written as .wav (any WAV libsndfile reads) or .vag (checked as the reader checks it) as VAG bytes.
+Bytes sound_vag(const std::string& name, ByteSpan content, std::string& status) {
+    if (name.ends_with(".vag")) {
+        auto header = formats::audio::parse_vag_header(content, content.size());
+        if (!header.ok()) throw EditRefused(header.error().describe());
+        auto scan = formats::audio::scan_vag(content.subspan(formats::audio::kVagHeaderSize, header->data_size));
+        if (!scan.ok()) throw EditRefused(scan.error().describe());
+        if (!header->mono()) throw EditRefused("a stereo VAG: the disc's sounds are mono (formats-globals.md 1)");
+        if (header->sample_rate > kMaxRate) throw EditRefused(fmt::format("a rate of {} Hz, past the disc's {} Hz", header->sample_rate, kMaxRate));
+        status = fmt::format("the VAG as written: {} Hz, {} frames", header->sample_rate, header->frames());
+        return Bytes(content.begin(), content.begin() + static_cast<int64_t>(formats::audio::kVagHeaderSize + header->data_size));
+    }
+    auto wav = formats::audio::read_wav(content, kMaxSoundSamples, kMaxRate);
+    if (!wav.ok()) throw EditRefused(wav.error().message);
+    formats::audio::VagEncodeOptions options;
+    options.exhaustive = true;
+    const uint64_t frames = (wav->samples.size() + formats::audio::kSamplesPerFrame - 1) / formats::audio::kSamplesPerFrame;
+    if (wav->loop) {  // smpl loop points to frames: the inverse of the WAV writer's (tree/audio_files.cpp)
+        const uint64_t start = wav->loop->first_sample / formats::audio::kSamplesPerFrame;
+        const uint64_t end = wav->loop->last_sample / formats::audio::kSamplesPerFrame;
+        if (start < end && end < frames) options.loop = formats::audio::VagLoop{start, end};
+    }
+    const Bytes adpcm = formats::audio::encode_adpcm(wav->samples, options);
+    status = fmt::format("{} samples at {} Hz encoded as PS-ADPCM (every filter and shift tried per frame){}{}", wav->samples.size(),
+                         wav->sample_rate, wav->channels > 1 ? fmt::format("; {} channels mixed down to mono", wav->channels) : "",
+                         options.loop ? fmt::format("; loop frames {}-{}", options.loop->start_frame, options.loop->end_frame) : "");
+    std::string stem = name.substr(name.rfind('/') + 1);
+    stem = stem.substr(0, stem.rfind('.'));
+    return formats::audio::write_vag(adpcm, wav->sample_rate, stem.substr(0, 16));
+}
+
+std::string apply_level_sound(WadFile& wad, const std::string& inside, ByteSpan content) {
+    static const std::regex kSound(R"(audio/(sfx_[0-9]{3}|upgrade_sample|thermanator_freeze|thermanator_thaw)\.(wav|vag))");
+    std::smatch m;
+    if (!std::regex_match(inside, m, kSound)) throw EditRefused("gcfs does not encode this file");
+    std::string status;
+    const Bytes vag = sound_vag(inside, content, status);
+    auto rewritten = formats::audio::replace_level_audio(wad.bytes(), m[1].str(), vag);
+    if (!rewritten.ok()) throw EditRefused(rewritten.error().describe());
+    wad.replace(std::move(*rewritten));
+    return status;
+}
+
+std::string apply_global_sound(WadFile& wad, const std::string& inside, ByteSpan content) {
+    static const std::regex kSound(R"((vendor|help/([a-z]+))/([0-9]{3})\.(wav|vag))");
+    std::smatch m;
+    if (!std::regex_match(inside, m, kSound)) throw EditRefused("gcfs does not encode this file");
+    size_t table = formats::audio::kGlobalAudioTables.size();
+    for (size_t t = 0; t < formats::audio::kGlobalAudioTables.size(); ++t) {
+        const auto& info = formats::audio::kGlobalAudioTables[t];
+        if (m[1].str() == "vendor" ? std::string(info.language).empty() : m[2].str() == info.language) table = t;
+    }
+    if (table == formats::audio::kGlobalAudioTables.size()) throw EditRefused("no such table");
+    std::string status;
+    const Bytes vag = sound_vag(inside, content, status);
+    auto rewritten = formats::audio::replace_global_audio(wad.bytes(), table, std::stoi(m[3].str()), vag);
+    if (!rewritten.ok()) throw EditRefused(rewritten.error().describe());
+    wad.replace(std::move(*rewritten));
+    return status;
+}
+
 }  // namespace
 
-std::optional<LevelPath> level_path(const tree::DiscScan& scan, const std::string& path) {
+std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::string& path) {
     const size_t slash = path.find('/');
     if (slash == std::string::npos) return std::nullopt;
-    for (size_t i = 0; i < scan.levels.size(); ++i)
-        if (path.compare(0, slash, scan.levels[i].folder) == 0 && scan.levels[i].folder.size() == slash)
-            return LevelPath{i, path.substr(slash + 1)};
+    const std::string first = path.substr(0, slash), inside = path.substr(slash + 1);
+    if (first == "global") {
+        static const std::regex kGlobalSound(R"(audio/((vendor|help/[a-z]+)/[0-9]{3}\.(wav|vag)))");
+        std::smatch m;
+        if (!std::regex_match(inside, m, kGlobalSound)) return std::nullopt;
+        for (size_t g = 0; g < scan.toc.globals.size(); ++g)
+            if (scan.toc.globals[g].name == "audio") return EditTarget{{ContainerKey::global, g}, m[1].str()};
+        return std::nullopt;
+    }
+    for (size_t i = 0; i < scan.levels.size(); ++i) {
+        if (scan.levels[i].folder != first) continue;
+        static const std::regex kLevelSound(R"(audio/[a-z_0-9]+\.(wav|vag))");
+        if (std::regex_match(inside, kLevelSound)) return EditTarget{{ContainerKey::level_audio, i}, inside};
+        const bool level_file = stream_part(inside) || texture_path(inside) ||
+                                (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)));
+        if (level_file) return EditTarget{{ContainerKey::level, i}, inside};
+        return std::nullopt;
+    }
     return std::nullopt;
 }
 
-bool editable_kind(const std::string& inside) {
-    if (stream_part(inside) || texture_path(inside)) return true;
-    return inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9));
+std::unique_ptr<ContainerParts> open_parts(ContainerKey key, Bytes container) {
+    if (key.kind == ContainerKey::level) return std::make_unique<LevelParts>(std::move(container));
+    return std::make_unique<WadFile>(std::move(container));
 }
 
-std::string apply_edit(LevelParts& parts, const tree::LevelScan& level, const std::string& inside, ByteSpan content) {
+std::string container_problem(ContainerKey key, ByteSpan bytes) {
+    if (key.kind == ContainerKey::level_audio) {
+        auto entries = formats::audio::parse_level_audio(bytes, bytes.size());
+        if (!entries.ok()) return entries.error().describe();
+        for (const auto& e : *entries)
+            if (!e.error.empty()) return e.error;
+    } else if (key.kind == ContainerKey::global) {
+        auto parsed = formats::audio::parse_global_audio(bytes, bytes.size());
+        if (!parsed.ok()) return parsed.error().describe();
+        for (const auto& e : parsed->entries)
+            if (!e.error.empty()) return e.error;
+    }
+    return {};
+}
+
+std::string apply_edit(ContainerParts& container, tree::Disc& original, const EditTarget& target, ByteSpan content) {
+    if (target.key.kind == ContainerKey::level_audio) return apply_level_sound(dynamic_cast<WadFile&>(container), target.inside, content);
+    if (target.key.kind == ContainerKey::global) return apply_global_sound(dynamic_cast<WadFile&>(container), target.inside, content);
+    LevelParts& parts = dynamic_cast<LevelParts&>(container);
+    const tree::LevelScan& level = original.level(target.key.index);
+    const std::string& inside = target.inside;
     if (const auto part = stream_part(inside)) {
         content_of(parts, *part);  // the level has it and it decodes
         if (content.empty() && *part == "core_data") throw EditRefused("core_data.bin cannot be empty (formats.md 6.1: its size is positive)");

@@ -1,12 +1,14 @@
-// Which files of a level folder can be written under -o edits, and how each
-// one's bytes become the level's parts (edit/level_parts.h): the WAD-LZ
+// Which files of the mount can be written under -o edits, and how each one's
+// bytes become its container's parts (edit/containers.h): a level's WAD-LZ
 // streams as they are, textures through formats/core/texture_encode.h,
-// gameplay tables and texts through formats/gameplay/import.h.
+// gameplay tables and texts through formats/gameplay/import.h, sounds
+// through formats/audio/wav_read.h and the PS-ADPCM encoder into an AUDIO WAD.
 #pragma once
 
 #include <stdexcept>
 #include <string>
 
+#include "edit/containers.h"
 #include "edit/level_parts.h"
 #include "formats/common/bytes.h"
 #include "tree/disc_scan.h"
@@ -20,19 +22,26 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// The level (index in scan.levels) a mount path belongs to and the path inside it.
-struct LevelPath {
-    size_t level = 0;
-    std::string inside;  // "textures/tfrag_000.png"
+// The container a mount path's edit rewrites, and the path inside its folder
+// ("textures/tfrag_000.png" of LEVEL00, "vendor/005.wav" of global/audio);
+// nullopt when gcfs encodes no file of that kind (the container's own tables
+// decide whether the file exists).
+struct EditTarget {
+    ContainerKey key;
+    std::string inside;
 };
-std::optional<LevelPath> level_path(const tree::DiscScan& scan, const std::string& path);
+std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::string& path);
 
-// Whether `inside` names a file kind gcfs encodes (the level's own tables
-// decide whether that file exists).
-bool editable_kind(const std::string& inside);
+// The container's parts for edits (a LevelParts, or a WadFile).
+std::unique_ptr<ContainerParts> open_parts(ContainerKey key, formats::Bytes container);
 
-// Encodes `content` as the file `inside` of `level` into `parts`; returns the
-// edit's status (how it was encoded) or throws EditRefused.
-std::string apply_edit(LevelParts& parts, const tree::LevelScan& level, const std::string& inside, formats::ByteSpan content);
+// Encodes `content` as the file `target` into `parts`; returns the edit's
+// status (how it was encoded) or throws EditRefused.
+std::string apply_edit(ContainerParts& parts, tree::Disc& original, const EditTarget& target, formats::ByteSpan content);
+
+// Why a rewritten container would not read (its reader's checks on the new
+// bytes), or "" when it reads. Level containers are checked by the session
+// through the whole level scan.
+std::string container_problem(ContainerKey key, formats::ByteSpan bytes);
 
 }  // namespace gcfs::edit

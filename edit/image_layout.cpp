@@ -62,40 +62,46 @@ void put_u32(Bytes& b, uint64_t at, uint32_t v) {
 
 }  // namespace
 
-tree::ImagePatch lay_out(const tree::Image& original, const tree::DiscScan& scan, const std::map<size_t, Bytes>& containers) {
+tree::ImagePatch lay_out(const tree::Image& original, const tree::DiscScan& scan, const NewContainers& containers) {
     uint64_t end = formats::align_up(original.size(), kSectorSize);
     PatchBuilder patch(original, original.size());
     const uint64_t toc_at = uint64_t{formats::kTocLba} * kSectorSize;
-    for (const auto& [index, bytes] : containers) {
-        const tree::LevelScan& level = scan.levels.at(index);
-        const formats::LevelPart& part = level.part;
+    for (const auto& [place, bytes] : containers) {
         const uint64_t sectors = bytes.size() / kSectorSize;
         if (bytes.size() % kSectorSize || sectors > static_cast<uint64_t>(INT32_MAX))
-            throw std::runtime_error(fmt::format("{}: the new container is not whole sectors", level.folder));
-        uint64_t lba = static_cast<uint64_t>(part.file_lba);
-        if (sectors > static_cast<uint64_t>(part.size_sectors)) {  // grown: to the image's end
+            throw std::runtime_error(fmt::format("{}: the new container is not whole sectors", place.iso_path));
+        uint64_t lba = place.lba;
+        if (sectors > place.sectors) {  // grown: to the image's end
             lba = end / kSectorSize;
             end += bytes.size();
         }
         if (lba > static_cast<uint64_t>(INT32_MAX)) throw std::runtime_error("the image would pass 2^31 sectors");
         patch.write(lba * kSectorSize, bytes);
 
-        // §2.3: the level table's size, and the header copy with the new extents and LBA.
-        auto header = formats::parse_level_header(bytes);
-        if (!header.ok()) throw std::runtime_error(fmt::format("{}: the new container's header: {}", level.folder, header.error().describe()));
-        const uint64_t entry = toc_at + scan.toc.table_offset + formats::kLevelEntrySize * static_cast<uint64_t>(level.index);
-        Bytes size_field = patch.read(entry + 4, 4);
-        put_u32(size_field, 0, static_cast<uint32_t>(sectors));
-        patch.write(entry + 4, std::move(size_field));
-        const uint64_t copy_at = toc_at + part.toc_offset;
-        Bytes copy = patch.read(copy_at, static_cast<uint64_t>(part.header_size));
-        formats::put_level_extents(copy, *header);
+        // §2.3: a level part's size in the table, and the header copy with its LBA at +4.
+        if (place.toc_size_field) {
+            Bytes size_field = patch.read(toc_at + *place.toc_size_field, 4);
+            put_u32(size_field, 0, static_cast<uint32_t>(sectors));
+            patch.write(toc_at + *place.toc_size_field, std::move(size_field));
+        }
+        Bytes copy;
+        if (place.level_header) {
+            auto header = formats::parse_level_header(bytes);
+            if (!header.ok()) throw std::runtime_error(fmt::format("{}: the new container's header: {}", place.iso_path, header.error().describe()));
+            copy = patch.read(toc_at + place.toc_header, place.header_size);
+            formats::put_level_extents(copy, *header);
+        } else {
+            if (bytes.size() < place.header_size) throw std::runtime_error(fmt::format("{}: shorter than its header", place.iso_path));
+            copy.assign(bytes.begin(), bytes.begin() + static_cast<int64_t>(place.header_size));
+            const Bytes old = patch.read(toc_at + place.toc_header, 8);
+            std::copy(old.begin(), old.end(), copy.begin());  // header_size and the LBA word stay the TOC's
+        }
         put_u32(copy, 4, static_cast<uint32_t>(lba));
-        patch.write(copy_at, std::move(copy));
+        patch.write(toc_at + place.toc_header, std::move(copy));
 
         // §2.2: the ISO9660 record of the same file.
         for (const auto& file : scan.files) {
-            if (file.lba != static_cast<uint32_t>(part.file_lba) || !file.record_byte) continue;
+            if (file.lba != place.lba || !file.record_byte) continue;
             Bytes record = patch.read(file.record_byte, kRecordBytes);
             formats::iso9660::put_record_extent(record, static_cast<uint32_t>(lba), static_cast<uint32_t>(bytes.size()));
             patch.write(file.record_byte, std::move(record));

@@ -5,16 +5,20 @@
 // image grows, the volume size change with it. Nothing else is written.
 #pragma once
 
-#include <map>
+#include <utility>
+#include <vector>
 
+#include "edit/containers.h"
 #include "formats/common/bytes.h"
 #include "tree/disc_scan.h"
 #include "tree/image.h"
 
 namespace gcfs::edit {
 
-// `containers`: new bytes (whole sectors) of level containers by their index
-// in scan.levels. Throws std::runtime_error on an image it cannot place them in.
-tree::ImagePatch lay_out(const tree::Image& original, const tree::DiscScan& scan, const std::map<size_t, formats::Bytes>& containers);
+// `containers`: each container's place on the original image and its new
+// bytes (whole sectors). Throws std::runtime_error on an image it cannot
+// place them in.
+using NewContainers = std::vector<std::pair<ContainerPlace, formats::Bytes>>;
+tree::ImagePatch lay_out(const tree::Image& original, const tree::DiscScan& scan, const NewContainers& containers);
 
 }  // namespace gcfs::edit

@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "edit/containers.h"
 #include "formats/common/bytes.h"
 #include "formats/disc/data_lump.h"
 #include "formats/disc/level_wad.h"
 
 namespace gcfs::edit {
 
-class LevelParts {
+class LevelParts final : public ContainerParts {
 public:
     // `container` is the LEVEL WAD as recorded, whole sectors.
     explicit LevelParts(formats::Bytes container);
@@ -25,12 +26,13 @@ public:
     // once an edit replaced it.
     formats::Result<formats::Bytes> content(const std::string& part);
     void replace(const std::string& part, formats::Bytes content);
-    bool changed() const { return !replaced_.empty(); }
+    bool changed() const override { return !replaced_.empty(); }
 
     // The container with each replaced part encoded again (a WAD-LZ part
     // compressed under its old tag; core_data's two sizes in the core header,
     // formats.md §6.1 0x88 and 0x8C, follow it).
-    formats::Result<formats::Bytes> rebuild();
+    formats::Result<formats::Bytes> rebuild() override;
+    std::unique_ptr<ContainerParts> clone() const override { return std::make_unique<LevelParts>(*this); }
 
     // Whether `part` names a WAD-LZ stream of the container (§4.1, §3.1).
     static bool compressed(const std::string& part);

@@ -12,6 +12,7 @@
 
 #include "edit/edit_kinds.h"
 #include "edit/image_layout.h"
+#include "edit/containers.h"
 #include "edit/level_parts.h"
 #include "tree/level_folder.h"
 
@@ -64,28 +65,34 @@ Session::Session(const std::string& image_path, const std::string& edits_dir, ui
     : image_path_(image_path), cache_(std::make_shared<cache::LruCache>(cache_bytes)) {
     original_ = tree::open_disc(image_path, tree::DiscSetup{nullptr, cache_, {}});
     store_ = std::make_unique<EditStore>(edits_dir, image_key(*original_));
-    // Each level's applied edits in order; one that no longer encodes is
-    // turned into a refused one and the rest go on.
-    std::map<size_t, std::vector<const EditRecord*>> by_level;
+    // Each container's applied edits in order; one that no longer encodes
+    // is turned into a refused one and the rest go on.
+    std::map<ContainerKey, std::vector<std::pair<const EditRecord*, EditTarget>>> by_container;
     for (const auto& r : store_->records())
-        if (const auto lp = level_path(original_->scan, r.path); r.applied && lp) by_level[lp->level].push_back(&r);
+        if (const auto target = edit_target(original_->scan, r.path); r.applied && target) by_container[target->key].emplace_back(&r, *target);
     std::vector<std::pair<std::string, std::string>> failed;
-    for (const auto& [level, records] : by_level) {
-        const tree::LevelScan& scan = original_->level(level);
-        LevelParts parts(original_->image->read_clamped(scan.file_offset, scan.file_size));
-        for (const EditRecord* r : records) {
+    for (const auto& [key, records] : by_container) {
+        std::unique_ptr<ContainerParts> parts;
+        try {
+            parts = open_parts(key, read_container(*original_, key));
+        } catch (const std::exception& e) {
+            for (const auto& [r, target] : records) failed.emplace_back(r->path, fmt::format("no longer applies: {}", e.what()));
+            continue;
+        }
+        for (const auto& [r, target] : records) {
             try {
-                LevelParts trial = parts;
-                apply_edit(trial, scan, level_path(original_->scan, r->path)->inside, store_->stored(*r));
+                auto trial = parts->clone();
+                apply_edit(*trial, *original_, target, store_->stored(*r));
                 parts = std::move(trial);
             } catch (const std::exception& e) {
                 failed.emplace_back(r->path, fmt::format("no longer applies: {}", e.what()));
             }
         }
-        if (!parts.changed()) continue;
-        auto rebuilt = parts.rebuild();
-        if (!rebuilt.ok()) throw EditStoreError(fmt::format("{}: the edited container cannot be written: {}", scan.folder, rebuilt.error().describe()));
-        containers_[level] = std::move(*rebuilt);
+        if (!parts->changed()) continue;
+        auto rebuilt = parts->rebuild();
+        if (!rebuilt.ok()) throw EditStoreError(fmt::format("{}: the edited container cannot be written: {}", place_of(*original_, key).iso_path,
+                                                            rebuilt.error().describe()));
+        containers_[key] = std::move(*rebuilt);
     }
     for (const auto& [path, reason] : failed) {
         spdlog::warn("edit of {:?} refused: {}", path, reason);
@@ -106,9 +113,11 @@ std::shared_ptr<tree::Disc> Session::disc() const {
     return current_;
 }
 
-std::shared_ptr<tree::Disc> Session::build(const std::map<size_t, Bytes>& containers) const {
+std::shared_ptr<tree::Disc> Session::build(const std::map<ContainerKey, Bytes>& containers) const {
     std::shared_ptr<const tree::ImagePatch> patch;
-    if (!containers.empty()) patch = std::make_shared<tree::ImagePatch>(lay_out(*original_->image, original_->scan, containers));
+    NewContainers placed;
+    for (const auto& [key, bytes] : containers) placed.emplace_back(place_of(*original_, key), bytes);
+    if (!containers.empty()) patch = std::make_shared<tree::ImagePatch>(lay_out(*original_->image, original_->scan, placed));
     const Session* self = this;
     return tree::open_disc(image_path_, tree::DiscSetup{patch, cache_, [self](tree::Disc& disc) {
         const uint64_t root = tree::Tree::kRootIno;
@@ -123,8 +132,7 @@ std::shared_ptr<tree::Disc> Session::build(const std::map<size_t, Bytes>& contai
 }
 
 bool Session::writable(const std::string& path) const {
-    const auto lp = level_path(original_->scan, path);
-    if (!lp || !editable_kind(lp->inside)) return false;
+    if (!edit_target(original_->scan, path)) return false;
     const auto held = disc();
     const auto ino = held->tree.resolve(path);
     return ino && held->tree.node(*ino)->type == tree::NodeType::file;
@@ -291,44 +299,42 @@ void Session::release(uint64_t handle) {
     drafts_.erase(it);
 }
 
-Bytes Session::replay_level(size_t level, const std::string* path, const Bytes* content, std::string* status) const {
-    const tree::LevelScan& scan = original_->level(level);
-    LevelParts parts(original_->image->read_clamped(scan.file_offset, scan.file_size));
+Bytes Session::replay(ContainerKey key, const std::string* path, const Bytes* content, std::string* status) const {
+    auto parts = open_parts(key, read_container(*original_, key));
     for (const auto& r : store_->records()) {
-        const auto lp = level_path(original_->scan, r.path);
-        if (!r.applied || !lp || lp->level != level || (path && r.path == *path)) continue;
-        apply_edit(parts, scan, lp->inside, store_->stored(r));
+        const auto target = edit_target(original_->scan, r.path);
+        if (!r.applied || !target || target->key != key || (path && r.path == *path)) continue;
+        apply_edit(*parts, *original_, *target, store_->stored(r));
     }
-    if (path) *status = apply_edit(parts, scan, level_path(original_->scan, *path)->inside, *content);
-    if (!parts.changed()) return {};
-    auto rebuilt = parts.rebuild();
+    if (path) *status = apply_edit(*parts, *original_, *edit_target(original_->scan, *path), *content);
+    if (!parts->changed()) return {};
+    auto rebuilt = parts->rebuild();
     if (!rebuilt.ok()) throw EditRefused(fmt::format("the edited container cannot be written: {}", rebuilt.error().describe()));
     return std::move(*rebuilt);
 }
 
 // Called with mutex_ held.
 int Session::apply_content(const std::string& path, const Bytes& content) {
-    const auto lp = level_path(original_->scan, path);
-    if (!lp) return EINVAL;
+    const auto target = edit_target(original_->scan, path);
+    if (!target) return EINVAL;
     try {
         std::string status;
         auto containers = containers_;
-        Bytes container = replay_level(lp->level, &path, &content, &status);
+        Bytes container = replay(target->key, &path, &content, &status);
         if (container.empty())
-            containers.erase(lp->level);
+            containers.erase(target->key);
         else
-            containers[lp->level] = std::move(container);
+            containers[target->key] = container;
+        // Applied whole or not at all: the rewritten container must pass the
+        // checks its reader makes before anything is served from it.
+        if (const std::string problem = container_problem(target->key, container); !problem.empty())
+            throw EditRefused(fmt::format("the re-encoded container fails its reader's checks: {}", problem));
         auto next = build(containers);
-        // Applied whole or not at all: the edited level must pass every
-        // check its headers get (tree/disc_scan.h) before it is served.
-        const tree::LevelScan& scan = next->level(lp->level);
-        for (const auto& check : scan.checks)
-            if (!check.ok) throw EditRefused(fmt::format("the re-encoded level fails its check \"{}\": {}", check.name, check.detail));
+        if (target->key.kind == ContainerKey::level)
+            for (const auto& check : next->level(target->key.index).checks)
+                if (!check.ok) throw EditRefused(fmt::format("the re-encoded level fails its check \"{}\": {}", check.name, check.detail));
         EditRecord record{path, true, status, 0, 0, 0, {}};
-        if (containers.contains(lp->level))
-            for (const auto& f : original_->scan.files)
-                if (f.lba == static_cast<uint32_t>(scan.part.file_lba) || f.lba == static_cast<uint32_t>(original_->scan.levels[lp->level].part.file_lba))
-                    record.containers.push_back({f.path, containers.at(lp->level).size()});
+        if (!container.empty()) record.containers.push_back({place_of(*original_, target->key).iso_path, container.size()});
         store_->commit(record, &content);
         containers_ = std::move(containers);
         {
@@ -360,14 +366,14 @@ int Session::unlink(const std::string& folder, const std::string& name) {
         }
     const std::string path = join(folder, name);
     if (!store_->find(path)) return EPERM;  // a disc file: only an edit can be taken back
-    const auto lp = level_path(original_->scan, path);
+    const auto target = edit_target(original_->scan, path);
     try {
         store_->forget(path);
         auto containers = containers_;
         std::string unused;
-        Bytes container = lp ? replay_level(lp->level, nullptr, nullptr, &unused) : Bytes{};
-        if (lp && container.empty()) containers.erase(lp->level);
-        else if (lp) containers[lp->level] = std::move(container);
+        Bytes container = target ? replay(target->key, nullptr, nullptr, &unused) : Bytes{};
+        if (target && container.empty()) containers.erase(target->key);
+        else if (target) containers[target->key] = std::move(container);
         auto next = build(containers);
         containers_ = std::move(containers);
         std::lock_guard swap(current_mutex_);

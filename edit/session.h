@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 
+#include "edit/containers.h"
 #include "edit/edit_store.h"
 #include "tree/tree_builder.h"
 
@@ -74,10 +75,10 @@ public:
 
 private:
     struct Draft;
-    std::shared_ptr<tree::Disc> build(const std::map<size_t, formats::Bytes>& containers) const;
-    // The level's container with every applied edit of it in order, plus
-    // `path` as `content` when given; throws EditRefused.
-    formats::Bytes replay_level(size_t level, const std::string* path, const formats::Bytes* content, std::string* status) const;
+    std::shared_ptr<tree::Disc> build(const std::map<ContainerKey, formats::Bytes>& containers) const;
+    // The container with every applied edit of it in order, plus `path` as
+    // `content` when given (empty: nothing changed it); throws EditRefused.
+    formats::Bytes replay(ContainerKey key, const std::string* path, const formats::Bytes* content, std::string* status) const;
     int apply_content(const std::string& path, const formats::Bytes& content);
 
     std::string image_path_;
@@ -85,7 +86,7 @@ private:
     std::unique_ptr<tree::Disc> original_;  // the image as recorded: scans and containers come from it
     mutable std::mutex mutex_;              // one apply at a time; guards what follows
     std::unique_ptr<EditStore> store_;
-    std::map<size_t, formats::Bytes> containers_;  // every edited level's container
+    std::map<ContainerKey, formats::Bytes> containers_;  // every edited container
     mutable std::mutex current_mutex_;  // guards current_ alone: serving never waits for an apply
     std::shared_ptr<tree::Disc> current_;
     std::map<uint64_t, std::unique_ptr<Draft>> drafts_;

@@ -1,5 +1,9 @@
 #include "formats/audio/audio_wad.h"
 
+#include <limits>
+#include <map>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -89,6 +93,100 @@ Bytes write_level_audio_header(const LevelAudioHeader& header) {
     put(out, header.thermanator_freeze);
     put(out, header.thermanator_thaw);
     return std::move(out.bytes());
+}
+
+namespace {
+
+// Items (old sector, sector count) laid out again after a header of
+// `header_size` bytes: the new sector of each old one, in old order.
+struct Relaid {
+    Bytes wad;
+    std::map<int64_t, int32_t> sector_of;  // old start -> new start
+};
+Relaid relay(ByteSpan wad, uint64_t header_size, const std::map<int64_t, uint64_t>& spans, int64_t replaced, ByteSpan with) {
+    Relaid out;
+    out.wad.assign(wad.begin(), wad.begin() + static_cast<int64_t>(std::min<uint64_t>(wad.size(), header_size)));
+    out.wad.resize(align_up(header_size, kSectorSize), 0);
+    for (const auto& [start, bytes] : spans) {
+        out.sector_of[start] = static_cast<int32_t>(out.wad.size() / kSectorSize);
+        if (start == replaced) {
+            out.wad.insert(out.wad.end(), with.begin(), with.end());
+        } else {
+            const uint64_t at = static_cast<uint64_t>(start) * kSectorSize;
+            if (at > wad.size()) fail(Errc::out_of_range, at, "an item starts past the WAD's end");
+            const uint64_t n = std::min<uint64_t>(bytes, wad.size() - at);  // the last span ends at the file's end
+            out.wad.insert(out.wad.end(), wad.begin() + static_cast<int64_t>(at), wad.begin() + static_cast<int64_t>(at + n));
+        }
+        out.wad.resize(align_up(out.wad.size(), kSectorSize), 0);
+    }
+    if (out.wad.size() / kSectorSize > static_cast<uint64_t>(INT32_MAX)) fail(Errc::too_large, 0, "the WAD would pass 2^31 sectors");
+    return out;
+}
+
+void put_s32(Bytes& b, uint64_t at, int32_t v) {
+    for (int i = 0; i < 4; ++i) b.at(at + i) = static_cast<uint8_t>(static_cast<uint32_t>(v) >> (8 * i));
+}
+
+}  // namespace
+
+Result<Bytes> replace_level_audio(ByteSpan wad, const std::string& slot, ByteSpan vag) {
+    return capture([&] {
+        auto entries = parse_level_audio(wad, wad.size());
+        if (!entries.ok()) fail(entries.error().code, entries.error().offset, entries.error().message);
+        std::map<int64_t, uint64_t> spans;  // old start -> bytes
+        std::optional<LevelAudioEntry> target;
+        for (const auto& e : *entries) {
+            if (!e.error.empty()) fail(Errc::out_of_range, 0, e.error);
+            auto& bytes = spans[e.range.offset];
+            bytes = std::max(bytes, e.range.byte_size());
+            if (e.name == slot) target = e;
+        }
+        if (!target) fail(Errc::bad_value, 0, fmt::format("the WAD has no {}", slot));
+        int shared = 0;
+        for (const auto& e : *entries) shared += e.range.offset == target->range.offset;
+        // A slot sharing its VAG with another gets its own, after the rest.
+        const int64_t fresh = shared > 1 ? std::numeric_limits<int64_t>::max() : target->range.offset;
+        if (shared > 1) spans[fresh] = vag.size();
+        const Relaid out = relay(wad, kLevelAudioHeaderSize, spans, fresh, vag);
+        Bytes result = out.wad;
+        for (const auto& e : *entries) {
+            const uint64_t at = e.index >= 0 ? 0x8 + 8 * static_cast<uint64_t>(e.index)
+                                : e.name == "upgrade_sample" ? 0x1000 : e.name == "thermanator_freeze" ? 0x1008 : 0x1010;  // §3
+            const bool mine = e.name == slot;
+            put_s32(result, at, out.sector_of.at(mine ? fresh : e.range.offset));
+            put_s32(result, at + 4, mine ? static_cast<int32_t>(vag.size()) : e.range.size_bytes);
+        }
+        return result;
+    });
+}
+
+Result<Bytes> replace_global_audio(ByteSpan wad, size_t table, int index, ByteSpan vag) {
+    return capture([&] {
+        auto parsed = parse_global_audio(wad, wad.size());
+        if (!parsed.ok()) fail(parsed.error().code, parsed.error().offset, parsed.error().message);
+        if (table >= kGlobalAudioTables.size() || index < 0 || index >= kGlobalAudioTables[table].count)
+            fail(Errc::bad_value, 0, "no such entry");
+        std::map<int64_t, uint64_t> spans;  // §2's extent rule: each start to the next greater one or the end
+        const GlobalAudioEntry* target = nullptr;
+        int shared = 0;
+        for (const auto& e : parsed->entries) {
+            if (!e.error.empty()) fail(Errc::out_of_range, 0, e.error);
+            spans[e.start_sector] = e.span_sectors * kSectorSize;
+            if (e.table == table && e.index == index) target = &e;
+        }
+        if (!target) fail(Errc::bad_value, 0, "the entry is empty in this WAD");
+        for (const auto& e : parsed->entries) shared += e.start_sector == target->start_sector;
+        const int64_t fresh = shared > 1 ? std::numeric_limits<int64_t>::max() : target->start_sector;
+        if (shared > 1) spans[fresh] = vag.size();
+        const Relaid out = relay(wad, kGlobalAudioHeaderSize, spans, fresh, vag);
+        Bytes result = out.wad;
+        for (const auto& e : parsed->entries) {
+            const bool mine = e.table == table && e.index == index;
+            put_s32(result, kGlobalAudioTables[e.table].offset + 4 * static_cast<uint64_t>(e.index),
+                    out.sector_of.at(mine ? fresh : e.start_sector));
+        }
+        return result;
+    });
 }
 
 }  // namespace gcfs::formats::audio

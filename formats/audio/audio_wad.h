@@ -69,4 +69,14 @@ struct LevelAudioHeader {
 };
 Bytes write_level_audio_header(const LevelAudioHeader& header);
 
+// The WADs written again with one VAG replaced (edit/), laid out as the
+// builder lays them out: the header padded to a sector, then every item at a
+// sector boundary in its old order, zero-padded to the next. Every other
+// VAG keeps its bytes; only the header's ranges (or starts) change.
+// Level WAD (§3): the slot named as parse_level_audio names it.
+Result<Bytes> replace_level_audio(ByteSpan wad, const std::string& slot, ByteSpan vag);
+// Global WAD (§2): entry `index` of table `table`. An entry whose start other
+// entries share gets a span of its own, so they keep their recording.
+Result<Bytes> replace_global_audio(ByteSpan wad, size_t table, int index, ByteSpan vag);
+
 }  // namespace gcfs::formats::audio

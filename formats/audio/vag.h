@@ -90,6 +90,9 @@ Result<uint64_t> decode_frames(ByteSpan data, uint64_t frames, AdpcmHistory& his
 struct VagEncodeOptions {
     std::optional<VagLoop> loop;  // frame flags: start frame 6, inside 2, end frame 3
     bool end_frame = true;        // append a frame flagged 7, as Sony's tools do
+    // Every shift of every predictor for each frame (an edit's sound), not
+    // the three around the residual's peak (the builder's long samples).
+    bool exhaustive = false;
 };
 Bytes encode_adpcm(std::span<const int16_t> samples, const VagEncodeOptions& options = {});
 // `channels` 0 or 1: both mean mono (§1); the builder writes both.

@@ -64,11 +64,16 @@ Bytes encode_adpcm(std::span<const int16_t> samples, const VagEncodeOptions& opt
     for (uint64_t f = 0; f < frames; ++f) {
         const auto target = samples.subspan(f * kSamplesPerFrame, std::min<uint64_t>(kSamplesPerFrame, samples.size() - f * kSamplesPerFrame));
         FrameChoice best;
-        for (int p = 0; p < kPredictors; ++p)
-            for (int s : shifts_to_try(target, history, p)) {
+        for (int p = 0; p < kPredictors; ++p) {
+            auto consider = [&](int s) {
                 FrameChoice c = try_frame(target, history, p, s);
                 if (c.error < best.error) best = c;
-            }
+            };
+            if (options.exhaustive)
+                for (int s = 0; s <= kMaxShift; ++s) consider(s);
+            else
+                for (int s : shifts_to_try(target, history, p)) consider(s);
+        }
         uint8_t flags = 0;
         if (options.loop) {
             if (f == options.loop->start_frame) flags = kLoopStart | kLoopRepeat;

@@ -1,0 +1,102 @@
+"""The edit round trip on the full-scale disc (issue 40): the time from
+closing an edited texture to a full read of that level's level.glb, and
+edited.iso read throughput against cat of the image (target >= 0.8x), with
+one edit applied so that edited.iso is assembled from the image and a patch.
+Writes its section of bench/results.md (bench/run.py keeps it).
+Usage: python3 bench/edits.py [--gcfs build/gcfs] [--image bench/work/full.iso] [--runs 5]"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from run_common import drop_caches, read_file, timed
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TITLE = "Edits (issue 40)"
+LEVEL = "LEVEL03"
+
+
+def mount(gcfs, image, mnt, edits):
+    proc = subprocess.Popen([gcfs, "mount", "-f", image, mnt, "-o", "edits=" + edits], stderr=subprocess.DEVNULL)
+    for _ in range(400):
+        if os.path.ismount(mnt):
+            return proc
+        time.sleep(0.05)
+    raise SystemExit("the mount did not come up")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--gcfs", default=os.path.join(ROOT, "build", "gcfs"))
+    p.add_argument("--image", default=os.path.join(HERE, "work", "full.iso"))
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--out", default=os.path.join(HERE, "results.md"))
+    args = p.parse_args()
+    gcfs = os.path.abspath(args.gcfs)
+    if not os.path.exists(args.image):
+        os.makedirs(os.path.dirname(args.image), exist_ok=True)
+        subprocess.run([gcfs, "mkdisc", args.image, "--scale", "full"], check=True, stdout=subprocess.DEVNULL)
+    work = tempfile.mkdtemp(prefix="gcfs-bench-edits-")
+    mnt, edits = os.path.join(work, "mnt"), os.path.join(work, "edits")
+    os.makedirs(mnt)
+    proc = mount(gcfs, args.image, mnt, edits)
+    texture = os.path.join(mnt, LEVEL, "textures", "tfrag_000.png")
+    glb = os.path.join(mnt, LEVEL, "level.glb")
+    pictures = []
+    for i, op in enumerate(["-flip", "-flop", "-rotate", "-transpose", "-transverse"]):
+        out = os.path.join(work, "t%d.png" % i)
+        subprocess.run(["convert", texture] + ([op, "180"] if op == "-rotate" else [op]) + ["PNG32:" + out], check=True)
+        pictures.append(open(out, "rb").read())
+    closes, reads, glb_bytes = [], [], 0
+    for i in range(args.runs):
+        data = pictures[i % len(pictures)]
+        f = open(texture, "wb")
+        f.write(data)
+        closes.append(timed(f.close))  # the edit is encoded and applied at close
+        start = time.perf_counter()
+        glb_bytes = read_file(glb)
+        reads.append(time.perf_counter() - start)
+    close_t, read_t = statistics.median(closes), statistics.median(reads)
+
+    edited = os.path.join(mnt, "edited.iso")
+    size = os.path.getsize(edited)
+    mount_times, plain_times, cold = [], [], drop_caches()
+    for _ in range(args.runs):
+        drop_caches()
+        mount_times.append(timed(lambda: read_file(edited)))
+        drop_caches()
+        plain_times.append(timed(lambda: subprocess.run(["cat", args.image], stdout=subprocess.DEVNULL, check=True)))
+    ratio = statistics.median(plain_times) / statistics.median(mount_times)
+    subprocess.run(["fusermount3", "-u", mnt])
+    proc.wait()
+    shutil.rmtree(work)
+
+    rows = [
+        ("close of an edited %s/textures/tfrag_000.png (encode, re-compress the level, new generation)" % LEVEL,
+         "%.2f s" % close_t, "(no target)", "median of %d saves, each a different picture of the same colours" % args.runs),
+        ("then a full read of %s/level.glb" % LEVEL, "%.2f s" % read_t, "(no target)",
+         "%d bytes, the scene built from the edited container" % glb_bytes),
+        ("close to level.glb read, together", "%.2f s" % (close_t + read_t), "(no target)", ""),
+        ("edited.iso read / cat of the image (throughput)", "%.2fx" % ratio, ">= 0.8x",
+         "%d bytes; %.0f vs %.0f MB/s%s" % (size, size / statistics.median(mount_times) / 1e6,
+                                             os.path.getsize(args.image) / statistics.median(plain_times) / 1e6,
+                                             ", page cache dropped before each" if cold else ", caches NOT dropped")),
+    ]
+    section = "\n## %s\n\nOne sitting of `python3 bench/edits.py` on %s (%d bytes), %s, nproc %d; medians of %d runs.\n\n" % (
+        TITLE, os.path.basename(args.image), os.path.getsize(args.image), time.strftime("%Y-%m-%d"), os.cpu_count(), args.runs)
+    section += "| figure | measured | target | notes |\n|---|---|---|---|\n"
+    section += "".join("| %s | %s | %s | %s |\n" % r for r in rows)
+    old = open(args.out).read() if os.path.exists(args.out) else "# gcfs benchmark results\n"
+    parts = old.split("\n## ")
+    kept = parts[0] + "".join("\n## " + s for s in parts[1:] if not s.startswith(TITLE))
+    open(args.out, "w").write(kept.rstrip("\n") + "\n" + section)
+    print(section)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
