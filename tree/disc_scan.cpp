@@ -251,7 +251,10 @@ void scan_container(const Image& image, LevelScan& level) {
     const int64_t end = static_cast<int64_t>(level.part.file_lba) + level.part.size_sectors;
     level.checks.push_back(
         {"container inside image", inside,
-         inside || level.part.file_lba <= 0
+         // Passing, it names the level's own sectors only: a level untouched by an
+         // edit (edit/) keeps its info.json when another container grows the image.
+         inside ? fmt::format("LBA {} + {} sectors, inside the image", level.part.file_lba, level.part.size_sectors)
+         : level.part.file_lba <= 0
              ? fmt::format("LBA {} + {} sectors, image has {} sectors", level.part.file_lba, level.part.size_sectors,
                            image.size() / kSectorSize)
              : fmt::format("the image ends at sector {}; the level's container needs sectors {} to {} (LBA {} + {} "

@@ -160,6 +160,43 @@ check("cp of a help text succeeds", subprocess.run(["cp", os.path.join(work, "ed
 check("the help text reads back as written", m.read(help_path) == open(os.path.join(work, "ed-help.txt"), "rb").read())
 check("grep -r finds the new words", subprocess.run(["grep", "-rqF", "A modder's own words", m.path("LEVEL00/gameplay/help")]).returncode == 0)
 
+# ---- sounds (issue 41): a tone made by ffmpeg over a level sound and a vendor line
+def pcm(data):
+    import wave, io
+    w = wave.open(io.BytesIO(data))
+    return list(struct.unpack("<%dh" % w.getnframes(), w.readframes(w.getnframes())))
+
+
+tone = os.path.join(work, "ed-tone.wav")
+subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1.2:sample_rate=22050", "-ac", "1", tone],
+               check=True)
+sound = "LEVEL00/audio/sfx_001"
+check("cp of an ffmpeg tone over a level sound succeeds", subprocess.run(["cp", tone, m.path(sound + ".wav")]).returncode == 0)
+written, heard = pcm(open(tone, "rb").read()), pcm(m.read(sound + ".wav"))
+n = len(written)
+noise = sum((a - b) ** 2 for a, b in zip(written, heard[:n]))
+snr = 10 * __import__("math").log10(sum(a * a for a in written) / max(noise, 1))
+check("the sound reads back with SNR >= 30 dB against what was written", len(heard) >= n and snr >= 30, "%.1f dB" % snr)
+theirs = subprocess.run(["ffmpeg", "-loglevel", "error", "-i", m.path(sound + ".vag"), "-f", "s16le", "-"], capture_output=True).stdout
+theirs = list(struct.unpack("<%dh" % (len(theirs) // 2), theirs))
+check("ffmpeg's adpcm_psx decode of the new .vag equals gcfs's .wav sample for sample", theirs[:len(heard)] == heard)
+looped = m.read("LEVEL00/audio/sfx_002.wav")  # the builder's looping sound (its smpl loop from the frame flags)
+with open(os.path.join(work, "ed-loop.wav"), "wb") as f:
+    f.write(looped)
+shutil.copyfile(os.path.join(work, "ed-loop.wav"), m.path("LEVEL00/audio/sfx_007.wav"))
+row = lambda name: [r for r in m.read("LEVEL00/audio/audio.csv").decode().splitlines() if r.startswith(name + ",")][0].split(",")
+check("a WAV's smpl loop survives as the loop flags (audio.csv's loop column)", row("sfx_007")[9] == row("sfx_002")[9] != "", (row("sfx_007"), row("sfx_002")))
+check("...and the WAV reads back the same bytes", m.read("LEVEL00/audio/sfx_007.wav") == looped)
+stereo = os.path.join(work, "ed-stereo.wav")
+subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=330:duration=0.5:sample_rate=44100", "-ac", "2",
+                "-c:a", "pcm_f32le", stereo], check=True)
+check("a stereo float WAV over a vendor line is mixed down and says so", subprocess.run(["cp", stereo, m.path("global/audio/vendor/000.wav")]).returncode == 0
+      and "mixed down to mono" in m.read(".gcfs/edits").decode())
+fast = os.path.join(work, "ed-fast.wav")
+subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=330:duration=0.2:sample_rate=96000", fast], check=True)
+r = subprocess.run(["cp", fast, m.path("LEVEL00/audio/sfx_000.wav")], capture_output=True, text=True)
+check("a 96 kHz WAV is refused with the reason", r.returncode != 0 and "96000 Hz" in m.read(".gcfs/edits").decode(), r.stderr)
+
 # ---- a refused edit: the close fails, the reason names line and column, the content stays
 before = m.read("LEVEL00/gameplay/cameras.csv")
 bad = before.decode().splitlines()
@@ -177,7 +214,7 @@ check("a picture of another size is refused", subprocess.run(["cp", os.path.join
                                                               capture_output=True).returncode != 0 if Image.open(flipped).size != Image.open(m.path("LEVEL00/textures/tfrag_000.png")).size else True)
 
 # ---- untouched levels and globals are byte-identical to a plain mount
-for sub in ("LEVEL02", "global", "disc/SYSTEM.CNF"):
+for sub in ("LEVEL02", "global/armor", "global/bonus", "global/mpeg", "disc/SYSTEM.CNF"):
     check("%s is byte-identical to a plain mount" % sub, digest_tree(m.mnt, sub) == digest_tree(plain.mnt, sub))
 
 # ---- edited.iso: verify passes, a read-only mount shows the same files, pack gives the same bytes
@@ -187,7 +224,8 @@ check("edited.iso's size at stat is its length", os.path.getsize(edited) == os.s
 check("gcfs verify passes edited.iso", subprocess.run([gcfs, "verify", edited], stdout=subprocess.DEVNULL).returncode == 0)
 check("the image itself is unchanged", open(image, "rb").read() == original)
 ro = Mount(edited)
-for rel in (tex, tex2, tex3, "LEVEL00/gameplay/mobies.csv", help_path, "LEVEL00/level.glb", "LEVEL00/core_data.bin"):
+for rel in (tex, tex2, tex3, "LEVEL00/gameplay/mobies.csv", help_path, "LEVEL00/level.glb", "LEVEL00/core_data.bin",
+            sound + ".wav", "global/audio/vendor/000.wav"):
     check("edited.iso mounted read-only shows %s as edited" % rel, ro.read(rel) == m.read(rel))
 ro.close()
 packed = os.path.join(work, "ed-packed.iso")
