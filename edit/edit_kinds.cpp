@@ -12,6 +12,8 @@
 #include "formats/core/texture_encode.h"
 #include "formats/export/texture_png.h"
 #include "formats/gameplay/import.h"
+#include "formats/mpeg/mpeg_wad.h"
+#include "formats/mpeg/subtitles.h"
 
 namespace gcfs::edit {
 namespace {
@@ -182,6 +184,42 @@ std::string apply_global_sound(WadFile& wad, const std::string& inside, ByteSpan
     return status;
 }
 
+// ---- subtitles (formats-globals.md 4) ----
+
+// §4: frames count at the disc's video rate; a PAL disc boots an SCES/SLES
+// executable (as tree/globals/mpeg.cpp reads it).
+formats::mpeg::VideoRegion region_of(const tree::DiscScan& scan) {
+    for (const auto& f : scan.files)
+        if (f.path.rfind("SCES_", 0) == 0 || f.path.rfind("SLES_", 0) == 0) return formats::mpeg::VideoRegion::pal;
+    return formats::mpeg::VideoRegion::ntsc;
+}
+
+std::string apply_subtitles(WadFile& wad, const tree::DiscScan& scan, const std::string& inside, ByteSpan content) {
+    static const std::regex kSrt(R"(([0-9]{2})\.([a-z]{2})\.srt)");
+    std::smatch m;
+    if (!std::regex_match(inside, m, kSrt)) throw EditRefused("gcfs does not encode this file");
+    const int slot = std::stoi(m[1].str());
+    size_t language = formats::mpeg::kSubtitleLanguageCodes.size();
+    for (size_t l = 0; l < formats::mpeg::kSubtitleLanguageCodes.size(); ++l)
+        if (m[2].str() == formats::mpeg::kSubtitleLanguageCodes[l]) language = l;
+    if (language == formats::mpeg::kSubtitleLanguageCodes.size()) throw EditRefused("no such language");
+    auto slots = formats::mpeg::parse_mpeg_wad(wad.bytes(), wad.bytes().size());
+    if (!slots.ok()) throw EditRefused(slots.error().describe());
+    const formats::mpeg::MpegSlot* target = nullptr;
+    for (const auto& s : *slots)
+        if (s.index == slot) target = &s;
+    if (!target || target->subtitles.empty() || !target->subtitles_error.empty()) throw EditRefused("the slot has no readable subtitles");
+    const ByteSpan blob = ByteSpan(wad.bytes()).subspan(target->subtitles.byte_offset(), target->subtitles.byte_size());
+    std::string note;
+    auto encoded = formats::mpeg::import_subrip(blob, language, std::string_view(reinterpret_cast<const char*>(content.data()), content.size()),
+                                                region_of(scan), note);
+    if (!encoded.ok()) throw EditRefused(encoded.error().message);
+    auto rewritten = formats::mpeg::replace_subtitles(wad.bytes(), slot, *encoded);
+    if (!rewritten.ok()) throw EditRefused(rewritten.error().describe());
+    wad.replace(std::move(*rewritten));
+    return "the subtitle table encoded again" + (note.empty() ? std::string() : "; " + note);
+}
+
 }  // namespace
 
 std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::string& path) {
@@ -189,11 +227,13 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
     if (slash == std::string::npos) return std::nullopt;
     const std::string first = path.substr(0, slash), inside = path.substr(slash + 1);
     if (first == "global") {
-        static const std::regex kGlobalSound(R"(audio/((vendor|help/[a-z]+)/[0-9]{3}\.(wav|vag)))");
+        static const std::regex kGlobalFile(R"((audio|mpeg)/((vendor|help/[a-z]+)/[0-9]{3}\.(wav|vag)|[0-9]{2}\.[a-z]{2}\.srt))");
         std::smatch m;
-        if (!std::regex_match(inside, m, kGlobalSound)) return std::nullopt;
+        if (!std::regex_match(inside, m, kGlobalFile)) return std::nullopt;
+        const bool sound = !m[4].str().empty();
+        if ((m[1].str() == "audio") != sound) return std::nullopt;
         for (size_t g = 0; g < scan.toc.globals.size(); ++g)
-            if (scan.toc.globals[g].name == "audio") return EditTarget{{ContainerKey::global, g}, m[1].str()};
+            if (scan.toc.globals[g].name == m[1].str()) return EditTarget{{ContainerKey::global, g}, m[2].str()};
         return std::nullopt;
     }
     for (size_t i = 0; i < scan.levels.size(); ++i) {
@@ -219,17 +259,24 @@ std::string container_problem(ContainerKey key, ByteSpan bytes) {
         if (!entries.ok()) return entries.error().describe();
         for (const auto& e : *entries)
             if (!e.error.empty()) return e.error;
-    } else if (key.kind == ContainerKey::global) {
+    } else if (key.kind == ContainerKey::global && formats::s32_at(bytes, 0) == formats::audio::kGlobalAudioHeaderSize) {
         auto parsed = formats::audio::parse_global_audio(bytes, bytes.size());
         if (!parsed.ok()) return parsed.error().describe();
         for (const auto& e : parsed->entries)
             if (!e.error.empty()) return e.error;
+    } else if (key.kind == ContainerKey::global && formats::s32_at(bytes, 0) == formats::mpeg::kMpegHeaderSize) {
+        auto slots = formats::mpeg::parse_mpeg_wad(bytes, bytes.size());
+        if (!slots.ok()) return slots.error().describe();
+        for (const auto& s : *slots)
+            if (!s.subtitles_error.empty() || !s.video_error.empty()) return s.subtitles_error + s.video_error;
     }
     return {};
 }
 
 std::string apply_edit(ContainerParts& container, tree::Disc& original, const EditTarget& target, ByteSpan content) {
     if (target.key.kind == ContainerKey::level_audio) return apply_level_sound(dynamic_cast<WadFile&>(container), target.inside, content);
+    if (target.key.kind == ContainerKey::global && target.inside.ends_with(".srt"))
+        return apply_subtitles(dynamic_cast<WadFile&>(container), original.scan, target.inside, content);
     if (target.key.kind == ContainerKey::global) return apply_global_sound(dynamic_cast<WadFile&>(container), target.inside, content);
     LevelParts& parts = dynamic_cast<LevelParts&>(container);
     const tree::LevelScan& level = original.level(target.key.index);

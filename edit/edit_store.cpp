@@ -181,6 +181,7 @@ void EditStore::load(bool for_image) {
             const auto& containers = e.at("containers");
             if (!containers.is_array() || containers.size() > 64) throw bad("\"containers\" is not a short array");
             for (const auto& c : containers) r.containers.push_back({c.at("path").get<std::string>(), c.at("bytes").get<uint64_t>()});
+            r.last_refusal = e.value("last_refusal", std::string());
             if (find(r.path)) throw bad(fmt::format("{:?} is listed twice", r.path));
             records_.push_back(std::move(r));
         }
@@ -252,7 +253,10 @@ void EditStore::commit(EditRecord record, const formats::Bytes* content) {
     } else if (record.applied) {
         throw EditStoreError("an applied edit needs its content");
     } else if (const EditRecord* before = find(record.path); before && before->applied) {
-        // A refused edit leaves the applied one before it in force.
+        // A refused edit leaves the applied one before it in force, and says so.
+        for (auto& r : records_)
+            if (r.path == record.path) r.last_refusal = record.status;
+        write_journal();
         return;
     }
     std::erase_if(records_, [&](const EditRecord& r) { return r.path == record.path; });
@@ -295,6 +299,7 @@ void EditStore::write_journal() const {
         e["sequence"] = r.sequence;
         e["size"] = r.size;
         e["crc32"] = r.crc;
+        if (!r.last_refusal.empty()) e["last_refusal"] = r.last_refusal;
         e["containers"] = nlohmann::ordered_json::array();
         for (const auto& c : r.containers) e["containers"].push_back({{"path", c.path}, {"bytes", c.bytes}});
         j["edits"].push_back(std::move(e));
@@ -312,6 +317,7 @@ std::string EditStore::render() const {
     if (records_.empty()) return out + "no edits\n";
     for (const auto& r : records_) {
         out += fmt::format("{}  {}  {}\n", r.applied ? "applied" : "refused", r.path, r.status);
+        if (!r.last_refusal.empty()) out += fmt::format("refused  {}  {} (the applied content above stays)\n", r.path, r.last_refusal);
         for (const auto& c : r.containers) out += fmt::format("    changes {} ({} bytes)\n", c.path, c.bytes);
     }
     return out;

@@ -39,6 +39,7 @@ struct EditRecord {
     uint64_t size = 0;          // of the stored file (applied only)
     uint32_t crc = 0;
     std::vector<ChangedContainer> containers;
+    std::string last_refusal;   // an applied edit's later write that was refused, and why
 };
 
 // Whether `path` may name a mount file in DIR: relative, '/'-separated steps

@@ -1,5 +1,7 @@
 #include "formats/audio/audio_wad.h"
 
+#include "formats/common/wad_relayout.h"
+
 #include <limits>
 #include <map>
 #include <optional>
@@ -97,32 +99,6 @@ Bytes write_level_audio_header(const LevelAudioHeader& header) {
 
 namespace {
 
-// Items (old sector, sector count) laid out again after a header of
-// `header_size` bytes: the new sector of each old one, in old order.
-struct Relaid {
-    Bytes wad;
-    std::map<int64_t, int32_t> sector_of;  // old start -> new start
-};
-Relaid relay(ByteSpan wad, uint64_t header_size, const std::map<int64_t, uint64_t>& spans, int64_t replaced, ByteSpan with) {
-    Relaid out;
-    out.wad.assign(wad.begin(), wad.begin() + static_cast<int64_t>(std::min<uint64_t>(wad.size(), header_size)));
-    out.wad.resize(align_up(header_size, kSectorSize), 0);
-    for (const auto& [start, bytes] : spans) {
-        out.sector_of[start] = static_cast<int32_t>(out.wad.size() / kSectorSize);
-        if (start == replaced) {
-            out.wad.insert(out.wad.end(), with.begin(), with.end());
-        } else {
-            const uint64_t at = static_cast<uint64_t>(start) * kSectorSize;
-            if (at > wad.size()) fail(Errc::out_of_range, at, "an item starts past the WAD's end");
-            const uint64_t n = std::min<uint64_t>(bytes, wad.size() - at);  // the last span ends at the file's end
-            out.wad.insert(out.wad.end(), wad.begin() + static_cast<int64_t>(at), wad.begin() + static_cast<int64_t>(at + n));
-        }
-        out.wad.resize(align_up(out.wad.size(), kSectorSize), 0);
-    }
-    if (out.wad.size() / kSectorSize > static_cast<uint64_t>(INT32_MAX)) fail(Errc::too_large, 0, "the WAD would pass 2^31 sectors");
-    return out;
-}
-
 void put_s32(Bytes& b, uint64_t at, int32_t v) {
     for (int i = 0; i < 4; ++i) b.at(at + i) = static_cast<uint8_t>(static_cast<uint32_t>(v) >> (8 * i));
 }
@@ -145,9 +121,9 @@ Result<Bytes> replace_level_audio(ByteSpan wad, const std::string& slot, ByteSpa
         int shared = 0;
         for (const auto& e : *entries) shared += e.range.offset == target->range.offset;
         // A slot sharing its VAG with another gets its own, after the rest.
-        const int64_t fresh = shared > 1 ? std::numeric_limits<int64_t>::max() : target->range.offset;
+        const int64_t fresh = shared > 1 ? kNewItem : target->range.offset;
         if (shared > 1) spans[fresh] = vag.size();
-        const Relaid out = relay(wad, kLevelAudioHeaderSize, spans, fresh, vag);
+        const Relaid out = relay_items(wad, kLevelAudioHeaderSize, spans, fresh, vag);
         Bytes result = out.wad;
         for (const auto& e : *entries) {
             const uint64_t at = e.index >= 0 ? 0x8 + 8 * static_cast<uint64_t>(e.index)
@@ -176,9 +152,9 @@ Result<Bytes> replace_global_audio(ByteSpan wad, size_t table, int index, ByteSp
         }
         if (!target) fail(Errc::bad_value, 0, "the entry is empty in this WAD");
         for (const auto& e : parsed->entries) shared += e.start_sector == target->start_sector;
-        const int64_t fresh = shared > 1 ? std::numeric_limits<int64_t>::max() : target->start_sector;
+        const int64_t fresh = shared > 1 ? kNewItem : target->start_sector;
         if (shared > 1) spans[fresh] = vag.size();
-        const Relaid out = relay(wad, kGlobalAudioHeaderSize, spans, fresh, vag);
+        const Relaid out = relay_items(wad, kGlobalAudioHeaderSize, spans, fresh, vag);
         Bytes result = out.wad;
         for (const auto& e : parsed->entries) {
             const bool mine = e.table == table && e.index == index;

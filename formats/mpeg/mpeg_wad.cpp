@@ -1,5 +1,9 @@
 #include "formats/mpeg/mpeg_wad.h"
 
+#include <map>
+
+#include "formats/common/wad_relayout.h"
+
 #include <fmt/format.h>
 
 namespace gcfs::formats::mpeg {
@@ -42,6 +46,42 @@ Bytes write_mpeg_header(const std::array<std::pair<SectorByteRange, SectorByteRa
 
 bool starts_with_pack_header(ByteSpan video) {
     return video.size() >= 4 && video[0] == 0 && video[1] == 0 && video[2] == 1 && video[3] == 0xBA;
+}
+
+Result<Bytes> replace_subtitles(ByteSpan wad, int slot, ByteSpan blob) {
+    return capture([&] {
+        auto slots = parse_mpeg_wad(wad, wad.size());
+        if (!slots.ok()) fail(slots.error().code, slots.error().offset, slots.error().message);
+        std::map<int64_t, uint64_t> spans;
+        const MpegSlot* target = nullptr;
+        int sharing = 0;
+        for (const auto& s : *slots) {
+            if (!s.subtitles_error.empty() || !s.video_error.empty()) fail(Errc::out_of_range, 0, s.subtitles_error + s.video_error);
+            for (const SectorByteRange* r : {&s.subtitles, &s.video})
+                if (!r->empty()) spans[r->offset] = std::max(spans[r->offset], r->byte_size());
+            if (s.index == slot) target = &s;
+        }
+        if (!target || target->subtitles.empty()) fail(Errc::bad_value, 0, fmt::format("slot {} has no subtitles", slot));
+        for (const auto& s : *slots)
+            for (const SectorByteRange* r : {&s.subtitles, &s.video}) sharing += !r->empty() && r->offset == target->subtitles.offset;
+        const int64_t replaced = sharing > 1 ? kNewItem : target->subtitles.offset;
+        if (sharing > 1) spans[kNewItem] = blob.size();
+        const Relaid out = relay_items(wad, kMpegHeaderSize, spans, replaced, blob);
+        Bytes result = out.wad;
+        auto put = [&](uint64_t at, int32_t v) {
+            for (int i = 0; i < 4; ++i) result.at(at + i) = static_cast<uint8_t>(static_cast<uint32_t>(v) >> (8 * i));
+        };
+        for (const auto& s : *slots) {
+            const uint64_t at = 0x8 + 16 * static_cast<uint64_t>(s.index);  // §4: {subtitles, video} per slot
+            if (!s.subtitles.empty()) {
+                const bool mine = s.index == slot;
+                put(at, out.sector_of.at(mine ? replaced : s.subtitles.offset));
+                put(at + 4, mine ? static_cast<int32_t>(blob.size()) : s.subtitles.size_bytes);
+            }
+            if (!s.video.empty()) put(at + 8, out.sector_of.at(s.video.offset));
+        }
+        return result;
+    });
 }
 
 }  // namespace gcfs::formats::mpeg

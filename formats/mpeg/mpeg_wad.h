@@ -25,6 +25,10 @@ struct MpegSlot {
 Result<std::vector<MpegSlot>> parse_mpeg_wad(ByteSpan header, uint64_t file_size);
 Bytes write_mpeg_header(const std::array<std::pair<SectorByteRange, SectorByteRange>, kMpegSlots>& slots);
 
+// The WAD with slot `slot`'s subtitle blob replaced (edit/), every item
+// laid out again as the builder lays them out (formats/common/wad_relayout.h).
+Result<Bytes> replace_subtitles(ByteSpan wad, int slot, ByteSpan blob);
+
 // A video begins with an MPEG program stream's pack start code (00 00 01 BA):
 // what info.json reports, not a reason to refuse the bytes.
 bool starts_with_pack_header(ByteSpan video);

@@ -1,5 +1,7 @@
 #include "formats/mpeg/subtitles.h"
 
+#include <cstdio>
+
 #include <fmt/format.h>
 
 namespace gcfs::formats::mpeg {
@@ -116,6 +118,161 @@ std::string subrip(const std::vector<Subtitle>& subtitles, size_t language, Vide
                            timestamp(frame_milliseconds(s.stop_frame, region)), text);
     }
     return out;
+}
+
+namespace {
+
+// One UTF-8 character at `at` (advanced past it), or nullopt when malformed.
+std::optional<char32_t> next_utf8(std::string_view t, size_t& at) {
+    const auto b = static_cast<unsigned char>(t[at]);
+    const int length = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+    if (!length || at + static_cast<size_t>(length) > t.size()) return std::nullopt;
+    char32_t c = length == 1 ? b : b & (0x7F >> length);
+    for (int i = 1; i < length; ++i) {
+        const auto k = static_cast<unsigned char>(t[at + static_cast<size_t>(i)]);
+        if ((k >> 6) != 2) return std::nullopt;
+        c = (c << 6) | (k & 0x3F);
+    }
+    at += static_cast<size_t>(length);
+    return c;
+}
+
+// "HH:MM:SS,mmm" in milliseconds.
+std::optional<int64_t> parse_timestamp(std::string_view t) {
+    int h = 0, m = 0, s = 0, ms = 0;
+    char a = 0, b = 0, c = 0;
+    if (std::sscanf(std::string(t).c_str(), "%d%c%d%c%d%c%d", &h, &a, &m, &b, &s, &c, &ms) != 7 || a != ':' || b != ':' ||
+        (c != ',' && c != '.') || h < 0 || m < 0 || m > 59 || s < 0 || s > 59 || ms < 0 || ms > 999)
+        return std::nullopt;
+    return ((int64_t{h} * 60 + m) * 60 + s) * 1000 + ms;
+}
+
+int64_t frame_of(int64_t ms, VideoRegion region) {
+    if (region == VideoRegion::pal) return (ms + 20) / 40;
+    return (ms * 30 + 500) / 1001;  // frame_milliseconds' inverse, rounded
+}
+
+struct Cue {
+    uint64_t line;
+    int64_t start_ms, stop_ms;
+    std::string text;
+};
+
+std::vector<Cue> parse_srt(std::string_view srt) {
+    std::vector<std::string> lines;
+    for (size_t at = 0; at <= srt.size();) {
+        size_t end = srt.find('\n', at);
+        if (end == std::string_view::npos) end = srt.size();
+        std::string line(srt.substr(at, end - at));
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        lines.push_back(std::move(line));
+        at = end + 1;
+    }
+    if (!lines.empty() && lines[0].starts_with("\xEF\xBB\xBF")) lines[0] = lines[0].substr(3);  // a BOM some editors add
+    std::vector<Cue> cues;
+    size_t i = 0;
+    while (i < lines.size()) {
+        if (lines[i].empty()) {
+            ++i;
+            continue;
+        }
+        const uint64_t number_line = i + 1;
+        if (i + 1 >= lines.size()) fail(Errc::bad_value, 0, fmt::format("line {}: a cue number without its times", number_line));
+        const std::string& times = lines[i + 1];
+        const size_t arrow = times.find(" --> ");
+        const auto start = arrow == std::string::npos ? std::nullopt : parse_timestamp(times.substr(0, arrow));
+        const auto stop = arrow == std::string::npos ? std::nullopt : parse_timestamp(times.substr(arrow + 5));
+        if (!start || !stop) fail(Errc::bad_value, 0, fmt::format("line {}: not \"HH:MM:SS,mmm --> HH:MM:SS,mmm\"", number_line + 1));
+        Cue cue{number_line + 2, *start, *stop, {}};
+        for (i += 2; i < lines.size() && !lines[i].empty(); ++i) cue.text += (cue.text.empty() ? "" : "\n") + lines[i];
+        cues.push_back(std::move(cue));
+    }
+    return cues;
+}
+
+}  // namespace
+
+Result<Bytes> game_text_from_utf8(std::string_view text) {
+    return capture([&] {
+        Bytes out;
+        uint64_t line = 1, column = 1;
+        for (size_t at = 0; at < text.size();) {
+            const auto c = next_utf8(text, at);
+            if (!c) fail(Errc::bad_value, at, fmt::format("line {}, column {}: not UTF-8", line, column));
+            if (*c == '\n') {
+                out.push_back('\n');
+                ++line, column = 1;
+                continue;
+            }
+            std::optional<uint8_t> byte;
+            if (*c >= 0x20 && *c < 0x7F) byte = static_cast<uint8_t>(*c);
+            else if (*c >= 0xA0 && *c <= 0xFF) byte = static_cast<uint8_t>(*c);
+            else
+                for (size_t k = 0; k < kCp1252High.size(); ++k)
+                    if (kCp1252High[k] && kCp1252High[k] == *c) byte = static_cast<uint8_t>(0x80 + k);
+            if (!byte)
+                fail(Errc::bad_value, at, fmt::format("line {}, column {}: U+{:04X} has no byte in the disc's 8-bit text (ASCII and "
+                                                      "Windows-1252, formats-globals.md 4)",
+                                                      line, column, static_cast<uint32_t>(*c)));
+            out.push_back(*byte);
+            ++column;
+        }
+        return out;
+    });
+}
+
+Result<Bytes> import_subrip(ByteSpan blob, size_t language, std::string_view srt, VideoRegion region, std::string& note) {
+    return capture([&] {
+        auto parsed = parse_subtitles(blob);
+        if (!parsed.ok()) fail(parsed.error().code, parsed.error().offset, "the subtitle table: " + parsed.error().message);
+        std::vector<Subtitle> records = std::move(*parsed);
+        std::vector<size_t> with_text;
+        for (size_t r = 0; r < records.size(); ++r)
+            if (!game_text_utf8(records[r].text[language]).empty()) with_text.push_back(r);
+        const std::vector<Cue> cues = parse_srt(srt);
+        if (cues.size() != with_text.size())
+            fail(Errc::bad_value, 0, fmt::format("{} cues where the table gives this language {}: the table's {} records are shared by the "
+                                                 "five languages (their times and order), so cues cannot be added or removed",
+                                                 cues.size(), with_text.size(), records.size()));
+        int times_changed = 0;
+        for (size_t k = 0; k < cues.size(); ++k) {
+            Subtitle& r = records[with_text[k]];
+            const Cue& cue = cues[k];
+            if (cue.text.empty()) fail(Errc::bad_value, 0, fmt::format("line {}: a cue needs its text", cue.line));
+            if (game_text_utf8(r.text[language]) != cue.text) {
+                auto bytes = game_text_from_utf8(cue.text);
+                if (!bytes.ok()) {
+                    // Its line inside the cue, made the file's.
+                    std::string message = bytes.error().message;
+                    unsigned inner = 1;
+                    if (std::sscanf(message.c_str(), "line %u", &inner) == 1)
+                        message = fmt::format("line {}{}", cue.line + inner - 1, message.substr(message.find(',')));
+                    fail(Errc::bad_value, 0, message);
+                }
+                r.text[language] = std::move(*bytes);
+            }
+            if (cue.start_ms != frame_milliseconds(r.start_frame, region) || cue.stop_ms != frame_milliseconds(r.stop_frame, region)) {
+                const int64_t start = frame_of(cue.start_ms, region), stop = frame_of(cue.stop_ms, region);
+                if (start > stop || stop > 0x7FFF)
+                    fail(Errc::bad_value, 0, fmt::format("line {}: times must run forward and end within {} frames", cue.line - 1, 0x7FFF));
+                r.start_frame = static_cast<int16_t>(start);
+                r.stop_frame = static_cast<int16_t>(stop);
+                ++times_changed;
+            }
+        }
+        if (times_changed) note = fmt::format("{} cues' times changed: each record's time is every language's", times_changed);
+        std::vector<std::array<std::string, 5>> texts;
+        std::vector<std::pair<int16_t, int16_t>> frames;
+        for (const Subtitle& r : records) {
+            std::array<std::string, 5> row;
+            for (size_t l = 0; l < 5; ++l) row[l].assign(r.text[l].begin(), r.text[l].end());
+            texts.push_back(std::move(row));
+            frames.emplace_back(r.start_frame, r.stop_frame);
+        }
+        Bytes out = write_subtitles(texts, frames);
+        if (out.size() > 0x7FFF) fail(Errc::too_large, 0, fmt::format("{} bytes of subtitles: s16 offsets address at most 32767", out.size()));
+        return out;
+    });
 }
 
 }  // namespace gcfs::formats::mpeg

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -45,5 +46,18 @@ std::string game_text_utf8(ByteSpan text);
 // One SubRip file of `language` (0-4): every record with text in it, numbered
 // from 1; empty when none has.
 std::string subrip(const std::vector<Subtitle>& subtitles, size_t language, VideoRegion region);
+
+// The inverse of game_text_utf8 (the edit decoder for SubRip text): ASCII,
+// Windows-1252's letters and marks, line feeds. Fails on a character with no
+// byte, naming it and where it is (line and column counted in `text`).
+Result<Bytes> game_text_from_utf8(std::string_view text);
+
+// `blob` with language `language`'s texts and the cues' times from `srt`, a
+// SubRip file as subrip() writes it edited (the edit decoder for NN.<lang>.srt).
+// Cues pair with the records that have text in that language, in order, so
+// their count cannot change: the records' times are shared by the five
+// languages (a changed time changes it for all of them, and `note` says so).
+// A text or time left as shown keeps its bytes.
+Result<Bytes> import_subrip(ByteSpan blob, size_t language, std::string_view srt, VideoRegion region, std::string& note);
 
 }  // namespace gcfs::formats::mpeg

@@ -1,6 +1,7 @@
 """Edits through a real mount (-o edits=DIR, edit/session.h), with ordinary
 tools: PIL and ImageMagick write textures (in place and by rename-over, as
-GIMP and Krita save), sed -i moves a moby, cp writes a help text; each reads
+GIMP and Krita save), sed -i moves a moby, cp writes a help text, ffmpeg
+makes the sounds and a text editor the subtitles; each reads
 back as written, level.glb follows, untouched files stay byte-identical,
 edited.iso passes gcfs verify and mounts read-only with the same files, gcfs
 pack gives the same bytes, a refused edit keeps the previous content, and a
@@ -197,6 +198,23 @@ subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine
 r = subprocess.run(["cp", fast, m.path("LEVEL00/audio/sfx_000.wav")], capture_output=True, text=True)
 check("a 96 kHz WAV is refused with the reason", r.returncode != 0 and "96000 Hz" in m.read(".gcfs/edits").decode(), r.stderr)
 
+# ---- subtitles (issue 41): an .srt edited with a text editor, an unencodable character refused
+srt = "global/mpeg/00.fr.srt"
+before_srt = m.read(srt).decode()
+english = m.read("global/mpeg/00.en.srt")
+cue_text = before_srt.split("\n")[6]
+edited_srt = before_srt.replace(cue_text, "Ça, c'est écrit à la main !", 1)
+with open(os.path.join(work, "ed-fr.srt"), "w") as f:
+    f.write(edited_srt)
+check("cp of an edited .srt succeeds", subprocess.run(["cp", os.path.join(work, "ed-fr.srt"), m.path(srt)]).returncode == 0)
+check("the .srt reads back as written", m.read(srt).decode() == edited_srt)
+check("the other languages keep their subtitles", m.read("global/mpeg/00.en.srt") == english)
+r = subprocess.run(["sed", "-i", "s/Ça/☃ Ça/", m.path(srt)], capture_output=True, text=True)
+refusal = [l for l in m.read(".gcfs/edits").decode().splitlines() if l.startswith("refused  " + srt)]
+check("an unencodable character is refused, naming it with its line and column",
+      r.returncode != 0 and refusal and "U+2603" in refusal[0] and "line 7, column 1" in refusal[0], (r.stderr, refusal))
+check("the .srt keeps its applied content", m.read(srt).decode() == edited_srt)
+
 # ---- a refused edit: the close fails, the reason names line and column, the content stays
 before = m.read("LEVEL00/gameplay/cameras.csv")
 bad = before.decode().splitlines()
@@ -214,7 +232,7 @@ check("a picture of another size is refused", subprocess.run(["cp", os.path.join
                                                               capture_output=True).returncode != 0 if Image.open(flipped).size != Image.open(m.path("LEVEL00/textures/tfrag_000.png")).size else True)
 
 # ---- untouched levels and globals are byte-identical to a plain mount
-for sub in ("LEVEL02", "global/armor", "global/bonus", "global/mpeg", "disc/SYSTEM.CNF"):
+for sub in ("LEVEL02", "global/armor", "global/bonus", "global/misc", "disc/SYSTEM.CNF"):
     check("%s is byte-identical to a plain mount" % sub, digest_tree(m.mnt, sub) == digest_tree(plain.mnt, sub))
 
 # ---- edited.iso: verify passes, a read-only mount shows the same files, pack gives the same bytes
@@ -225,14 +243,14 @@ check("gcfs verify passes edited.iso", subprocess.run([gcfs, "verify", edited], 
 check("the image itself is unchanged", open(image, "rb").read() == original)
 ro = Mount(edited)
 for rel in (tex, tex2, tex3, "LEVEL00/gameplay/mobies.csv", help_path, "LEVEL00/level.glb", "LEVEL00/core_data.bin",
-            sound + ".wav", "global/audio/vendor/000.wav"):
+            sound + ".wav", "global/audio/vendor/000.wav", srt):
     check("edited.iso mounted read-only shows %s as edited" % rel, ro.read(rel) == m.read(rel))
 ro.close()
 packed = os.path.join(work, "ed-packed.iso")
 check("gcfs pack gives the bytes of edited.iso", subprocess.run([gcfs, "pack", image, edits, packed]).returncode == 0
       and open(packed, "rb").read() == open(edited, "rb").read())
 listing = subprocess.run([gcfs, "edits", edits], capture_output=True, text=True).stdout
-check("gcfs edits lists every edit without mounting", all(p in listing for p in (tex, tex2, "mobies.csv", help_path, "cameras.csv")))
+check("gcfs edits lists every edit without mounting", all(p in listing for p in (tex, tex2, "mobies.csv", help_path, "cameras.csv", sound, srt)))
 
 # ---- rm of an edited file takes the edit back
 os.unlink(m.path(tex3))
