@@ -11,7 +11,10 @@
 #include "formats/core/core_tables.h"
 #include "formats/core/texture_encode.h"
 #include "formats/export/texture_png.h"
+#include "formats/bonus/bonus.h"
 #include "formats/gameplay/import.h"
+#include "formats/pif/pif.h"
+#include "formats/wad_lz/wad_lz.h"
 #include "formats/mpeg/mpeg_wad.h"
 #include "formats/mpeg/subtitles.h"
 
@@ -220,6 +223,62 @@ std::string apply_subtitles(WadFile& wad, const tree::DiscScan& scan, const std:
     return "the subtitle table encoded again" + (note.empty() ? std::string() : "; " + note);
 }
 
+// ---- the bonus gallery's pictures (formats-globals.md 5, 7) ----
+
+const formats::RangeTable* bonus_table(const std::string& name) {
+    for (const auto& t : formats::bonus::kBonusTables)
+        if (name == t.name && formats::bonus::item_of(t) != formats::bonus::Item::credits_text) return &t;
+    return nullptr;
+}
+
+std::string apply_bonus_picture(WadFile& wad, const std::string& inside, ByteSpan content) {
+    static const std::regex kPicture(R"(([a-z_]+)/([0-9]{2})\.png)");
+    std::smatch m;
+    const formats::RangeTable* table = std::regex_match(inside, m, kPicture) ? bonus_table(m[1].str()) : nullptr;
+    if (!table) throw EditRefused("gcfs does not encode this file");
+    const int index = std::stoi(m[2].str());
+    auto entries = formats::read_range_tables(wad.bytes(), formats::bonus::kBonusHeaderSize, formats::bonus::kBonusTables, wad.bytes().size(),
+                                              "the BONUS header");
+    if (!entries.ok()) throw EditRefused(entries.error().describe());
+    const formats::RangeEntry* entry = nullptr;
+    for (const auto& e : *entries)
+        if (e.table == table && e.index == index) entry = &e;
+    if (!entry || !entry->error.empty()) throw EditRefused("the entry is empty or unreadable");
+    const ByteSpan stored = ByteSpan(wad.bytes()).subspan(entry->byte_offset(), entry->byte_size());
+    const bool compressed = formats::bonus::item_of(*table) == formats::bonus::Item::compressed_pif;  // §7
+    Bytes old(stored.begin(), stored.end());
+    std::string tag = "bonus";
+    if (compressed) {
+        if (auto header = formats::wad_lz::read_header(stored); header.ok()) tag = header->tag;
+        auto decoded = formats::wad_lz::decompress(stored);
+        if (!decoded.ok()) throw EditRefused(decoded.error().describe());
+        old = std::move(*decoded);
+    }
+    std::string how = "the RGBA image's pixels replaced";
+    Bytes encoded;
+    if (compressed) {
+        auto header = formats::pif::read_header(old);
+        if (!header.ok()) throw EditRefused(header.error().describe());
+        auto picture = formats::png::read_rgba(content, static_cast<uint32_t>(header->width), static_cast<uint32_t>(header->height));
+        if (!picture.ok()) throw EditRefused(picture.error().message);
+        auto pif = formats::pif::encode_like(old, *picture, how);
+        if (!pif.ok()) throw EditRefused(pif.error().describe());
+        encoded = formats::wad_lz::compress(*pif, tag);
+    } else {
+        auto header = formats::pif::read_rgba_header(old);
+        if (!header.ok()) throw EditRefused(header.error().describe());
+        auto picture = formats::png::read_rgba(content, static_cast<uint32_t>(header->width), static_cast<uint32_t>(header->height));
+        if (!picture.ok()) throw EditRefused(picture.error().message);
+        auto rgba = formats::pif::encode_rgba_like(old, *picture);
+        if (!rgba.ok()) throw EditRefused(rgba.error().describe());
+        encoded = std::move(*rgba);
+    }
+    auto rewritten = formats::replace_range_item(wad.bytes(), formats::bonus::kBonusHeaderSize, formats::bonus::kBonusTables, *table, index, encoded);
+    if (!rewritten.ok()) throw EditRefused(rewritten.error().describe());
+    wad.replace(std::move(*rewritten));
+    return how;
+}
+
 }  // namespace
 
 std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::string& path) {
@@ -227,6 +286,13 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
     if (slash == std::string::npos) return std::nullopt;
     const std::string first = path.substr(0, slash), inside = path.substr(slash + 1);
     if (first == "global") {
+        static const std::regex kBonusPicture(R"(bonus/(([a-z_]+)/[0-9]{2}\.png))");
+        std::smatch picture;
+        if (std::regex_match(inside, picture, kBonusPicture) && bonus_table(picture[2].str())) {
+            for (size_t g = 0; g < scan.toc.globals.size(); ++g)
+                if (scan.toc.globals[g].name == "bonus") return EditTarget{{ContainerKey::global, g}, picture[1].str()};
+            return std::nullopt;
+        }
         static const std::regex kGlobalFile(R"((audio|mpeg)/((vendor|help/[a-z]+)/[0-9]{3}\.(wav|vag)|[0-9]{2}\.[a-z]{2}\.srt))");
         std::smatch m;
         if (!std::regex_match(inside, m, kGlobalFile)) return std::nullopt;
@@ -264,6 +330,11 @@ std::string container_problem(ContainerKey key, ByteSpan bytes) {
         if (!parsed.ok()) return parsed.error().describe();
         for (const auto& e : parsed->entries)
             if (!e.error.empty()) return e.error;
+    } else if (key.kind == ContainerKey::global && formats::s32_at(bytes, 0) == formats::bonus::kBonusHeaderSize) {
+        auto entries = formats::read_range_tables(bytes, formats::bonus::kBonusHeaderSize, formats::bonus::kBonusTables, bytes.size(), "the BONUS header");
+        if (!entries.ok()) return entries.error().describe();
+        for (const auto& e : *entries)
+            if (!e.error.empty()) return e.error;
     } else if (key.kind == ContainerKey::global && formats::s32_at(bytes, 0) == formats::mpeg::kMpegHeaderSize) {
         auto slots = formats::mpeg::parse_mpeg_wad(bytes, bytes.size());
         if (!slots.ok()) return slots.error().describe();
@@ -275,6 +346,8 @@ std::string container_problem(ContainerKey key, ByteSpan bytes) {
 
 std::string apply_edit(ContainerParts& container, tree::Disc& original, const EditTarget& target, ByteSpan content) {
     if (target.key.kind == ContainerKey::level_audio) return apply_level_sound(dynamic_cast<WadFile&>(container), target.inside, content);
+    if (target.key.kind == ContainerKey::global && target.inside.ends_with(".png"))
+        return apply_bonus_picture(dynamic_cast<WadFile&>(container), target.inside, content);
     if (target.key.kind == ContainerKey::global && target.inside.ends_with(".srt"))
         return apply_subtitles(dynamic_cast<WadFile&>(container), original.scan, target.inside, content);
     if (target.key.kind == ContainerKey::global) return apply_global_sound(dynamic_cast<WadFile&>(container), target.inside, content);

@@ -1,5 +1,9 @@
 #include "formats/common/wad_header.h"
 
+#include <map>
+
+#include "formats/common/wad_relayout.h"
+
 #include <fmt/format.h>
 
 namespace gcfs::formats {
@@ -37,6 +41,38 @@ Bytes write_range_tables(int32_t header_size, const std::vector<PlacedRange>& ra
         out.patch_u32(at + 4, static_cast<uint32_t>(p.range.size));
     }
     return std::move(out.bytes());
+}
+
+Result<Bytes> replace_range_item(ByteSpan wad, int32_t header_size, std::span<const RangeTable> tables, const RangeTable& table, int index,
+                                 ByteSpan item) {
+    return capture([&] {
+        auto entries = read_range_tables(wad, header_size, tables, wad.size(), "the WAD header");
+        if (!entries.ok()) fail(entries.error().code, entries.error().offset, entries.error().message);
+        std::map<int64_t, uint64_t> spans;
+        const RangeEntry* target = nullptr;
+        for (const auto& e : *entries) {
+            if (!e.error.empty()) fail(Errc::out_of_range, 0, e.error);
+            spans[e.range.offset] = std::max(spans[e.range.offset], e.byte_size());
+            if (e.table == &table && e.index == index) target = &e;
+        }
+        if (!target) fail(Errc::bad_value, 0, fmt::format("{}[{}] is empty in this WAD", table.name, index));
+        int sharing = 0;
+        for (const auto& e : *entries) sharing += e.range.offset == target->range.offset;
+        const int64_t replaced = sharing > 1 ? kNewItem : target->range.offset;
+        if (sharing > 1) spans[kNewItem] = item.size();
+        const Relaid out = relay_items(wad, static_cast<uint64_t>(header_size), spans, replaced, item);
+        Bytes result = out.wad;
+        auto put = [&](uint64_t at, int32_t v) {
+            for (int i = 0; i < 4; ++i) result.at(at + i) = static_cast<uint8_t>(static_cast<uint32_t>(v) >> (8 * i));
+        };
+        for (const auto& e : *entries) {
+            const bool mine = &e == target;
+            const uint64_t at = e.table->offset + 8 * static_cast<uint64_t>(e.index);
+            put(at, out.sector_of.at(mine ? replaced : e.range.offset));
+            put(at + 4, mine ? static_cast<int32_t>(sectors_for(item.size())) : e.range.size);
+        }
+        return result;
+    });
 }
 
 }  // namespace gcfs::formats

@@ -42,4 +42,9 @@ struct PlacedRange {
 };
 Bytes write_range_tables(int32_t header_size, const std::vector<PlacedRange>& ranges);
 
+// The WAD with entry `index` of `table` holding `item` (edit/): every item
+// laid out again (formats/common/wad_relayout.h) and its range written back.
+Result<Bytes> replace_range_item(ByteSpan wad, int32_t header_size, std::span<const RangeTable> tables, const RangeTable& table, int index,
+                                 ByteSpan item);
+
 }  // namespace gcfs::formats

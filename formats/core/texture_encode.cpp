@@ -30,11 +30,11 @@ uint32_t distance(const png::Rgba& a, const png::Rgba& b) {
 }
 
 // More than 256 colours: libimagequant's palette and remapping (dithered).
-IndexedPicture quantised(const png::RgbaImage& picture) {
+IndexedPicture quantised(const png::RgbaImage& picture, size_t colours) {
     IndexedPicture out;
     out.texels.resize(uint64_t{picture.width} * picture.height);
     std::unique_ptr<liq_attr, LiqFree> attr(liq_attr_create());
-    liq_set_max_colors(attr.get(), 256);
+    liq_set_max_colors(attr.get(), static_cast<int>(colours));
     std::unique_ptr<liq_image, LiqFree> image(
         liq_image_create_rgba(attr.get(), picture.rgba.data(), static_cast<int>(picture.width), static_cast<int>(picture.height), 0));
     liq_result* raw = nullptr;
@@ -45,21 +45,23 @@ IndexedPicture quantised(const png::RgbaImage& picture) {
     for (unsigned i = 0; i < palette->count && i < 256; ++i)
         out.palette[i] = {palette->entries[i].r, palette->entries[i].g, palette->entries[i].b, palette->entries[i].a};
     out.new_palette = true;
-    out.how = fmt::format("more than 256 colours: quantised to a new palette of {} with libimagequant", palette->count);
+    out.how = fmt::format("more than {} colours: quantised to a new palette of {} with libimagequant", colours, palette->count);
     return out;
 }
 
 }  // namespace
 
-IndexedPicture encode_indexed(const png::RgbaImage& picture, ByteSpan old_texels, const Palette& palette, bool own_palette) {
+IndexedPicture encode_indexed(const png::RgbaImage& picture, ByteSpan old_texels, const Palette& palette, bool own_palette,
+                              size_t colours) {
     const uint64_t pixels = uint64_t{picture.width} * picture.height;
+    colours = std::clamp<size_t>(colours, 1, 256);
     std::unordered_map<uint32_t, uint8_t> index_of;
-    for (int i = 255; i >= 0; --i) index_of[key(palette[static_cast<size_t>(i)])] = static_cast<uint8_t>(i);  // the first index wins
+    for (size_t i = colours; i-- > 0;) index_of[key(palette[i])] = static_cast<uint8_t>(i);  // the first index wins
     IndexedPicture out{Bytes(pixels), palette, false, "every colour is in the texture's palette"};
     uint64_t missing = 0;
     for (uint64_t i = 0; i < pixels; ++i) {
         const png::Rgba c = pixel(picture.rgba, i);
-        if (i < old_texels.size() && key(palette[old_texels[i]]) == key(c)) {
+        if (i < old_texels.size() && old_texels[i] < colours && key(palette[old_texels[i]]) == key(c)) {
             out.texels[i] = old_texels[i];
         } else if (const auto found = index_of.find(key(c)); found != index_of.end()) {
             out.texels[i] = found->second;
@@ -70,28 +72,26 @@ IndexedPicture encode_indexed(const png::RgbaImage& picture, ByteSpan old_texels
     if (!missing) return out;
 
     if (own_palette) {
-        std::unordered_map<uint32_t, uint8_t> colours;
-        for (uint64_t i = 0; i < pixels && colours.size() <= 256; ++i) {
+        std::unordered_map<uint32_t, uint8_t> seen;
+        for (uint64_t i = 0; i < pixels; ++i) {
             const png::Rgba c = pixel(picture.rgba, i);
-            if (!colours.contains(key(c)) && colours.size() < 256) {
-                out.palette[colours.size()] = c;
-                colours.emplace(key(c), static_cast<uint8_t>(colours.size()));
-            } else if (!colours.contains(key(c))) {
-                return quantised(picture);
-            }
+            if (seen.contains(key(c))) continue;
+            if (seen.size() == colours) return quantised(picture, colours);
+            out.palette[seen.size()] = c;
+            seen.emplace(key(c), static_cast<uint8_t>(seen.size()));
         }
-        for (size_t i = colours.size(); i < 256; ++i) out.palette[i] = {};
-        for (uint64_t i = 0; i < pixels; ++i) out.texels[i] = colours.at(key(pixel(picture.rgba, i)));
+        for (size_t i = seen.size(); i < 256; ++i) out.palette[i] = {};
+        for (uint64_t i = 0; i < pixels; ++i) out.texels[i] = seen.at(key(pixel(picture.rgba, i)));
         out.new_palette = true;
-        out.how = fmt::format("{} colours not in the palette, which serves this texture alone: a new palette of the picture's {} colours",
-                              missing, colours.size());
+        out.how = fmt::format("{} pixels of colours not in the palette, which serves this picture alone: a new palette of the picture's {} colours",
+                              missing, seen.size());
         return out;
     }
     for (uint64_t i = 0; i < pixels; ++i) {
         const png::Rgba c = pixel(picture.rgba, i);
-        if (index_of.contains(key(c)) && key(palette[out.texels[i]]) == key(c)) continue;
+        if (index_of.contains(key(c)) && out.texels[i] < colours && key(palette[out.texels[i]]) == key(c)) continue;
         uint32_t best = std::numeric_limits<uint32_t>::max();
-        for (size_t k = 0; k < 256; ++k)
+        for (size_t k = 0; k < colours; ++k)
             if (const uint32_t d = distance(c, palette[k]); d < best) {
                 best = d;
                 out.texels[i] = static_cast<uint8_t>(k);

@@ -27,7 +27,10 @@ struct IndexedPicture {
 // palette) the picture gets a palette of its own colours, quantised with
 // libimagequant when it has more than 256; else every such pixel takes the
 // nearest colour of the shared palette (least squared RGBA distance).
-IndexedPicture encode_indexed(const png::RgbaImage& picture, ByteSpan old_texels, const Palette& palette, bool own_palette);
+// `colours`: how many of the palette's entries the texture has (16 for a 4-bit
+// PIF); the rest are never used.
+IndexedPicture encode_indexed(const png::RgbaImage& picture, ByteSpan old_texels, const Palette& palette, bool own_palette,
+                              size_t colours = 256);
 
 // The stored 1024 bytes of a palette: PS2 slot order and alpha (0x80 opaque),
 // the inverse of ps2_palette for every colour it can give back (a PNG alpha

@@ -11,6 +11,9 @@
 #include "formats/common/bytes.h"
 #include "formats/common/ranges.h"
 #include "formats/export/png.h"
+#include "formats/export/png_read.h"
+
+#include <string>
 
 namespace gcfs::formats::pif {
 
@@ -69,6 +72,17 @@ Bytes write_pif8(uint32_t width, uint32_t height, const std::array<png::Rgba, 25
 // `indices` one byte per pixel (0-15), packed two to a byte, the first pixel high.
 Bytes write_pif4(uint32_t width, uint32_t height, const std::array<png::Rgba, 16>& palette, ByteSpan indices);
 Bytes write_texture_list(const std::vector<Bytes>& textures);
+
+// ---- the edit decoder for pictures (edit/) ----
+
+// `old` with `picture` (its width and height) in its place: the same format
+// (8-bit or 4-bit) and header, the palette kept where the colours fit it and
+// made anew from the picture's own where not (formats/core/texture_encode.h;
+// the palette is the PIF's alone), the mip levels made again by the writer's
+// rule. `how` says how the colours were placed.
+Result<Bytes> encode_like(ByteSpan old, const png::RgbaImage& picture, std::string& how);
+// An RGBA image (§7) with `picture`'s pixels, PS2 alpha; the header as it was.
+Result<Bytes> encode_rgba_like(ByteSpan old, const png::RgbaImage& picture);
 Bytes write_rgba_image(uint32_t width, uint32_t height, std::span<const png::Rgba> pixels);
 
 }  // namespace gcfs::formats::pif

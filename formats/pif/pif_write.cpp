@@ -1,7 +1,12 @@
+#include <fmt/format.h>
+
 #include <stdexcept>
 
 #include "formats/export/texture_png.h"
 #include "formats/pif/pif.h"
+
+#include "formats/core/texture_encode.h"
+#include "formats/export/texture_png.h"
 
 namespace gcfs::formats::pif {
 namespace {
@@ -72,6 +77,68 @@ Bytes write_rgba_image(uint32_t width, uint32_t height, std::span<const png::Rgb
     out.zeros(8);
     for (const png::Rgba& c : pixels) colour(out, c);
     return std::move(out.bytes());
+}
+
+Result<Bytes> encode_like(ByteSpan old, const png::RgbaImage& picture, std::string& how) {
+    return capture([&] {
+        const auto parsed = read_header(old);
+        if (!parsed.ok()) throw FormatFailure(parsed.error());
+        const Header& h = *parsed;
+        if (old.size() < h.data_size()) fail(Errc::truncated, old.size(), "the PIF is shorter than its header says");
+        if (picture.width != static_cast<uint32_t>(h.width) || picture.height != static_cast<uint32_t>(h.height))
+            fail(Errc::bad_value, 0, fmt::format("the picture is {}x{}; this one must stay {}x{}", picture.width, picture.height, h.width, h.height));
+        const uint64_t pixels = uint64_t{picture.width} * picture.height;
+        const uint64_t palette_at = kHeaderSize, pixels_at = kHeaderSize + 4ull * h.colours();
+        Palette palette{};
+        Bytes indices(pixels);
+        if (h.eight_bit()) {
+            palette = ps2_palette(old.subspan(palette_at, 1024));  // 256 RGBA32 entries
+            std::copy(old.begin() + static_cast<int64_t>(pixels_at), old.begin() + static_cast<int64_t>(pixels_at + pixels), indices.begin());
+        } else {
+            for (size_t i = 0; i < 16; ++i) {
+                const uint64_t at = palette_at + 4 * i;
+                palette[i] = {old[at], old[at + 1], old[at + 2], ps2_alpha_to_png(old[at + 3])};
+            }
+            for (uint64_t i = 0; i < pixels; ++i) indices[i] = i % 2 ? old[pixels_at + i / 2] & 0x0F : old[pixels_at + i / 2] >> 4;
+        }
+        const IndexedPicture encoded = encode_indexed(picture, indices, palette, true, h.colours());
+        how = encoded.how;
+        Bytes out(old.begin(), old.begin() + static_cast<int64_t>(h.data_size()));
+        if (h.eight_bit()) {
+            const Bytes stored = ps2_palette_bytes(encoded.palette);
+            std::copy(stored.begin(), stored.end(), out.begin() + static_cast<int64_t>(palette_at));
+            // The mip levels again, as write_pif8 makes them.
+            const Bytes rebuilt = write_pif8(picture.width, picture.height, encoded.palette, encoded.texels, std::max(1, h.mip_levels));
+            std::copy(rebuilt.begin() + static_cast<int64_t>(pixels_at), rebuilt.end(), out.begin() + static_cast<int64_t>(pixels_at));
+        } else {
+            const Bytes stored = ps2_palette_bytes(encoded.palette);  // slot order is the identity for entries 0-7; 4-bit is not swizzled
+            for (size_t i = 0; i < 16; ++i) {
+                const uint64_t from = 4ull * ps2_palette_slot(static_cast<uint8_t>(i));
+                std::copy(stored.begin() + static_cast<int64_t>(from), stored.begin() + static_cast<int64_t>(from + 4),
+                          out.begin() + static_cast<int64_t>(palette_at + 4 * i));
+            }
+            for (uint64_t i = 0; i < pixels; i += 2)
+                out[pixels_at + i / 2] = static_cast<uint8_t>(encoded.texels[i] << 4 | (encoded.texels[i + 1] & 0x0F));
+        }
+        return out;
+    });
+}
+
+Result<Bytes> encode_rgba_like(ByteSpan old, const png::RgbaImage& picture) {
+    return capture([&] {
+        const auto parsed = read_rgba_header(old);
+        if (!parsed.ok()) throw FormatFailure(parsed.error());
+        if (picture.width != static_cast<uint32_t>(parsed->width) || picture.height != static_cast<uint32_t>(parsed->height))
+            fail(Errc::bad_value, 0, fmt::format("the picture is {}x{}; this one must stay {}x{}", picture.width, picture.height, parsed->width,
+                                                 parsed->height));
+        Bytes out(old.begin(), old.begin() + static_cast<int64_t>(kRgbaHeaderSize));
+        for (uint64_t i = 0; i < picture.rgba.size(); i += 4) {
+            out.insert(out.end(), picture.rgba.begin() + static_cast<int64_t>(i), picture.rgba.begin() + static_cast<int64_t>(i + 3));
+            const uint8_t a = picture.rgba[i + 3];
+            out.push_back(a == 255 ? 0x80 : static_cast<uint8_t>(a / 2));  // §7: PS2 alpha, 0x80 opaque
+        }
+        return out;
+    });
 }
 
 }  // namespace gcfs::formats::pif

@@ -21,6 +21,7 @@ seed gameplay LEVEL00/gameplay.bin
 seed gameplay LEVEL01/gameplay.bin
 # The edit decoders: textures as PNG; gameplay files after their gameplay.bin (fuzz_edit_text.cpp's layout).
 for t in tfrag_000 tie_000 moby_001; do seed edit_png LEVEL00/textures/$t.png; done
+seed edit_sound LEVEL00/audio/sfx_002.wav; seed edit_sound global/mpeg/00.en.srt
 mkdir -p "$WORK/seeds/edit_text"
 for pick in "0 mobies.csv" "3 cameras.csv" "6 settings.json" "7 help/us_english.txt"; do
     read -r pick_index pick_file <<< "$pick"
