@@ -1,7 +1,7 @@
 """Edits through a real mount (-o edits=DIR, edit/session.h), with ordinary
 tools: PIL and ImageMagick write textures (in place and by rename-over, as
 GIMP and Krita save), sed -i moves a moby, cp writes a help text, ffmpeg
-makes the sounds and a text editor the subtitles; each reads
+makes the sounds, a text editor the subtitles and PIL the bonus gallery; each reads
 back as written, level.glb follows, untouched files stay byte-identical,
 edited.iso passes gcfs verify and mounts read-only with the same files, gcfs
 pack gives the same bytes, a refused edit keeps the previous content, and a
@@ -215,6 +215,26 @@ check("an unencodable character is refused, naming it with its line and column",
       r.returncode != 0 and refusal and "U+2603" in refusal[0] and "line 7, column 1" in refusal[0], (r.stderr, refusal))
 check("the .srt keeps its applied content", m.read(srt).decode() == edited_srt)
 
+# ---- the bonus gallery (issue 41): pictures painted by PIL, in 8-bit and 4-bit PIFs and an RGBA image
+import csv as csv_module
+gallery = list(csv_module.DictReader(open(m.path("global/bonus/bonus.csv"))))
+picks = {}
+for row_ in gallery:
+    kind = "8" if "8-bit" in row_["format"] else "4" if "4-bit" in row_["format"] else "rgba" if row_["kind"].startswith("RGBA") else None
+    if kind and row_["status"] == "ok" and kind not in picks:
+        picks[kind] = "global/bonus/" + row_["file"]
+check("the gallery has an 8-bit, a 4-bit and an RGBA picture to paint", sorted(picks) == ["4", "8", "rgba"], picks)
+for kind, rel in sorted(picks.items()):
+    im = Image.open(m.path(rel)).convert("RGBA")
+    px = im.load()
+    for x in range(im.size[0]):
+        px[x, 0] = px[0, im.size[1] - 1] if kind != "rgba" else (12, 34, 56, 255)
+    painted = os.path.join(work, "ed-bonus-%s.png" % kind)
+    im.save(painted)
+    ok = subprocess.run(["cp", painted, m.path(rel)]).returncode == 0
+    check("a bonus picture (%s) painted by PIL reads back pixel-equal" % kind, ok and pixels(m.path(rel)) == pixels(painted))
+    check("pngcheck accepts it (%s)" % kind, subprocess.run(["pngcheck", "-q", m.path(rel)]).returncode == 0)
+
 # ---- a refused edit: the close fails, the reason names line and column, the content stays
 before = m.read("LEVEL00/gameplay/cameras.csv")
 bad = before.decode().splitlines()
@@ -232,7 +252,7 @@ check("a picture of another size is refused", subprocess.run(["cp", os.path.join
                                                               capture_output=True).returncode != 0 if Image.open(flipped).size != Image.open(m.path("LEVEL00/textures/tfrag_000.png")).size else True)
 
 # ---- untouched levels and globals are byte-identical to a plain mount
-for sub in ("LEVEL02", "global/armor", "global/bonus", "global/misc", "disc/SYSTEM.CNF"):
+for sub in ("LEVEL02", "global/armor", "global/misc", "global/hud", "disc/SYSTEM.CNF"):
     check("%s is byte-identical to a plain mount" % sub, digest_tree(m.mnt, sub) == digest_tree(plain.mnt, sub))
 
 # ---- edited.iso: verify passes, a read-only mount shows the same files, pack gives the same bytes
@@ -243,7 +263,7 @@ check("gcfs verify passes edited.iso", subprocess.run([gcfs, "verify", edited], 
 check("the image itself is unchanged", open(image, "rb").read() == original)
 ro = Mount(edited)
 for rel in (tex, tex2, tex3, "LEVEL00/gameplay/mobies.csv", help_path, "LEVEL00/level.glb", "LEVEL00/core_data.bin",
-            sound + ".wav", "global/audio/vendor/000.wav", srt):
+            sound + ".wav", "global/audio/vendor/000.wav", srt) + tuple(picks.values()):
     check("edited.iso mounted read-only shows %s as edited" % rel, ro.read(rel) == m.read(rel))
 ro.close()
 packed = os.path.join(work, "ed-packed.iso")

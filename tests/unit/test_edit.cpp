@@ -7,10 +7,15 @@
 #include <fstream>
 
 #include "disc_fixture.h"
+#include "edit/containers.h"
 #include "edit/edit_store.h"
 #include "edit/level_parts.h"
 #include "edit/session.h"
+#include "formats/audio/audio_wad.h"
+#include "formats/audio/vag.h"
 #include "formats/core/texture_encode.h"
+#include "formats/mpeg/subtitles.h"
+#include "formats/pif/pif.h"
 #include "formats/disc/level_rewrite.h"
 #include "formats/export/texture_png.h"
 #include "formats/disc/level_wad.h"
@@ -188,4 +193,80 @@ TEST_CASE("a session with an empty edits folder serves the image itself as edite
     CHECK_FALSE(session.writable("LEVEL00/level.glb"));
     CHECK_FALSE(session.writable("README.txt"));
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a level AUDIO WAD with one sound replaced keeps every other VAG's bytes") {
+    const auto disc = tree::open_disc(small_disc().path, 16 << 20);
+    const Bytes wad = edit::read_container(*disc, edit::ContainerKey{edit::ContainerKey::level_audio, 0});
+    auto before = formats::audio::parse_level_audio(wad, wad.size());
+    REQUIRE(before.ok());
+    const Bytes vag = formats::audio::write_vag(Bytes(16 * 500, 0x11), 22050, "big");  // larger than any slot: what follows moves
+    auto replaced = formats::audio::replace_level_audio(wad, "sfx_001", vag);
+    REQUIRE(replaced.ok());
+    auto after = formats::audio::parse_level_audio(*replaced, replaced->size());
+    REQUIRE(after.ok());
+    REQUIRE(after->size() == before->size());
+    for (size_t i = 0; i < after->size(); ++i) {
+        const auto& b = (*before)[i];
+        const auto& a = (*after)[i];
+        CAPTURE(a.name);
+        CHECK(a.error.empty());
+        const formats::ByteSpan got = formats::ByteSpan(*replaced).subspan(a.range.byte_offset(), a.range.byte_size());
+        if (a.name == "sfx_001")
+            CHECK(Bytes(got.begin(), got.end()) == vag);
+        else
+            CHECK(Bytes(got.begin(), got.end()) == Bytes(wad.begin() + static_cast<int64_t>(b.range.byte_offset()),
+                                                         wad.begin() + static_cast<int64_t>(b.range.byte_offset() + b.range.byte_size())));
+    }
+}
+
+TEST_CASE("SubRip read back: texts and times land in their language's records; counts and characters are checked") {
+    const Bytes table = formats::mpeg::write_subtitles({{"Hello", "Bonjour", "", "", ""}, {"Bye", "", "", "", ""}}, {{30, 90}, {120, 200}});
+    const auto records = *formats::mpeg::parse_subtitles(table);
+    const std::string shown = formats::mpeg::subrip(records, 1, formats::mpeg::VideoRegion::ntsc);
+    std::string note;
+    const auto same = formats::mpeg::import_subrip(table, 1, shown, formats::mpeg::VideoRegion::ntsc, note);
+    REQUIRE(same.ok());
+    CHECK(*same == table);
+    std::string edited = shown;
+    edited.replace(edited.find("Bonjour"), 7, "Été");
+    const auto changed = formats::mpeg::import_subrip(table, 1, edited, formats::mpeg::VideoRegion::ntsc, note);
+    REQUIRE(changed.ok());
+    const auto now = *formats::mpeg::parse_subtitles(*changed);
+    CHECK(now[0].text[1] == Bytes{0xC9, 't', 0xE9});  // Windows-1252
+    CHECK(now[0].text[0] == records[0].text[0]);
+    CHECK(formats::mpeg::subrip(now, 1, formats::mpeg::VideoRegion::ntsc).find("Été") != std::string::npos);
+    std::string bad = shown;
+    bad.replace(bad.find("Bonjour"), 7, "A \xE2\x98\x83");
+    const auto refused = formats::mpeg::import_subrip(table, 1, bad, formats::mpeg::VideoRegion::ntsc, note);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("line 3, column 3") != std::string::npos);
+    CHECK(refused.error().message.find("U+2603") != std::string::npos);
+    const auto extra = formats::mpeg::import_subrip(table, 1, shown + "2\n00:00:09,000 --> 00:00:10,000\nMore\n", formats::mpeg::VideoRegion::ntsc, note);
+    CHECK_FALSE(extra.ok());
+}
+
+TEST_CASE("a PIF written again from a picture of its own colours is its own bytes; a 4-bit one keeps 16 colours") {
+    formats::Palette palette{};
+    for (size_t i = 0; i < 256; ++i) palette[i] = {uint8_t(i), uint8_t(255 - i), uint8_t(i / 2), 255};
+    Bytes indices(16 * 8);
+    for (size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<uint8_t>(i * 7);
+    std::array<formats::png::Rgba, 256> ps2{};
+    for (size_t i = 0; i < 256; ++i) ps2[i] = {palette[i].r, palette[i].g, palette[i].b, 0x80};
+    const Bytes pif = formats::pif::write_pif8(16, 8, ps2, indices, 2);
+    formats::png::RgbaImage picture{16, 8, {}};
+    for (uint8_t k : indices) picture.rgba.insert(picture.rgba.end(), {palette[k].r, palette[k].g, palette[k].b, 255});
+    std::string how;
+    const auto again = formats::pif::encode_like(pif, picture, how);
+    REQUIRE(again.ok());
+    CHECK(*again == pif);
+    std::array<formats::png::Rgba, 16> sixteen{};
+    for (size_t i = 0; i < 16; ++i) sixteen[i] = {uint8_t(16 * i), 0, 0, 0x80};
+    const Bytes four = formats::pif::write_pif4(16, 8, sixteen, Bytes(128, 3));
+    formats::png::RgbaImage many{16, 8, {}};
+    for (int i = 0; i < 128; ++i) many.rgba.insert(many.rgba.end(), {uint8_t(i * 2), uint8_t(i), 0, 255});
+    const auto quantised = formats::pif::encode_like(four, many, how);
+    REQUIRE(quantised.ok());
+    CHECK(quantised->size() == four.size());
+    CHECK(how.find("libimagequant") != std::string::npos);
 }
