@@ -1,7 +1,9 @@
 """The edit round trip on the full-scale disc (issue 40): the time from
 closing an edited texture to a full read of that level's level.glb, and
 edited.iso read throughput against cat of the image (target >= 0.8x), with
-one edit applied so that edited.iso is assembled from the image and a patch.
+one edit applied so that edited.iso is assembled from the image and a patch;
+and the PS-ADPCM encoder edited sounds go through (issue 41): SNR against the
+input for a tone, noise and a chirp, and its speed (gcfs_bench adpcm-encode).
 Writes its section of bench/results.md (bench/run.py keeps it).
 Usage: python3 bench/edits.py [--gcfs build/gcfs] [--image bench/work/full.iso] [--runs 5]"""
 import argparse
@@ -87,6 +89,18 @@ def main():
                                              os.path.getsize(args.image) / statistics.median(plain_times) / 1e6,
                                              ", page cache dropped before each" if cold else ", caches NOT dropped")),
     ]
+    bench = os.path.join(os.path.dirname(gcfs), "gcfs_bench")
+    enc = dict(l.split(" ", 1) for l in subprocess.run([bench, "adpcm-encode", "10"], check=True, capture_output=True,
+                                                        text=True).stdout.splitlines())
+    has_encoder = "adpcm_psx" in subprocess.run(["ffmpeg", "-hide_banner", "-encoders"], capture_output=True, text=True).stdout
+    for signal, target in (("tone", ">= 30 dB"), ("noise", "(no target)"), ("chirp", "(no target)")):
+        snr = float(enc["encode_%s_exhaustive_snr_db" % signal])
+        rows.append(("PS-ADPCM encode of a 10 s %s at 22050 Hz: SNR / speed" % signal,
+                     "%.1f dB; %.1f MB/s of WAV" % (snr, float(enc["encode_%s_exhaustive_mb_s" % signal])), target,
+                     "every filter and shift per frame, closed loop; the builder's three shifts a filter: %s dB, %s MB/s. %s"
+                     % (enc["encode_%s_three_shifts_snr_db" % signal], enc["encode_%s_three_shifts_mb_s" % signal],
+                        "ffmpeg's adpcm_psx encoder beside it" if has_encoder else
+                        "Debian's ffmpeg has no adpcm_psx encoder (only the decoder), so there is no peer figure")))
     section = "\n## %s\n\nOne sitting of `python3 bench/edits.py` on %s (%d bytes), %s, nproc %d; medians of %d runs.\n\n" % (
         TITLE, os.path.basename(args.image), os.path.getsize(args.image), time.strftime("%Y-%m-%d"), os.cpu_count(), args.runs)
     section += "| figure | measured | target | notes |\n|---|---|---|---|\n"

@@ -144,7 +144,10 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  LEVEL<nn>/textures/<table>_<NNN>.png   any PNG of the same width and height\n"
         "  LEVEL<nn>/gameplay/mobies.csv, ties.csv, shrubs.csv, cameras.csv, sounds.csv, env_samples.csv,\n"
         "  settings.json, help/<language>.txt     the same rows, keys and messages, any values\n"
-        "Everything else of the level follows the edit; edited.iso is the image with the edits applied.\n"
+        "  LEVEL<nn>/audio/*.wav, .vag, global/audio/.../*.wav, .vag  any WAV up to 48 kHz, or a VAG\n"
+        "  global/mpeg/<NN>.<lang>.srt              the same cues; characters of ASCII and Windows-1252\n"
+        "  global/bonus/<field>/<NN>.png            any PNG of the same width and height\n"
+        "Everything derived follows the edit; edited.iso is the image with the edits applied.\n"
         "\n",
         image_path, disc.volume.volume_id, disc.volume.system_id, utc(disc.volume.creation), disc.levels.size(), catalogue_text());
     // From the table of contents alone: a level's own headers are read when

@@ -16,7 +16,10 @@ struct FrameChoice {
 
 // One frame coded with `predictor` and `shift`, through the decoder's own
 // arithmetic (closed loop: each nibble sees the history the decoder will have).
-FrameChoice try_frame(std::span<const int16_t> target, AdpcmHistory history, int predictor, int shift) {
+// A choice whose error passes `bound` (the best so far) is left unfinished:
+// it cannot win.
+FrameChoice try_frame(std::span<const int16_t> target, AdpcmHistory history, int predictor, int shift,
+                      int64_t bound = std::numeric_limits<int64_t>::max()) {
     FrameChoice c{predictor, shift};
     const int64_t step = int64_t{1} << (12 - shift);
     int64_t error = 0;
@@ -30,6 +33,7 @@ FrameChoice try_frame(std::span<const int16_t> target, AdpcmHistory history, int
         const int64_t y = nibble * step + predicted;
         const int64_t heard = std::clamp<int64_t>(y, -32768, 32767);
         error += (heard - wanted) * (heard - wanted);
+        if (error >= bound) return c;  // c.error stays at its maximum
         c.nibbles[i] = static_cast<int8_t>(nibble);
         history = {y, history.h1};
     }
@@ -66,7 +70,7 @@ Bytes encode_adpcm(std::span<const int16_t> samples, const VagEncodeOptions& opt
         FrameChoice best;
         for (int p = 0; p < kPredictors; ++p) {
             auto consider = [&](int s) {
-                FrameChoice c = try_frame(target, history, p, s);
+                FrameChoice c = try_frame(target, history, p, s, best.error);
                 if (c.error < best.error) best = c;
             };
             if (options.exhaustive)
