@@ -105,6 +105,16 @@ bool Image::read_file(uint64_t offset, std::span<uint8_t> out) const {
     return true;
 }
 
+std::optional<std::pair<int, uint64_t>> Image::file_range(uint64_t offset, uint64_t length) const {
+    if (offset > file_size_ || length > file_size_ - offset || !unchanged()) return std::nullopt;
+    if (patch_) {
+        auto piece = patch_->pieces.lower_bound(offset);
+        if (piece != patch_->pieces.end() && piece->first < offset + length) return std::nullopt;
+        if (piece != patch_->pieces.begin() && std::prev(piece)->first + std::prev(piece)->second.size() > offset) return std::nullopt;
+    }
+    return std::pair{fd_, offset};
+}
+
 void Image::prefetch(uint64_t offset, uint64_t length) const {
     (void)::posix_fadvise(fd_, static_cast<off_t>(offset), static_cast<off_t>(length), POSIX_FADV_WILLNEED);
 }

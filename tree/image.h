@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -53,6 +54,11 @@ public:
     // waiting: a decode that reads its stream in steps then finds the later
     // steps' bytes on their way. A hint only; failures are ignored.
     void prefetch(uint64_t offset, uint64_t length) const;
+
+    // Where [offset, offset + length) lies in the image file itself, when no
+    // piece of a patch covers any of it and the file holds all of it: the
+    // descriptor and the file offset, for a zero-copy reply (splice).
+    std::optional<std::pair<int, uint64_t>> file_range(uint64_t offset, uint64_t length) const;
 
     // Reads up to `length` bytes, clamped to the image's end.
     formats::Bytes read_clamped(uint64_t offset, uint64_t length) const;

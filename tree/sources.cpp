@@ -170,6 +170,12 @@ ReadOutcome ImageSlice::read(uint64_t offset, std::span<uint8_t> out) const {
     return {n, {}};
 }
 
+std::optional<std::pair<int, uint64_t>> ImageSlice::file_range(uint64_t offset, uint64_t& length) const {
+    if (offset >= length_) return std::nullopt;
+    length = std::min(length, length_ - offset);
+    return image_.file_range(offset_ + offset, length);
+}
+
 ReadOutcome StaticText::read(uint64_t offset, std::span<uint8_t> out) const {
     return copy_window(as_span(text_), offset, out);
 }

@@ -25,6 +25,9 @@ public:
     ImageSlice(const Image& image, uint64_t offset, uint64_t length);
     uint64_t size() const override { return length_; }
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
+    // The image file's descriptor and offset holding bytes [offset, offset +
+    // length) of the slice, clamped to its end, when a reply can splice them.
+    std::optional<std::pair<int, uint64_t>> file_range(uint64_t offset, uint64_t& length) const;
 
 private:
     const Image& image_;
