@@ -13,6 +13,8 @@
 #include "formats/export/texture_png.h"
 #include "formats/bonus/bonus.h"
 #include "formats/gameplay/import.h"
+#include "formats/hud/hud.h"
+#include "formats/misc/misc.h"
 #include "formats/pif/pif.h"
 #include "formats/wad_lz/wad_lz.h"
 #include "formats/mpeg/mpeg_wad.h"
@@ -223,48 +225,84 @@ std::string apply_subtitles(WadFile& wad, const tree::DiscScan& scan, const std:
     return "the subtitle table encoded again" + (note.empty() ? std::string() : "; " + note);
 }
 
-// ---- the bonus gallery's pictures (formats-globals.md 5, 7) ----
+// ---- pictures and sounds of the range-table WADs (formats-globals.md 5, 7-9) ----
 
-const formats::RangeTable* bonus_table(const std::string& name) {
-    for (const auto& t : formats::bonus::kBonusTables)
-        if (name == t.name && formats::bonus::item_of(t) != formats::bonus::Item::credits_text) return &t;
+// A global WAD whose header is tables of SectorRanges, and how its mount
+// folder names the entries (tree/globals/bonus.cpp, misc.cpp, hud.cpp).
+struct RangeWad {
+    const char* name;  // the TOC's global name
+    int32_t header_size;
+    std::span<const formats::RangeTable> tables;
+};
+const RangeWad kRangeWads[] = {
+    {"bonus", formats::bonus::kBonusHeaderSize, formats::bonus::kBonusTables},
+    {"misc", formats::misc::kMiscHeaderSize, formats::misc::kMiscTables},
+    {"hud", formats::hud::kHudHeaderSize, formats::hud::kHudTables},
+};
+
+const RangeWad* range_wad(const std::string& name) {
+    for (const auto& w : kRangeWads)
+        if (name == w.name) return &w;
     return nullptr;
 }
 
-std::string apply_bonus_picture(WadFile& wad, const std::string& inside, ByteSpan content) {
-    static const std::regex kPicture(R"(([a-z_]+)/([0-9]{2})\.png)");
+// The range-table WAD `bytes` is, by its header_size (§2.3: how the TOC tells them).
+const RangeWad* range_wad_of(ByteSpan bytes) {
+    if (bytes.size() < 4) return nullptr;
+    for (const auto& w : kRangeWads)
+        if (formats::s32_at(bytes, 0) == w.header_size) return &w;
+    return nullptr;
+}
+
+// The entry a file of the WAD's folder shows, as the folder names it:
+// bonus <field>/NN.png, misc debug_font.png, hud <field>.png or <field>/NN.png
+// (and .wav/.vag for a HUD sound). Its kind is decided by its bytes.
+std::optional<std::pair<const formats::RangeTable*, int>> range_entry(const RangeWad& wad, const std::string& inside) {
+    static const std::regex kEntry(R"(([a-z_0-9]+)(/([0-9]{2,}))?\.(png|wav|vag))");
     std::smatch m;
-    const formats::RangeTable* table = std::regex_match(inside, m, kPicture) ? bonus_table(m[1].str()) : nullptr;
-    if (!table) throw EditRefused("gcfs does not encode this file");
-    const int index = std::stoi(m[2].str());
-    auto entries = formats::read_range_tables(wad.bytes(), formats::bonus::kBonusHeaderSize, formats::bonus::kBonusTables, wad.bytes().size(),
-                                              "the BONUS header");
+    if (!std::regex_match(inside, m, kEntry)) return std::nullopt;
+    const std::string wad_name = wad.name;
+    for (const auto& t : wad.tables) {
+        if (m[1].str() != t.name) continue;
+        if (wad_name == "bonus" && (formats::bonus::item_of(t) == formats::bonus::Item::credits_text || !m[2].matched || m[4].str() != "png"))
+            return std::nullopt;
+        if (wad_name == "misc" && (std::string(t.name) != "debug_font" || m[2].matched || m[4].str() != "png")) return std::nullopt;
+        const bool indexed = wad_name == "bonus" || t.count > 1;
+        if (indexed != m[2].matched) return std::nullopt;
+        const int index = indexed ? std::stoi(m[3].str()) : 0;
+        if (index >= t.count) return std::nullopt;
+        return std::pair{&t, index};
+    }
+    return std::nullopt;
+}
+
+std::string apply_range_item(WadFile& wad, const RangeWad& spec, const std::string& inside, ByteSpan content) {
+    const auto found = range_entry(spec, inside);
+    if (!found) throw EditRefused("gcfs does not encode this file");
+    const auto [table, index] = *found;
+    auto entries = formats::read_range_tables(wad.bytes(), spec.header_size, spec.tables, wad.bytes().size(), "the WAD header");
     if (!entries.ok()) throw EditRefused(entries.error().describe());
     const formats::RangeEntry* entry = nullptr;
     for (const auto& e : *entries)
         if (e.table == table && e.index == index) entry = &e;
     if (!entry || !entry->error.empty()) throw EditRefused("the entry is empty or unreadable");
     const ByteSpan stored = ByteSpan(wad.bytes()).subspan(entry->byte_offset(), entry->byte_size());
-    const bool compressed = formats::bonus::item_of(*table) == formats::bonus::Item::compressed_pif;  // §7
+    // Compressed or not by its bytes (formats.md 5.1: the "WAD" magic), as the folders read it.
+    const bool compressed = stored.size() >= 3 && stored[0] == 'W' && stored[1] == 'A' && stored[2] == 'D';
     Bytes old(stored.begin(), stored.end());
-    std::string tag = "bonus";
+    std::string tag = spec.name;
     if (compressed) {
         if (auto header = formats::wad_lz::read_header(stored); header.ok()) tag = header->tag;
         auto decoded = formats::wad_lz::decompress(stored);
         if (!decoded.ok()) throw EditRefused(decoded.error().describe());
         old = std::move(*decoded);
     }
-    std::string how = "the RGBA image's pixels replaced";
+    std::string how;
     Bytes encoded;
-    if (compressed) {
-        auto header = formats::pif::read_header(old);
-        if (!header.ok()) throw EditRefused(header.error().describe());
-        auto picture = formats::png::read_rgba(content, static_cast<uint32_t>(header->width), static_cast<uint32_t>(header->height));
-        if (!picture.ok()) throw EditRefused(picture.error().message);
-        auto pif = formats::pif::encode_like(old, *picture, how);
-        if (!pif.ok()) throw EditRefused(pif.error().describe());
-        encoded = formats::wad_lz::compress(*pif, tag);
-    } else {
+    if (inside.ends_with(".wav") || inside.ends_with(".vag")) {
+        if (!formats::audio::parse_vag_header(old, old.size()).ok()) throw EditRefused("the entry is not a VAG");
+        encoded = sound_vag(inside, content, how);
+    } else if (std::string(spec.name) == "bonus" && formats::bonus::item_of(*table) == formats::bonus::Item::rgba_image) {
         auto header = formats::pif::read_rgba_header(old);
         if (!header.ok()) throw EditRefused(header.error().describe());
         auto picture = formats::png::read_rgba(content, static_cast<uint32_t>(header->width), static_cast<uint32_t>(header->height));
@@ -272,8 +310,18 @@ std::string apply_bonus_picture(WadFile& wad, const std::string& inside, ByteSpa
         auto rgba = formats::pif::encode_rgba_like(old, *picture);
         if (!rgba.ok()) throw EditRefused(rgba.error().describe());
         encoded = std::move(*rgba);
+        how = "the RGBA image's pixels replaced";
+    } else {
+        auto header = formats::pif::read_header(old);
+        if (!header.ok()) throw EditRefused(header.error().describe());
+        auto picture = formats::png::read_rgba(content, static_cast<uint32_t>(header->width), static_cast<uint32_t>(header->height));
+        if (!picture.ok()) throw EditRefused(picture.error().message);
+        auto pif = formats::pif::encode_like(old, *picture, how);
+        if (!pif.ok()) throw EditRefused(pif.error().describe());
+        encoded = std::move(*pif);
     }
-    auto rewritten = formats::replace_range_item(wad.bytes(), formats::bonus::kBonusHeaderSize, formats::bonus::kBonusTables, *table, index, encoded);
+    if (compressed) encoded = formats::wad_lz::compress(encoded, tag);
+    auto rewritten = formats::replace_range_item(wad.bytes(), spec.header_size, spec.tables, *table, index, encoded);
     if (!rewritten.ok()) throw EditRefused(rewritten.error().describe());
     wad.replace(std::move(*rewritten));
     return how;
@@ -286,11 +334,13 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
     if (slash == std::string::npos) return std::nullopt;
     const std::string first = path.substr(0, slash), inside = path.substr(slash + 1);
     if (first == "global") {
-        static const std::regex kBonusPicture(R"(bonus/(([a-z_]+)/[0-9]{2}\.png))");
-        std::smatch picture;
-        if (std::regex_match(inside, picture, kBonusPicture) && bonus_table(picture[2].str())) {
+        const size_t folder_end = inside.find('/');
+        const std::string folder = inside.substr(0, folder_end);
+        if (const RangeWad* wad = range_wad(folder); wad && folder_end != std::string::npos) {
+            const std::string rest = inside.substr(folder_end + 1);
+            if (!range_entry(*wad, rest)) return std::nullopt;
             for (size_t g = 0; g < scan.toc.globals.size(); ++g)
-                if (scan.toc.globals[g].name == "bonus") return EditTarget{{ContainerKey::global, g}, picture[1].str()};
+                if (scan.toc.globals[g].name == folder) return EditTarget{{ContainerKey::global, g}, folder + "/" + rest};
             return std::nullopt;
         }
         static const std::regex kGlobalFile(R"((audio|mpeg)/((vendor|help/[a-z]+)/[0-9]{3}\.(wav|vag)|[0-9]{2}\.[a-z]{2}\.srt))");
@@ -330,8 +380,8 @@ std::string container_problem(ContainerKey key, ByteSpan bytes) {
         if (!parsed.ok()) return parsed.error().describe();
         for (const auto& e : parsed->entries)
             if (!e.error.empty()) return e.error;
-    } else if (key.kind == ContainerKey::global && formats::s32_at(bytes, 0) == formats::bonus::kBonusHeaderSize) {
-        auto entries = formats::read_range_tables(bytes, formats::bonus::kBonusHeaderSize, formats::bonus::kBonusTables, bytes.size(), "the BONUS header");
+    } else if (const RangeWad* wad = key.kind == ContainerKey::global ? range_wad_of(bytes) : nullptr) {
+        auto entries = formats::read_range_tables(bytes, wad->header_size, wad->tables, bytes.size(), "the WAD header");
         if (!entries.ok()) return entries.error().describe();
         for (const auto& e : *entries)
             if (!e.error.empty()) return e.error;
@@ -346,8 +396,9 @@ std::string container_problem(ContainerKey key, ByteSpan bytes) {
 
 std::string apply_edit(ContainerParts& container, tree::Disc& original, const EditTarget& target, ByteSpan content) {
     if (target.key.kind == ContainerKey::level_audio) return apply_level_sound(dynamic_cast<WadFile&>(container), target.inside, content);
-    if (target.key.kind == ContainerKey::global && target.inside.ends_with(".png"))
-        return apply_bonus_picture(dynamic_cast<WadFile&>(container), target.inside, content);
+    if (target.key.kind == ContainerKey::global)
+        if (const RangeWad* wad = range_wad(target.inside.substr(0, target.inside.find('/'))))
+            return apply_range_item(dynamic_cast<WadFile&>(container), *wad, target.inside.substr(target.inside.find('/') + 1), content);
     if (target.key.kind == ContainerKey::global && target.inside.ends_with(".srt"))
         return apply_subtitles(dynamic_cast<WadFile&>(container), original.scan, target.inside, content);
     if (target.key.kind == ContainerKey::global) return apply_global_sound(dynamic_cast<WadFile&>(container), target.inside, content);

@@ -235,6 +235,23 @@ for kind, rel in sorted(picks.items()):
     check("a bonus picture (%s) painted by PIL reads back pixel-equal" % kind, ok and pixels(m.path(rel)) == pixels(painted))
     check("pngcheck accepts it (%s)" % kind, subprocess.run(["pngcheck", "-q", m.path(rel)]).returncode == 0)
 
+# ---- the MISC WAD's font and the HUD's pictures (PIL) and a HUD vendor line (ffmpeg's tone)
+import glob
+for rel in ["global/misc/debug_font.png"] + sorted(os.path.relpath(p, m.mnt) for p in glob.glob(m.path("global/hud/*/*.png")))[:1]:
+    im = Image.open(m.path(rel)).convert("RGBA")
+    px = im.load()
+    for x in range(im.size[0]):
+        px[x, 0] = px[0, im.size[1] - 1]
+    painted = os.path.join(work, "ed-global.png")
+    im.save(painted)
+    check("%s painted by PIL reads back pixel-equal" % rel, subprocess.run(["cp", painted, m.path(rel)]).returncode == 0
+          and pixels(m.path(rel)) == pixels(painted))
+    picks[rel] = rel
+hud_sound = sorted(os.path.relpath(p, m.mnt) for p in glob.glob(m.path("global/hud/vendor_audio/*.wav")))[-1]
+check("an ffmpeg tone over %s reads back as the same tone over a level sound does" % hud_sound, subprocess.run(["cp", tone, m.path(hud_sound)]).returncode == 0
+      and pcm(m.read(hud_sound))[:100] == pcm(m.read(sound + ".wav"))[:100])
+picks[hud_sound] = hud_sound
+
 # ---- a refused edit: the close fails, the reason names line and column, the content stays
 before = m.read("LEVEL00/gameplay/cameras.csv")
 bad = before.decode().splitlines()
@@ -252,7 +269,7 @@ check("a picture of another size is refused", subprocess.run(["cp", os.path.join
                                                               capture_output=True).returncode != 0 if Image.open(flipped).size != Image.open(m.path("LEVEL00/textures/tfrag_000.png")).size else True)
 
 # ---- untouched levels and globals are byte-identical to a plain mount
-for sub in ("LEVEL02", "global/armor", "global/misc", "global/hud", "disc/SYSTEM.CNF"):
+for sub in ("LEVEL02", "global/armor", "LEVEL01/audio", "disc/SYSTEM.CNF"):
     check("%s is byte-identical to a plain mount" % sub, digest_tree(m.mnt, sub) == digest_tree(plain.mnt, sub))
 
 # ---- edited.iso: verify passes, a read-only mount shows the same files, pack gives the same bytes
