@@ -5,6 +5,7 @@
 #include <charconv>
 #include <regex>
 
+#include "formats/armor/armor.h"
 #include "formats/audio/audio_wad.h"
 #include "formats/audio/vag.h"
 #include "formats/audio/wav_read.h"
@@ -327,6 +328,42 @@ std::string apply_range_item(WadFile& wad, const RangeWad& spec, const std::stri
     return how;
 }
 
+// ---- the ARMOR WAD's textures (formats-globals.md 5, 6) ----
+
+// textures/<model>_<k>.png: texture k of the model's texture list of 8-bit
+// PIFs. A PIF written again keeps its size, so it goes back in its place.
+std::string apply_armor_texture(WadFile& wad, const std::string& inside, ByteSpan content) {
+    static const std::regex kTexture(R"(textures/((armor|wrench)_[0-9]+)_([0-9]+)\.png)");
+    std::smatch m;
+    if (!std::regex_match(inside, m, kTexture)) throw EditRefused("gcfs does not encode this file");
+    auto models = formats::armor::parse_armor_wad(wad.bytes(), wad.bytes().size());
+    if (!models.ok()) throw EditRefused(models.error().describe());
+    const formats::armor::Model* model = nullptr;
+    for (const auto& candidate : *models)
+        if (candidate.name() == m[1].str()) model = &candidate;
+    if (!model || !model->error.empty() || model->textures.empty()) throw EditRefused("the model has no readable texture list");
+    const uint64_t list_at = model->textures.byte_offset();
+    const ByteSpan list = ByteSpan(wad.bytes()).subspan(list_at, model->textures.byte_size());
+    auto textures = formats::pif::read_texture_list(list);
+    if (!textures.ok()) throw EditRefused(textures.error().describe());
+    const size_t k = std::stoul(m[3].str());
+    if (k >= textures->size()) throw EditRefused("the list has no such texture");
+    const formats::ByteRange r = (*textures)[k];
+    const ByteSpan old = list.subspan(static_cast<uint64_t>(r.offset), static_cast<uint64_t>(r.size));
+    auto header = formats::pif::read_header(old);
+    if (!header.ok()) throw EditRefused(header.error().describe());
+    auto picture = formats::png::read_rgba(content, static_cast<uint32_t>(header->width), static_cast<uint32_t>(header->height));
+    if (!picture.ok()) throw EditRefused(picture.error().message);
+    std::string how;
+    auto pif = formats::pif::encode_like(old, *picture, how);
+    if (!pif.ok()) throw EditRefused(pif.error().describe());
+    if (pif->size() > old.size()) throw EditRefused("the PIF written again is larger than its place");  // cannot happen: same header
+    Bytes bytes = wad.bytes();
+    std::copy(pif->begin(), pif->end(), bytes.begin() + static_cast<int64_t>(list_at + static_cast<uint64_t>(r.offset)));
+    wad.replace(std::move(bytes));
+    return how;
+}
+
 }  // namespace
 
 std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::string& path) {
@@ -334,6 +371,13 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
     if (slash == std::string::npos) return std::nullopt;
     const std::string first = path.substr(0, slash), inside = path.substr(slash + 1);
     if (first == "global") {
+        static const std::regex kArmorTexture(R"(armor/(textures/(armor|wrench)_[0-9]+_[0-9]+\.png))");
+        std::smatch armor;
+        if (std::regex_match(inside, armor, kArmorTexture)) {
+            for (size_t g = 0; g < scan.toc.globals.size(); ++g)
+                if (scan.toc.globals[g].name == "armor") return EditTarget{{ContainerKey::global, g}, "armor/" + armor[1].str()};
+            return std::nullopt;
+        }
         const size_t folder_end = inside.find('/');
         const std::string folder = inside.substr(0, folder_end);
         if (const RangeWad* wad = range_wad(folder); wad && folder_end != std::string::npos) {
@@ -380,6 +424,11 @@ std::string container_problem(ContainerKey key, ByteSpan bytes) {
         if (!parsed.ok()) return parsed.error().describe();
         for (const auto& e : parsed->entries)
             if (!e.error.empty()) return e.error;
+    } else if (key.kind == ContainerKey::global && bytes.size() >= 4 && formats::s32_at(bytes, 0) == formats::armor::kArmorHeaderSize) {
+        auto models = formats::armor::parse_armor_wad(bytes, bytes.size());
+        if (!models.ok()) return models.error().describe();
+        for (const auto& model : *models)
+            if (!model.error.empty()) return model.error;
     } else if (const RangeWad* wad = key.kind == ContainerKey::global ? range_wad_of(bytes) : nullptr) {
         auto entries = formats::read_range_tables(bytes, wad->header_size, wad->tables, bytes.size(), "the WAD header");
         if (!entries.ok()) return entries.error().describe();
@@ -396,6 +445,8 @@ std::string container_problem(ContainerKey key, ByteSpan bytes) {
 
 std::string apply_edit(ContainerParts& container, tree::Disc& original, const EditTarget& target, ByteSpan content) {
     if (target.key.kind == ContainerKey::level_audio) return apply_level_sound(dynamic_cast<WadFile&>(container), target.inside, content);
+    if (target.key.kind == ContainerKey::global && target.inside.starts_with("armor/"))
+        return apply_armor_texture(dynamic_cast<WadFile&>(container), target.inside.substr(6), content);
     if (target.key.kind == ContainerKey::global)
         if (const RangeWad* wad = range_wad(target.inside.substr(0, target.inside.find('/'))))
             return apply_range_item(dynamic_cast<WadFile&>(container), *wad, target.inside.substr(target.inside.find('/') + 1), content);

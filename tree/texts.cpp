@@ -146,7 +146,8 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  settings.json, help/<language>.txt     the same rows, keys and messages, any values\n"
         "  LEVEL<nn>/audio/*.wav, .vag, global/audio/.../*.wav, .vag  any WAV up to 48 kHz, or a VAG\n"
         "  global/mpeg/<NN>.<lang>.srt              the same cues; characters of ASCII and Windows-1252\n"
-        "  global/bonus/<field>/<NN>.png, misc/debug_font.png, hud/.../*.png  any PNG of the same size\n"
+        "  global/bonus/<field>/<NN>.png, misc/debug_font.png, hud/.../*.png,\n"
+        "  global/armor/textures/*.png              any PNG of the same size\n"
         "  global/hud/vendor_audio/*.wav            any WAV up to 48 kHz\n"
         "Everything derived follows the edit; edited.iso is the image with the edits applied.\n"
         "\n",

@@ -237,7 +237,8 @@ for kind, rel in sorted(picks.items()):
 
 # ---- the MISC WAD's font and the HUD's pictures (PIL) and a HUD vendor line (ffmpeg's tone)
 import glob
-for rel in ["global/misc/debug_font.png"] + sorted(os.path.relpath(p, m.mnt) for p in glob.glob(m.path("global/hud/*/*.png")))[:1]:
+armor_texture = "global/armor/textures/" + sorted(os.listdir(m.path("global/armor/textures")))[0]
+for rel in ["global/misc/debug_font.png", armor_texture] + sorted(os.path.relpath(p, m.mnt) for p in glob.glob(m.path("global/hud/*/*.png")))[:1]:
     im = Image.open(m.path(rel)).convert("RGBA")
     px = im.load()
     for x in range(im.size[0]):
@@ -247,6 +248,8 @@ for rel in ["global/misc/debug_font.png"] + sorted(os.path.relpath(p, m.mnt) for
     check("%s painted by PIL reads back pixel-equal" % rel, subprocess.run(["cp", painted, m.path(rel)]).returncode == 0
           and pixels(m.path(rel)) == pixels(painted))
     picks[rel] = rel
+model = armor_texture.rsplit("/", 1)[1].rsplit("_", 1)[0]
+check("the armor's glb embeds the edited texture", m.read(armor_texture) in m.read("global/armor/%s.glb" % model))
 hud_sound = sorted(os.path.relpath(p, m.mnt) for p in glob.glob(m.path("global/hud/vendor_audio/*.wav")))[-1]
 check("an ffmpeg tone over %s reads back as the same tone over a level sound does" % hud_sound, subprocess.run(["cp", tone, m.path(hud_sound)]).returncode == 0
       and pcm(m.read(hud_sound))[:100] == pcm(m.read(sound + ".wav"))[:100])
@@ -269,7 +272,7 @@ check("a picture of another size is refused", subprocess.run(["cp", os.path.join
                                                               capture_output=True).returncode != 0 if Image.open(flipped).size != Image.open(m.path("LEVEL00/textures/tfrag_000.png")).size else True)
 
 # ---- untouched levels and globals are byte-identical to a plain mount
-for sub in ("LEVEL02", "global/armor", "LEVEL01/audio", "disc/SYSTEM.CNF"):
+for sub in ("LEVEL02", "global/armor/low", "LEVEL01/audio", "disc/SYSTEM.CNF"):
     check("%s is byte-identical to a plain mount" % sub, digest_tree(m.mnt, sub) == digest_tree(plain.mnt, sub))
 
 # ---- edited.iso: verify passes, a read-only mount shows the same files, pack gives the same bytes
