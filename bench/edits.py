@@ -6,7 +6,6 @@ and the PS-ADPCM encoder edited sounds go through (issue 41): SNR against the
 input for a tone, noise and a chirp, and its speed (gcfs_bench adpcm-encode).
 Writes its section of bench/results.md (bench/run.py keeps it).
 Usage: python3 bench/edits.py [--gcfs build/gcfs] [--image bench/work/full.iso] [--runs 5]"""
-import argparse
 import os
 import shutil
 import statistics
@@ -15,10 +14,9 @@ import sys
 import tempfile
 import time
 
-from run_common import drop_caches, read_file, timed
+from run_common import bench_arguments, drop_caches, read_file, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 TITLE = "Edits (issue 40)"
 LEVEL = "LEVEL03"
 
@@ -33,16 +31,8 @@ def mount(gcfs, image, mnt, edits):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--gcfs", default=os.path.join(ROOT, "build", "gcfs"))
-    p.add_argument("--image", default=os.path.join(HERE, "work", "full.iso"))
-    p.add_argument("--runs", type=int, default=5)
-    p.add_argument("--out", default=os.path.join(HERE, "results.md"))
-    args = p.parse_args()
-    gcfs = os.path.abspath(args.gcfs)
-    if not os.path.exists(args.image):
-        os.makedirs(os.path.dirname(args.image), exist_ok=True)
-        subprocess.run([gcfs, "mkdisc", args.image, "--scale", "full"], check=True, stdout=subprocess.DEVNULL)
+    args = bench_arguments(__doc__, HERE)
+    gcfs = args.gcfs
     work = tempfile.mkdtemp(prefix="gcfs-bench-edits-")
     mnt, edits = os.path.join(work, "mnt"), os.path.join(work, "edits")
     os.makedirs(mnt)

@@ -8,7 +8,6 @@ Builds a --scale full disc once (27 levels, ~800 tfrag patches each) unless
 --image names one, mounts it for real, prints one table and writes it to
 bench/results.md with the machine's nproc. Needs root (drop_caches, /dev/fuse).
 """
-import argparse
 import os
 import statistics
 import subprocess
@@ -17,10 +16,9 @@ import tempfile
 import time
 
 import peer
-from run_common import Mount, drop_caches, ls_lr, make_index, read_file, read_in_parallel, stats_of, timed
+from run_common import Mount, bench_arguments, drop_caches, ls_lr, make_index, read_file, read_in_parallel, stats_of, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 
 
 def stats_of(mnt):
@@ -332,17 +330,7 @@ def bench_program(args):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--gcfs", default=os.path.join(ROOT, "build", "gcfs"))
-    p.add_argument("--image", default=os.path.join(HERE, "work", "full.iso"))
-    p.add_argument("--runs", type=int, default=5)
-    p.add_argument("--out", default=os.path.join(HERE, "results.md"))
-    args = p.parse_args()
-    args.gcfs = os.path.abspath(args.gcfs)
-    if not os.path.exists(args.image):
-        os.makedirs(os.path.dirname(args.image), exist_ok=True)
-        print("building", args.image, "(--scale full, once)", file=sys.stderr)
-        subprocess.run([args.gcfs, "mkdisc", args.image, "--scale", "full"], check=True, stdout=subprocess.DEVNULL)
+    args = bench_arguments(__doc__, HERE)
     work = tempfile.mkdtemp(prefix="gcfs-bench-work-")
     cold_ok = drop_caches()
     runs = args.runs

@@ -8,6 +8,26 @@ import threading
 import time
 
 
+def bench_arguments(doc, bench_dir):
+    """--gcfs, --image (the full-scale disc, built once), --runs and --out, as
+    every bench script takes them; the image is built when missing."""
+    import argparse
+    import sys
+    root = os.path.dirname(bench_dir)
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--gcfs", default=os.path.join(root, "build", "gcfs"))
+    p.add_argument("--image", default=os.path.join(bench_dir, "work", "full.iso"))
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--out", default=os.path.join(bench_dir, "results.md"))
+    args = p.parse_args()
+    args.gcfs = os.path.abspath(args.gcfs)
+    if not os.path.exists(args.image):
+        os.makedirs(os.path.dirname(args.image), exist_ok=True)
+        print("building", args.image, "(--scale full, once)", file=sys.stderr)
+        subprocess.run([args.gcfs, "mkdisc", args.image, "--scale", "full"], check=True, stdout=subprocess.DEVNULL)
+    return args
+
+
 def drop_caches():
     """Cold figures start with an empty page cache; False where not permitted."""
     try:

@@ -49,6 +49,17 @@ std::optional<TexturePath> texture_path(const std::string& inside) {
     return TexturePath{m[1].str(), row};
 }
 
+// `content`, a PNG of the PIF `old`'s size, as that PIF written again (formats/pif: encode_like).
+Bytes pif_from_png(ByteSpan old, ByteSpan content, std::string& how) {
+    auto header = formats::pif::read_header(old);
+    if (!header.ok()) throw EditRefused(header.error().describe());
+    auto picture = formats::png::read_rgba(content, static_cast<uint32_t>(header->width), static_cast<uint32_t>(header->height));
+    if (!picture.ok()) throw EditRefused(picture.error().message);
+    auto pif = formats::pif::encode_like(old, *picture, how);
+    if (!pif.ok()) throw EditRefused(pif.error().describe());
+    return std::move(*pif);
+}
+
 Bytes content_of(LevelParts& parts, const std::string& part) {
     auto bytes = parts.content(part);
     if (!bytes.ok()) throw EditRefused(fmt::format("the level's {} does not decode: {}", part, bytes.error().describe()));
@@ -313,13 +324,7 @@ std::string apply_range_item(WadFile& wad, const RangeWad& spec, const std::stri
         encoded = std::move(*rgba);
         how = "the RGBA image's pixels replaced";
     } else {
-        auto header = formats::pif::read_header(old);
-        if (!header.ok()) throw EditRefused(header.error().describe());
-        auto picture = formats::png::read_rgba(content, static_cast<uint32_t>(header->width), static_cast<uint32_t>(header->height));
-        if (!picture.ok()) throw EditRefused(picture.error().message);
-        auto pif = formats::pif::encode_like(old, *picture, how);
-        if (!pif.ok()) throw EditRefused(pif.error().describe());
-        encoded = std::move(*pif);
+        encoded = pif_from_png(old, content, how);
     }
     if (compressed) encoded = formats::wad_lz::compress(encoded, tag);
     auto rewritten = formats::replace_range_item(wad.bytes(), spec.header_size, spec.tables, *table, index, encoded);
@@ -350,16 +355,11 @@ std::string apply_armor_texture(WadFile& wad, const std::string& inside, ByteSpa
     if (k >= textures->size()) throw EditRefused("the list has no such texture");
     const formats::ByteRange r = (*textures)[k];
     const ByteSpan old = list.subspan(static_cast<uint64_t>(r.offset), static_cast<uint64_t>(r.size));
-    auto header = formats::pif::read_header(old);
-    if (!header.ok()) throw EditRefused(header.error().describe());
-    auto picture = formats::png::read_rgba(content, static_cast<uint32_t>(header->width), static_cast<uint32_t>(header->height));
-    if (!picture.ok()) throw EditRefused(picture.error().message);
     std::string how;
-    auto pif = formats::pif::encode_like(old, *picture, how);
-    if (!pif.ok()) throw EditRefused(pif.error().describe());
-    if (pif->size() > old.size()) throw EditRefused("the PIF written again is larger than its place");  // cannot happen: same header
+    const Bytes pif = pif_from_png(old, content, how);
+    if (pif.size() > old.size()) throw EditRefused("the PIF written again is larger than its place");  // cannot happen: same header
     Bytes bytes = wad.bytes();
-    std::copy(pif->begin(), pif->end(), bytes.begin() + static_cast<int64_t>(list_at + static_cast<uint64_t>(r.offset)));
+    std::copy(pif.begin(), pif.end(), bytes.begin() + static_cast<int64_t>(list_at + static_cast<uint64_t>(r.offset)));
     wad.replace(std::move(bytes));
     return how;
 }

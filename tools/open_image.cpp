@@ -6,9 +6,17 @@
 
 namespace gcfs::tools {
 
-std::unique_ptr<tree::Disc> open_image(const std::string& image, uint64_t cache_bytes, int& exit_code) {
+namespace {
+
+// What `open` makes of `image`, or null after one line on stderr and exit_code
+// set (2: the file cannot be opened, 3: not this game's disc, 9: DIR unusable).
+template <class Open>
+auto opened(const std::string& image, int& exit_code, Open open) -> decltype(open()) {
     try {
-        return tree::open_disc(image, cache_bytes);
+        return open();
+    } catch (const edit::EditStoreError& e) {
+        fmt::print(stderr, "gcfs: edits folder: {}\n", e.what());
+        exit_code = 9;
     } catch (const std::system_error& e) {
         fmt::print(stderr, "gcfs: cannot open image {}: {}\n", image, e.code().message());
         exit_code = 2;
@@ -22,25 +30,15 @@ std::unique_ptr<tree::Disc> open_image(const std::string& image, uint64_t cache_
     return nullptr;
 }
 
+}  // namespace
+
+std::unique_ptr<tree::Disc> open_image(const std::string& image, uint64_t cache_bytes, int& exit_code) {
+    return opened(image, exit_code, [&] { return tree::open_disc(image, cache_bytes); });
+}
+
 std::unique_ptr<edit::Session> open_edit_session(const std::string& image, const std::string& edits_dir, uint64_t cache_bytes,
                                                  int& exit_code) {
-    try {
-        return std::make_unique<edit::Session>(image, edits_dir, cache_bytes);
-    } catch (const edit::EditStoreError& e) {
-        fmt::print(stderr, "gcfs: edits folder: {}\n", e.what());
-        exit_code = 9;
-        return nullptr;
-    } catch (const std::system_error& e) {
-        fmt::print(stderr, "gcfs: cannot open image {}: {}\n", image, e.code().message());
-        exit_code = 2;
-    } catch (const tree::NotAnImageFile& e) {
-        fmt::print(stderr, "gcfs: cannot open image {}: {}\n", image, e.what());
-        exit_code = 2;
-    } catch (const tree::NotAGameDisc& e) {
-        fmt::print(stderr, "gcfs: {}: {}\n", image, e.what());
-        exit_code = 3;
-    }
-    return nullptr;
+    return opened(image, exit_code, [&] { return std::make_unique<edit::Session>(image, edits_dir, cache_bytes); });
 }
 
 std::optional<uint64_t> find_in_tree(const tree::Disc& disc, const std::string& path, const char* command, bool want_file,

@@ -188,6 +188,15 @@ shutil.copyfile(os.path.join(work, "ed-loop.wav"), m.path("LEVEL00/audio/sfx_007
 row = lambda name: [r for r in m.read("LEVEL00/audio/audio.csv").decode().splitlines() if r.startswith(name + ",")][0].split(",")
 check("a WAV's smpl loop survives as the loop flags (audio.csv's loop column)", row("sfx_007")[9] == row("sfx_002")[9] != "", (row("sfx_007"), row("sfx_002")))
 check("...and the WAV reads back the same bytes", m.read("LEVEL00/audio/sfx_007.wav") == looped)
+vag = m.read("LEVEL00/audio/sfx_000.vag")
+with open(os.path.join(work, "ed-sound.vag"), "wb") as f:
+    f.write(vag)
+check("a .vag written over another slot is stored as written", subprocess.run(["cp", os.path.join(work, "ed-sound.vag"), m.path("LEVEL00/audio/sfx_000.vag")]).returncode == 0
+      and m.read("LEVEL00/audio/sfx_000.vag") == vag)
+with open(os.path.join(work, "ed-bad.vag"), "wb") as f:
+    f.write(b"VAGp" + bytes(60))
+check("a .vag that is not one is refused", subprocess.run(["cp", os.path.join(work, "ed-bad.vag"), m.path("LEVEL00/audio/sfx_000.vag")],
+                                                           capture_output=True).returncode != 0 and m.read("LEVEL00/audio/sfx_000.vag") == vag)
 stereo = os.path.join(work, "ed-stereo.wav")
 subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=330:duration=0.5:sample_rate=44100", "-ac", "2",
                 "-c:a", "pcm_f32le", stereo], check=True)
