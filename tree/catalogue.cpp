@@ -203,6 +203,9 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"by-id/", "the levels by the id each header reports (table order is not identity)"},
     {"by-id/<id>", "a symlink to the level folder reporting that id"},
     {"by-id/<id>-LEVEL<nn>", "a second container reporting an id another one reports", "two containers report one id"},
+    {"by-name/", "the levels by the name of the id each header reports (formats.md 2.4)"},
+    {"by-name/<name>", "a symlink to the level folder reporting that level's id; an id the references name no level for keeps its number"},
+    {"by-name/<name>-LEVEL<nn>", "a second container reporting an id another one reports", "two containers report one id"},
     {".gcfs/", "the daemon's own files"},
     {".gcfs/stats", "cache budget, resident and live bytes, hits, misses, loads that waited for room, bytes decoded, and every read error so far"},
     {"edited.iso", "the image with the containers of every applied edit re-encoded and every other sector as recorded; cmp finds it "

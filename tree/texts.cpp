@@ -1,5 +1,6 @@
 #include "tree/texts.h"
 
+#include "formats/disc/level_names.h"
 #include "tree/catalogue.h"
 
 #include <fmt/format.h>
@@ -154,8 +155,10 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         image_path, disc.volume.volume_id, disc.volume.system_id, utc(disc.volume.creation), disc.levels.size(), catalogue_text());
     // From the table of contents alone: a level's own headers are read when
     // its folder is first opened, and its checks are in its info.json.
+    // The name from the TOC's header copy's id (§2.3), read with the table.
     for (const auto& level : disc.levels)
-        out += fmt::format("{}  LBA {:>7}  {:>7} sectors\n", level.folder, level.part.file_lba, level.part.size_sectors);
+        out += fmt::format("{}  LBA {:>7}  {:>7} sectors  {}\n", level.folder, level.part.file_lba, level.part.size_sectors,
+                           level.toc_header ? formats::gc_level_name(level.toc_header->id) : "");
     return out;
 }
 
@@ -208,6 +211,7 @@ std::string level_info_json(const LevelScan& level, const GeometryIndex* geometr
         for (const auto& e : formats::level_extents(h)) extents[e.name] = range_json(e.range);
         out["header"] = {{"header_size", h.header_size}, {"sector", h.sector}, {"id", h.id}, {"reverb", h.reverb},
                          {"extents", extents}};
+        out["name"] = formats::gc_level_name(h.id);  // formats.md 2.4; "" for an id the references name no level for
     }
     if (level.lump) {
         Json sections = Json::object();

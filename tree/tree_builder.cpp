@@ -1,5 +1,8 @@
 #include "tree/tree_builder.h"
 
+#include "formats/disc/level_names.h"
+#include "tree/safe_name.h"
+
 #include <fmt/format.h>
 
 #include <malloc.h>
@@ -53,6 +56,10 @@ public:
             });
         d_.tree.add_subtree(root, "by-id", [disc](Tree& tree, uint64_t folder) {
             Builder(*disc).by_id_folder(tree, folder);
+            return std::string();
+        });
+        d_.tree.add_subtree(root, "by-name", [disc](Tree& tree, uint64_t folder) {
+            Builder(*disc).by_name_folder(tree, folder);
             return std::string();
         });
         const uint64_t meta = d_.tree.add_directory(root, ".gcfs");
@@ -219,6 +226,21 @@ private:
             std::string name = std::to_string(level.header->id);
             if (!used.insert(name).second) name += "-" + level.folder;  // two containers claim one id
             tree.add_symlink(dir, name, "../" + level.folder);
+        }
+    }
+
+    // formats.md §2.4: each level under its name, from the id its header
+    // reports; an id the references name no level for keeps its number.
+    void by_name_folder(Tree& tree, uint64_t dir) {
+        FolderNames names;
+        std::set<std::string> used;
+        for (size_t i = 0; i < d_.scan.levels.size(); ++i) {
+            const LevelScan& level = d_.level(i);
+            if (!level.header) continue;
+            const std::string known = formats::gc_level_name(level.header->id);
+            std::string name = known.empty() ? std::to_string(level.header->id) : known;
+            if (!used.insert(name).second) name += "-" + level.folder;  // two containers report one id
+            tree.add_symlink(dir, names.claim(safe_name(name)), "../" + level.folder);
         }
     }
 

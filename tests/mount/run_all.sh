@@ -29,6 +29,9 @@ for p in README.txt disc/SYSTEM.CNF disc/RC2.HDR global/mpeg.wad LEVEL00/header.
 done
 check "by-id/30 is a symlink to the museum's folder" test "$(readlink "$MNT/by-id/30")" = "../LEVEL03"
 check "by-id/30 resolves" test -f "$MNT/by-id/30/core_data.bin"
+check "by-name/Insomniac Museum is a symlink to the same folder (formats.md 2.4's name of id 30)" \
+    test "$(readlink "$MNT/by-name/Insomniac Museum")" = "../LEVEL03"
+check "README.txt's level table names each level" bash -c "grep -q '^LEVEL01 .* Oozla\$' '$MNT/README.txt' && grep -q '^LEVEL03 .* Insomniac Museum\$' '$MNT/README.txt'"
 check "stat of extents decoded nothing" grep -qx "cache_misses 0" "$MNT/.gcfs/stats"
 # info.json (occlusion, sky and gameplay summaries) and collision.obj (its
 # size) need the core's head: tfrag, occlusion, sky, collision (§6.2 order),
