@@ -6,6 +6,7 @@
 #include <spdlog/sinks/syslog_sink.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include <unistd.h>
 
@@ -100,6 +101,8 @@ std::string apply_o_option(const std::string& list, MountOptions& options) {
 
 namespace {
 
+constexpr uint32_t kFuseSuperMagic = 0x65735546;  // linux/magic.h FUSE_SUPER_MAGIC
+
 // A FUSE daemon that died leaves its mount behind: every access is ENOTCONN.
 std::string access_problem(const std::string& mountpoint, int error) {
     if (error == ENOTCONN)
@@ -114,6 +117,10 @@ std::string mountpoint_problem(const std::string& mountpoint) {
     struct stat st {};
     if (::stat(mountpoint.c_str(), &st) != 0) return access_problem(mountpoint, errno);
     if (!S_ISDIR(st.st_mode)) return fmt::format("mountpoint {} is not a directory", mountpoint);
+    // A live FUSE mount (gcfs's own, say) is named as one, not just "not empty".
+    if (struct statfs fs {}; ::statfs(mountpoint.c_str(), &fs) == 0 && static_cast<uint32_t>(fs.f_type) == kFuseSuperMagic)
+        return fmt::format("mountpoint {} is already a FUSE mount (a gcfs mount?); unmount it first: fusermount3 -u {}", mountpoint,
+                           mountpoint);
     DIR* dir = ::opendir(mountpoint.c_str());
     if (!dir) return access_problem(mountpoint, errno);
     bool empty = true;

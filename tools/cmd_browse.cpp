@@ -1,6 +1,9 @@
 // `gcfs ls` and `gcfs cat`: the mounted tree without a mount.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <vector>
+
 #include <memory>
 
 #include "tools/commands.h"
@@ -23,15 +26,21 @@ void list(const tree::Disc& disc, uint64_t ino) {
         fmt::print("{:>12}  {}\n", n->type == tree::NodeType::file ? n->source->size() : 0, disc.tree.path_of(ino));
         return;
     }
+    // By name, as ls sorts (the tree lists built names first, then each file run).
+    std::vector<std::pair<std::string, uint64_t>> children;
     disc.tree.for_each_child(ino, 0, [&](const std::string& name, uint64_t child, tree::NodeType) {
+        children.emplace_back(name, child);
+        return true;
+    });
+    std::sort(children.begin(), children.end());
+    for (const auto& [name, child] : children) {
         const tree::Node* c = disc.tree.node(child);
         switch (c->type) {
             case tree::NodeType::directory: fmt::print("{:>12}  {}/\n", "", name); break;
             case tree::NodeType::symlink: fmt::print("{:>12}  {} -> {}\n", "", name, c->link_target()); break;
             case tree::NodeType::file: fmt::print("{:>12}  {}\n", c->source->size(), name); break;
         }
-        return true;
-    });
+    }
 }
 
 }  // namespace

@@ -17,10 +17,23 @@ int main(int argc, char** argv) {
     gcfs::tools::add_verify_command(app, exit_code);
     gcfs::tools::add_extract_command(app, exit_code);
     gcfs::tools::add_edit_commands(app, exit_code);
+    // A first word that is no command is named as such (CLI11 would say only
+    // that a subcommand is required).
+    std::string commands;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+        commands += (commands.empty() ? "" : ", ") + sub->get_name();
+        known = known || (argc > 1 && sub->get_name() == argv[1]);
+    }
+    if (argc > 1 && argv[1][0] != '-' && !known) {
+        fmt::print(stderr, "gcfs: no command '{}'; the commands are: {} (gcfs --help)\n", argv[1], commands);
+        return 1;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        // --help and --version print and succeed; every argument error exits 1, as gcfs(1) says.
+        return app.exit(e) == 0 ? 0 : 1;
     }
     return exit_code;
 }

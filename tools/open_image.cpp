@@ -45,7 +45,10 @@ std::optional<uint64_t> find_in_tree(const tree::Disc& disc, const std::string& 
                                      int& exit_code) {
     const auto ino = disc.tree.resolve(path);
     if (ino && (!want_file || disc.tree.node(*ino)->type == tree::NodeType::file)) return ino;
-    fmt::print(stderr, "gcfs {}: {}: no such {} in the tree\n", command, path, want_file ? "file" : "file or folder");
+    if (ino && disc.tree.node(*ino)->type == tree::NodeType::directory)
+        fmt::print(stderr, "gcfs {}: {}: is a folder (gcfs ls lists it, gcfs extract copies it)\n", command, path);
+    else
+        fmt::print(stderr, "gcfs {}: {}: no such {} in the tree\n", command, path, want_file ? "file" : "file or folder");
     exit_code = 1;
     return std::nullopt;
 }

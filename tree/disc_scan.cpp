@@ -373,6 +373,13 @@ DiscScan scan_table(const Image& image) {
     }
     // Digested as far as the file reaches (the levels' headers have digests of their own).
     disc.toc_digest.add(ByteSpan(toc_bytes).first(recorded ? std::min<uint64_t>(toc_file->size, toc_bytes.size()) : toc_bytes.size()));
+    // Cut before the table (and perhaps before its directories): the volume
+    // descriptor says how many sectors the image should have (ECMA-119 8.4.8).
+    if (!toc.ok() && image.size() <= toc_at && image.size() / kSectorSize < volume->volume_space_sectors)
+        throw NotAGameDisc(fmt::format("the image is truncated: it ends at sector {} of the volume's {}, before the table of contents at LBA {}{}",
+                                       image.size() / kSectorSize, volume->volume_space_sectors, kTocLba,
+                                       image.size() / kSectorSize <= volume->root_lba
+                                           ? fmt::format(" and the ISO9660 root directory at LBA {}", volume->root_lba) : ""));
     if (!toc.ok()) {
         // An image whose ISO9660 directory records the TOC at LBA 1001 but
         // that ends before it says where it ends, not what it found there

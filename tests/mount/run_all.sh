@@ -520,6 +520,25 @@ fi
 check "missing mountpoint is a clear error" mount_error "No such file or directory" "$IMAGE" "$WORK/absent"
 mkdir -p "$WORK/full" && touch "$WORK/full/x"
 check "non-empty mountpoint is refused" mount_error "is not empty" "$IMAGE" "$WORK/full"
+# ---- the command line (issue 44, item 7)
+cli_says() {  # expected exit code, expected message fragment, then the arguments
+    local want_rc=$1 want=$2; shift 2
+    local out rc
+    out=$("$GCFS" "$@" 2>&1); rc=$?
+    [[ $rc -eq $want_rc && $out == *"$want"* ]] || { echo "rc=$rc out=$out"; return 1; }
+}
+check "an unknown command is named, with the commands there are, exit 1" cli_says 1 "no command 'nosuchcmd'; the commands are: mount" nosuchcmd
+check "a missing argument exits 1 (gcfs(1)), not CLI11's 106" cli_says 1 "image is required" mount
+check "a malformed number exits 1, not CLI11's 105" cli_says 1 "Could not convert" mkdisc "$WORK/x.iso" --levels abc
+check "gcfs cat of a folder says it is a folder" cli_says 1 "LEVEL00: is a folder" cat "$IMAGE" LEVEL00
+check "gcfs ls lists a folder sorted by name, as ls does" \
+    bash -c "'$GCFS' ls '$IMAGE' LEVEL00/mobies | awk '{print \$NF}' > '$WORK/ls.txt' && LC_ALL=C sort -c '$WORK/ls.txt'"
+head -c 300000 "$IMAGE" > "$WORK/cut.iso"
+check "an image cut before its root directory is called truncated" cli_says 3 "the image is truncated: it ends at sector 146" ls "$WORK/cut.iso"
+mkdir -p "$WORK/onto"
+"$GCFS" mount "$IMAGE" "$WORK/onto" && wait_mounted "$WORK/onto"
+check "mounting onto a gcfs mount says it is one, with the fix" mount_error "is already a FUSE mount" "$IMAGE" "$WORK/onto"
+unmount "$WORK/onto"
 
 # A killed daemon leaves a stale mount; gcfs says how to clear it.
 mkdir -p "$WORK/mnt2"
