@@ -266,7 +266,9 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_fil
     if (const auto* slice = dynamic_cast<const tree::ImageSlice*>(n->source.get())) {
         uint64_t length = size;
         if (const auto at = slice->file_range(static_cast<uint64_t>(offset), length)) {
-            fuse_bufvec data = FUSE_BUFVEC_INIT(length);
+            fuse_bufvec data{};  // FUSE_BUFVEC_INIT, spelled out: its compound literal is not C++
+            data.count = 1;
+            data.buf[0].size = length;
             data.buf[0].flags = static_cast<fuse_buf_flags>(FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK);
             data.buf[0].fd = at->first;
             data.buf[0].pos = static_cast<off_t>(at->second);
