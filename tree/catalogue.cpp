@@ -72,7 +72,7 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"global/hud/", "the HUD WAD's ranges, named by their header field (formats-globals.md 9)"},
     {"global/hud/<field>.bin", "a one-range field as recorded (hud_header, vendor, all_text, hudw3d)"},
     {"global/hud/<field>/", "a field of several ranges (hud_banks, mission_ss, vendor_audio, ...)"},
-    {"global/hud/<field>/<NN>.bin", "one of its ranges as recorded"},
+    {"global/hud/<field>/<NN>.bin", "one of its ranges as recorded: its index, two digits or more (vendor_audio/276.bin)"},
     {"global/hud/<path>.decoded.bin", "beside a range whose first bytes are a WAD-LZ stream: decompressed; no layout confirms it"},
     {"global/hud/<path>.png", "beside a range (or its decoded stream) whose first bytes are a PIF: the picture; found by its bytes"},
     {"global/hud/<path>.wav", "beside a range whose first bytes are a VAG: decoded; found by its bytes"},
