@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <malloc.h>
 #include <fmt/format.h>
+#include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/syslog_sink.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
@@ -20,6 +21,7 @@
 #include "fs/fuse_ops.h"
 #include "fs/memory_trim.h"
 #include "fs/resident_program.h"
+#include "tree/log_tail.h"
 
 namespace gcfs::fs {
 
@@ -87,6 +89,12 @@ std::string apply_o_option(const std::string& list, MountOptions& options) {
                 return fmt::format("bad edits '{}': an absolute path (the daemon leaves its working directory)\n"
                                    "usage: gcfs mount IMAGE MOUNTPOINT -o edits=/path/to/folder",
                                    options.edits_dir);
+        } else if (item.rfind("log=", 0) == 0) {
+            options.log_file = item.substr(4);
+            if (options.log_file.empty() || options.log_file[0] != '/')
+                return fmt::format("bad log '{}': an absolute path (the daemon leaves its working directory)\n"
+                                   "usage: gcfs mount IMAGE MOUNTPOINT -o log=/path/to/file",
+                                   options.log_file);
         } else if (item == "rw") {
             return "gcfs mounts read-only: -o rw is not supported (-o edits=DIR makes what gcfs can encode writable, and keeps "
                    "the image untouched)";
@@ -209,8 +217,24 @@ int run_mount(const MountOptions& given, Served& served) {
         return 6;
     }
     session.mounted = true;
-    if (!options.foreground) {
-        spdlog::set_default_logger(spdlog::syslog_logger_mt("gcfs-syslog", "gcfs", LOG_PID));
+    // A daemon logs to syslog, in the foreground to stderr; both keep the
+    // tail .gcfs/log shows, and -o log=FILE appends every line to FILE too.
+    {
+        std::vector<spdlog::sink_ptr> sinks = spdlog::default_logger()->sinks();
+        if (!options.foreground) sinks = {std::make_shared<spdlog::sinks::syslog_sink_mt>("gcfs", LOG_PID, LOG_USER, false), tree::log_tail()};
+        if (!options.log_file.empty()) {
+            try {
+                auto file = std::make_shared<spdlog::sinks::basic_file_sink_mt>(options.log_file);
+                file->set_pattern("%Y-%m-%d %H:%M:%S %l: %v");
+                sinks.push_back(file);
+            } catch (const spdlog::spdlog_ex& e) {
+                fmt::print(stderr, "gcfs: -o log={}: {}\n", options.log_file, e.what());
+            }
+        }
+        auto logger = std::make_shared<spdlog::logger>("gcfs-daemon", sinks.begin(), sinks.end());
+        logger->set_level(spdlog::default_logger()->level());
+        logger->flush_on(spdlog::level::info);  // each line reaches FILE as it is logged
+        spdlog::set_default_logger(logger);
     }
     spdlog::info("mounted {} on {}: {} levels, {} nodes, cache {} bytes", options.image, options.mountpoint,
                  disc.scan.levels.size(), disc.tree.size(), options.cache_bytes);

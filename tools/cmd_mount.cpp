@@ -18,7 +18,7 @@ void add_mount_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("-d,--debug", options->debug, "foreground with libfuse debug output");
     cmd->add_option("-o", *o_lists,
                     "mount options: cache_size=SIZE (default 512M), edits=DIR (writable for what gcfs encodes, the image untouched), "
-                    "noxattr, noindexahead, noindex, index_dir=DIR, allow_other, any other libfuse option")
+                    "log=FILE (every log line there too), noxattr, noindexahead, noindex, index_dir=DIR, allow_other, any other libfuse option")
         ->allow_extra_args(false);
     cmd->callback([options, o_lists, &exit_code] {
         for (const auto& list : *o_lists) {

@@ -3,13 +3,17 @@
 #include <spdlog/spdlog.h>
 
 #include "tools/commands.h"
+#include "tree/log_tail.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"gcfs: browse a Ratchet & Clank 2: Going Commando disc image as a read-only filesystem"};
     app.set_version_flag("--version", std::string("gcfs ") + GCFS_VERSION);
     app.require_subcommand(1);
-    spdlog::set_default_logger(spdlog::stderr_color_mt("gcfs"));  // stdout carries data (cat)
-    spdlog::set_pattern("gcfs: %l: %v");
+    // stderr (stdout carries data: cat), and the tail .gcfs/log shows.
+    auto logger = std::make_shared<spdlog::logger>(
+        "gcfs", spdlog::sinks_init_list{std::make_shared<spdlog::sinks::stderr_color_sink_mt>(), gcfs::tree::log_tail()});
+    logger->sinks()[0]->set_pattern("gcfs: %l: %v");
+    spdlog::set_default_logger(logger);
     int exit_code = 0;
     gcfs::tools::add_mount_command(app, exit_code);
     gcfs::tools::add_mkdisc_command(app, exit_code);

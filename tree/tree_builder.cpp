@@ -1,6 +1,7 @@
 #include "tree/tree_builder.h"
 
 #include "formats/disc/level_names.h"
+#include "tree/log_tail.h"
 #include "tree/safe_name.h"
 
 #include <fmt/format.h>
@@ -68,6 +69,8 @@ public:
                         (disc->index ? disc->index->render() : "persistent index: off\n");
              }),
              Origins::generated("none: the daemon's own counters, written when read", "the cache's counters and every read error so far"));
+        file(d_.tree, meta, "log", std::make_shared<LiveText>([] { return log_tail_text(); }),
+             Origins::generated("none: the program's last log lines, written when read", "the tail of the log (README, Troubleshooting)"));
     }
 
 private:

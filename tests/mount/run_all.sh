@@ -599,6 +599,13 @@ check "the rest of the disc stays readable" cmp "$MNT/LEVEL00/core_data.bin" "$W
 check "the damaged level's other extents still read" cmp "$MNT/LEVEL01/gameplay.bin" "$WORK/orig/LEVEL01/gameplay.bin"
 kill -TERM $pid; wait $pid
 
+# ---- the log (issue 44, item 5): .gcfs/log keeps the tail, -o log=FILE every line
+"$GCFS" mount "$WORK/corrupt.iso" "$MNT" -o "log=$WORK/daemon.log" && wait_mounted "$MNT"
+cat "$MNT/LEVEL01/core_data.bin" >/dev/null 2>&1
+check ".gcfs/log holds the EIO's line, with the file and the byte offset" grep -q "LEVEL01/core_data.bin: .*lookback.*0x10" "$MNT/.gcfs/log"
+check "-o log=FILE holds it too" grep -q "LEVEL01/core_data.bin: .*lookback.*0x10" "$WORK/daemon.log"
+unmount "$MNT"
+
 # ---- a damaged tie class: level.glb stays valid, that class's instances are empty nodes saying why
 "$GCFS" mkdisc "$WORK/tie.iso" --levels 4 --seed 7 --damage tie-strip-slot >/dev/null
 "$GCFS" verify --checks "$WORK/tie.iso" > "$WORK/tie-checks.txt"
