@@ -2,6 +2,7 @@
 
 #include "formats/disc/level_names.h"
 #include "tree/log_tail.h"
+#include "tree/program_build.h"
 #include "tree/safe_name.h"
 
 #include <fmt/format.h>
@@ -260,7 +261,10 @@ const LevelScan& Disc::level(size_t i) {
     return level;
 }
 
-cache::ImageIdentity Disc::identity() const { return {image->size(), image->mtime_ns(), scan.toc_digest.text()}; }
+// The build beside the image's digest: another build's records are not believed (tree/program_build.h).
+cache::ImageIdentity Disc::identity() const {
+    return {image->size(), image->mtime_ns(), scan.toc_digest.text() + " build " + program_build()};
+}
 
 void Disc::start_index_ahead() {
     std::vector<uint64_t> folders;

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <random>
 
+#include "tree/program_build.h"
 #include "cache/index_store.h"
 #include "disc_fixture.h"
 #include "formats/saved_index/folder_record.h"
@@ -326,3 +327,10 @@ TEST_CASE("restart points: a window far into a stream starts at the nearest poin
 }
 
 }  // namespace test_persistent_index
+
+TEST_CASE("the index's key names the running build: its GNU build ID, which the linker writes") {
+    const std::string& build = gcfs::tree::program_build();
+    REQUIRE(build.size() >= 16);
+    CHECK(build.find_first_not_of("0123456789abcdef") == std::string::npos);
+    CHECK(build.size() % 2 == 0);
+}
