@@ -170,7 +170,7 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"LEVEL<nn>/mobies/low/", "the low LODs"},
     {"LEVEL<nn>/mobies/low/moby_<class>.obj", "a class's low LOD, for the classes that have one, with its bangles' low LODs as groups"},
     {"LEVEL<nn>/mobies/mobies.mtl", "a material per moby texture, mapped to ../textures/moby_NNN.png"},
-    {"LEVEL<nn>/mobies/mobies.csv", "every class's counts (bangles included, and their share apart), status and error"},
+    {"LEVEL<nn>/mobies/mobies.csv", "every class's counts (bangles included, and their share apart), status and error; a class without a model has a row saying so"},
     {"LEVEL<nn>/ties/", "tie classes, the level's structures, in class space (formats-tie-sky.md A)"},
     {"LEVEL<nn>/ties/tie_<class>.obj", "a class at LOD 0, y-up"},
     {"LEVEL<nn>/ties/lod<N>/", "the classes at a lower LOD (lod1, lod2)"},

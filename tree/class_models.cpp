@@ -256,7 +256,21 @@ std::string LevelClassModels::csv() const {
     if (kind_ == ClassKind::shrub)
         for (const char* b : {"billboard_fade", "billboard_width", "billboard_height", "billboard_z_ofs", "billboard_image"}) header.emplace_back(b);
     formats::csv::row(out, header);
-    for (const ClassModel& m : index_.classes) {
+    // Rows in class-table order; a moby class whose table offset is 0 has no
+    // model (formats.md 6.3) and gets a row that says so, as level.glb says it
+    // per instance.
+    size_t modelled = 0;
+    for (const formats::ClassEntry& entry : source_.entries) {
+        if (entry.offset_in_asset_wad == 0 && kind_ != ClassKind::moby) continue;
+        if (entry.offset_in_asset_wad == 0) {
+            std::vector<std::string> cells = {std::to_string(entry.o_class), "", "0", "no model", "",
+                                              "its class-table offset is 0: the class has no model, its instances draw nothing"};
+            cells.resize(header.size());
+            formats::csv::row(out, cells);
+            continue;
+        }
+        if (modelled >= index_.classes.size()) break;
+        const ClassModel& m = index_.classes[modelled++];
         const bool ok = m.error.empty();
         auto cell = [&](auto v) { return ok ? fmt::format("{}", v) : std::string(); };
         std::vector<std::string> cells = {std::to_string(m.o_class), fmt::format("0x{:x}", m.extent.offset), std::to_string(m.extent.size),

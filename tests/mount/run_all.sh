@@ -488,6 +488,12 @@ index_ahead_sizes_next_levels() {
 check "listing a level folder sizes the next ones ahead; -o noindexahead does not" index_ahead_sizes_next_levels
 check "persistent index: a second mount lists with 0 decodes, a changed header is decoded again, a damaged index is ignored" \
     python3 "$(dirname "$0")/persistent_index.py" "$GCFS" "$IMAGE" "$WORK"
+modelless_row() {  # classes/mobies.csv says "none"; mobies/mobies.csv has that class's row saying why
+    local cls
+    cls=$(awk -F, '$4 == "\"none\"" {print $2; exit}' "$MNT/LEVEL00/classes/mobies.csv")
+    [ -n "$cls" ] && grep -q "^$cls,,0,no model,,\"its class-table offset is 0" "$MNT/LEVEL00/mobies/mobies.csv"
+}
+check "a moby class without a model has a row in mobies/mobies.csv saying why (issue 44, item 6)" modelless_row
 check "edits through the mount: PIL, ImageMagick, sed -i and cp round trips, level.glb follows, edited.iso verified and remounted, refusals, kill -9 mid-save" \
     /usr/bin/python3 "$(dirname "$0")/edits.py" "$GCFS" "$WORK"
 check "setfattr is refused with EROFS" bash -c "setfattr -n user.x -v 1 '$MNT/README.txt' 2>&1 | grep -q 'Read-only file system'"

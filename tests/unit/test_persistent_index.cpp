@@ -12,12 +12,12 @@
 #include <fstream>
 #include <random>
 
-#include "tree/program_build.h"
 #include "cache/index_store.h"
 #include "disc_fixture.h"
 #include "formats/saved_index/folder_record.h"
 #include "formats/wad_lz/wad_lz.h"
 #include "tree/index_ahead.h"
+#include "tree/program_build.h"
 #include "tree/persistent_index.h"
 #include "tree/restart_points.h"
 
