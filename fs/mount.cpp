@@ -17,6 +17,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "fs/fuse_ops.h"
 #include "fs/memory_trim.h"
@@ -56,6 +57,29 @@ uint64_t physical_memory() {
 
 }  // namespace
 
+namespace {
+
+// index_dir=DIR, edits=DIR, log=FILE: each an absolute path, since the daemon
+// leaves its working directory.
+struct PathOption {
+    std::string key, value, error;
+};
+std::optional<PathOption> path_option(const std::string& item) {
+    for (const auto& [key, what] : {std::pair{"index_dir", "folder"}, std::pair{"edits", "folder"}, std::pair{"log", "file"}}) {
+        const std::string prefix = std::string(key) + "=";
+        if (item.rfind(prefix, 0) != 0) continue;
+        PathOption o{key, item.substr(prefix.size()), {}};
+        if (o.value.empty() || o.value[0] != '/')
+            o.error = fmt::format("bad {} '{}': an absolute path (the daemon leaves its working directory)\n"
+                                  "usage: gcfs mount IMAGE MOUNTPOINT -o {}=/path/to/{}",
+                                  key, o.value, key, what);
+        return o;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 std::string apply_o_option(const std::string& list, MountOptions& options) {
     size_t start = 0;
     while (start <= list.size()) {
@@ -77,24 +101,9 @@ std::string apply_o_option(const std::string& list, MountOptions& options) {
             options.index_ahead = false;
         } else if (item == "noindex") {
             options.persistent_index = false;
-        } else if (item.rfind("index_dir=", 0) == 0) {
-            options.index_dir = item.substr(10);
-            if (options.index_dir.empty() || options.index_dir[0] != '/')
-                return fmt::format("bad index_dir '{}': an absolute path (the daemon leaves its working directory)\n"
-                                   "usage: gcfs mount IMAGE MOUNTPOINT -o index_dir=/path/to/folder",
-                                   options.index_dir);
-        } else if (item.rfind("edits=", 0) == 0) {
-            options.edits_dir = item.substr(6);
-            if (options.edits_dir.empty() || options.edits_dir[0] != '/')
-                return fmt::format("bad edits '{}': an absolute path (the daemon leaves its working directory)\n"
-                                   "usage: gcfs mount IMAGE MOUNTPOINT -o edits=/path/to/folder",
-                                   options.edits_dir);
-        } else if (item.rfind("log=", 0) == 0) {
-            options.log_file = item.substr(4);
-            if (options.log_file.empty() || options.log_file[0] != '/')
-                return fmt::format("bad log '{}': an absolute path (the daemon leaves its working directory)\n"
-                                   "usage: gcfs mount IMAGE MOUNTPOINT -o log=/path/to/file",
-                                   options.log_file);
+        } else if (const auto path = path_option(item)) {
+            if (!path->error.empty()) return path->error;
+            (path->key == "index_dir" ? options.index_dir : path->key == "edits" ? options.edits_dir : options.log_file) = path->value;
         } else if (item == "rw") {
             return "gcfs mounts read-only: -o rw is not supported (-o edits=DIR makes what gcfs can encode writable, and keeps "
                    "the image untouched)";
