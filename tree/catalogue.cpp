@@ -165,10 +165,12 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"LEVEL<nn>/mobies/moby_<class>.obj", "a class's high LOD, y-up; each bangle (an optional sub-mesh, formats-moby.md 12) a group "
                                           "bangle_<entry> of its own"},
     {"LEVEL<nn>/mobies/moby_<class>.skeleton.json", "its joints, for the classes that have them"},
-    {"LEVEL<nn>/mobies/moby_<class>.glb", "both LODs rigged: a skin on the class's joints, each vertex weighted as its blend record says; "
-                                           "each bangle a model <class>_bangle_<entry> of its own; textures from ../textures/"},
+    {"LEVEL<nn>/mobies/moby_<class>.glb", "the high LOD rigged, one armature: the mesh and each bangle (a mesh moby_<class>_bangle_<entry>_high_lod) "
+                                           "on one skin of the class's joints, each vertex weighted as its blend record says; its textures embedded, "
+                                           "so the file travels alone"},
     {"LEVEL<nn>/mobies/low/", "the low LODs"},
     {"LEVEL<nn>/mobies/low/moby_<class>.obj", "a class's low LOD, for the classes that have one, with its bangles' low LODs as groups"},
+    {"LEVEL<nn>/mobies/low/moby_<class>.glb", "the low LOD rigged as moby_<class>.glb is, its bangles' low LODs on the same skin"},
     {"LEVEL<nn>/mobies/mobies.mtl", "a material per moby texture, mapped to ../textures/moby_NNN.png"},
     {"LEVEL<nn>/mobies/mobies.csv", "every class's counts (bangles included, and their share apart), status and error; a class without a model has a row saying so"},
     {"LEVEL<nn>/ties/", "tie classes, the level's structures, in class space (formats-tie-sky.md A)"},

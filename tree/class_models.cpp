@@ -38,7 +38,7 @@ int row_of(const formats::ClassEntry& entry, int slot, uint64_t rows) {
 
 bool power_of_two(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
-constexpr size_t kKeysPerClass = 5;  // 3 OBJs, the billboard, the .glb
+constexpr size_t kKeysPerClass = 6;  // 3 OBJs, the billboard, a .glb per moby LOD
 constexpr size_t kBillboardKey = 3, kGlbKey = 4;
 
 }  // namespace
@@ -138,25 +138,36 @@ void LevelClassModels::index_class(ClassModel& m, std::span<const uint8_t> bytes
     if (kind_ != ClassKind::moby) return;
     m.declares_skeleton = d.declared_joints > 0;
     m.joints = d.declared_joints;  // what the header declares, whether or not its skeleton reads
-    if (d.rig_error) m.rig_error = fmt::format("its rig: {}", where(m.extent, *d.rig_error));
-    else m.glb_size = formats::gltf::glb_size(glb_scene(m, d, entry));
+    if (d.rig_error) return void(m.rig_error = fmt::format("its rig: {}", where(m.extent, *d.rig_error)));
+    for (int lod = 0; lod < 2; ++lod)
+        if (m.counts[lod].triangles > 0) m.glb_size[lod] = formats::gltf::glb_size(glb_scene(m, d, entry, lod).scene);
 }
 
-formats::gltf::Scene LevelClassModels::glb_scene(const ClassModel& m, const DecodedClass& d, const formats::ClassEntry& entry) const {
+LevelClassModels::GlbScene LevelClassModels::glb_scene(const ClassModel& m, const DecodedClass& d, const formats::ClassEntry& entry,
+                                                        int lod) const {
     namespace gltf = formats::gltf;
-    gltf::Scene s;
+    GlbScene out;
+    gltf::Scene& s = out.scene;
     s.name = fmt::format("moby_{}", m.o_class);
+    std::vector<std::string> left_out;
     std::vector<int> material_of_slot;  // by position in d.slots
     for (int slot : d.slots) {
         const std::string name = material(entry, slot, nullptr);
         auto same = std::find_if(s.materials.begin(), s.materials.end(), [&](const gltf::Material& x) { return x.name == name; });
         if (same == s.materials.end()) {
             gltf::Material mat{.name = name, .alpha = gltf::Material::Alpha::mask};
+            // The PNG textures/ shows, embedded so the file travels alone; its size is
+            // arithmetic (texture_png_size), so the .glb's is known before a texel decodes.
+            const auto png = source_.textures.find(name + ".png");
             if (name == "untextured") {
                 mat.colour = {0.7f, 0.7f, 0.7f, 1};  // formats-moby.md 10.1: Wrench draws them grey
+            } else if (png == source_.textures.end() || !png->second->open_error().empty()) {
+                mat.colour = {0.5f, 0.5f, 0.5f, 1};
+                left_out.push_back(fmt::format("textures/{}.png: {}", name, png == source_.textures.end() ? "not listed" : png->second->open_error()));
             } else {
                 mat.image = static_cast<int>(s.images.size());
-                s.images.push_back({.name = name + ".png", .uri = fmt::format("../textures/{}.png", name)});  // as the MTL maps it
+                s.images.push_back({.name = name + ".png", .size = png->second->size()});
+                out.images.push_back(png->second);
             }
             s.materials.push_back(std::move(mat));
             same = s.materials.end() - 1;
@@ -167,29 +178,23 @@ formats::gltf::Scene LevelClassModels::glb_scene(const ClassModel& m, const Deco
         const auto at = std::find(d.slots.begin(), d.slots.end(), slot);
         return at == d.slots.end() ? -1 : material_of_slot[static_cast<size_t>(at - d.slots.begin())];
     };
-    const auto rig = gltf::moby_rig(d.joints, d.scale);
-    gltf::add_rigged_model(s, s.name, {d.meshes[0], d.meshes[1]}, rig, material_of);
-    // formats-moby.md 12: each bangle a model of its own, in the same class space and rig.
-    std::vector<std::string> bangles;
-    for (const auto& lod : d.parts)
-        for (const auto& part : lod)
-            if (std::find(bangles.begin(), bangles.end(), part.name) == bangles.end()) bangles.push_back(part.name);
-    for (const std::string& bangle : bangles) {
-        std::array<formats::ClassMesh, 2> lods;
-        for (size_t lod = 0; lod < 2; ++lod)
-            for (const auto& part : d.parts[lod])
-                if (part.name == bangle) lods[lod] = part.mesh;
-        gltf::add_rigged_model(s, s.name + "_" + bangle, lods, rig, material_of);
-    }
-    s.extras = {{"source", fmt::format("{} class {} of {}, core_data.bin [0x{:x}, +0x{:x}), formats-moby.md", prefix(), m.o_class, source_.level,
-                                       m.extent.offset, m.extent.size)},
+    // formats-moby.md 12: the bangles are parts of the class, in its space and on its joints,
+    // so they share the main mesh's one skin: posing the armature moves them along.
+    const std::string suffix = lod == 0 ? "_high_lod" : "_low_lod";
+    std::vector<gltf::NamedMesh> parts = {{s.name + suffix, &d.meshes[static_cast<size_t>(lod)]}};
+    for (const auto& part : d.parts[static_cast<size_t>(lod)]) parts.push_back({fmt::format("{}_{}{}", s.name, part.name, suffix), &part.mesh});
+    gltf::add_rigged_parts(s, s.name, parts, gltf::moby_rig(d.joints, d.scale), material_of);
+    s.extras = {{"source", fmt::format("{} class {} of {}, {}, core_data.bin [0x{:x}, +0x{:x}), formats-moby.md", prefix(), m.o_class,
+                                       source_.level, lod == 0 ? "high LOD" : "low LOD", m.extent.offset, m.extent.size)},
                 {"scale", d.scale},
                 {"joints", d.joints.size()},
                 {"rig", d.joints.empty() ? "none: a static class, a plain mesh"
-                                         : "skeleton[j] read as joint j's inverse bind matrix, columns m_0..m_3, m_3.xyz x scale/1024 "
-                                           "(formats-moby.md 11, convention unconfirmed); weights = blend bytes / their sum (8.7)"},
-                {"low_lod", "placed beside the high LOD along x, 2.5 times its reach, with its own copy of the joints"}};
-    return s;
+                                         : "one skin for the mesh and its bangles; skeleton[j] read as joint j's inverse bind matrix, columns "
+                                           "m_0..m_3, m_3.xyz x scale/1024 (formats-moby.md 11, convention unconfirmed); weights = blend bytes / "
+                                           "their sum (8.7)"},
+                {"textures", "embedded: the PNGs of ../textures/ (formats.md 6.3)"}};
+    if (!left_out.empty()) s.extras["textures_left_out"] = left_out;
+    return out;
 }
 
 void LevelClassModels::index_billboard(ClassModel& m, const formats::ClassEntry& entry) const {
@@ -366,18 +371,26 @@ cache::Loaded LevelClassModels::billboard_png(size_t cls) const {
     });
 }
 
-cache::Loaded LevelClassModels::glb(size_t cls) const {
+cache::Loaded LevelClassModels::glb(size_t cls, int lod) const {
     const ClassModel& m = index().classes.at(cls);
     if (!m.error.empty()) return {nullptr, m.error};
     if (!m.rig_error.empty()) return {nullptr, m.rig_error};
-    return cache_.get(keys_[kKeysPerClass * cls + kGlbKey], [&]() -> cache::Loaded {
+    const auto l = static_cast<size_t>(lod);
+    return cache_.get(keys_[kKeysPerClass * cls + kGlbKey + l], [&]() -> cache::Loaded {
         auto decoded = decode(cls);
         if (!decoded.ok()) return {nullptr, decoded.error().message};
-        const auto glb = formats::gltf::write_glb(glb_scene(m, *decoded, source_.entries[entry_of_[cls]]),
-                                                  [](size_t) -> formats::Result<formats::Bytes> { return formats::Bytes{}; });
+        const GlbScene made = glb_scene(m, *decoded, source_.entries[entry_of_[cls]], lod);
+        // An embedded texture whose texels fail to decode fails the file: its size was said at stat.
+        const auto glb = formats::gltf::write_glb(made.scene, [&](size_t image) -> formats::Result<formats::Bytes> {
+            formats::Bytes png(made.scene.images[image].size);
+            const ReadOutcome got = made.images[image]->read(0, png);
+            if (got.ok() && got.bytes == png.size()) return png;
+            return formats::FormatError{formats::Errc::bad_value, 0,
+                                        fmt::format("its texture {}: {}", made.scene.images[image].name, got.ok() ? "short read" : got.error)};
+        });
         if (!glb.ok()) return {nullptr, fmt::format("{} .glb: {}", m.extent.name, glb.error().describe())};
-        if (glb->size() != m.glb_size)  // the size stat reported must be the size a read returns
-            return {nullptr, fmt::format("{} .glb came to {} bytes, its index said {}", m.extent.name, glb->size(), m.glb_size)};
+        if (glb->size() != m.glb_size[l])  // the size stat reported must be the size a read returns
+            return {nullptr, fmt::format("{} .glb came to {} bytes, its index said {}", m.extent.name, glb->size(), m.glb_size[l])};
         return {cache::Blob::copy_of(*glb), {}};
     });
 }
@@ -388,7 +401,7 @@ uint64_t ClassModelFile::size() const {
         case Kind::csv: return models_->index().csv.size();
         case Kind::obj: return models_->index().classes.at(cls_).obj_size[lod_];
         case Kind::skeleton: return models_->index().classes.at(cls_).skeleton.size();
-        case Kind::glb: return models_->index().classes.at(cls_).glb_size;
+        case Kind::glb: return models_->index().classes.at(cls_).glb_size[static_cast<size_t>(lod_)];
         case Kind::billboard: {
             const ClassModel& m = models_->index().classes.at(cls_);
             return m.billboard_width ? formats::png::indexed_size(m.billboard_width, m.billboard_height) : 0;
@@ -412,7 +425,7 @@ ReadOutcome ClassModelFile::read(uint64_t offset, std::span<uint8_t> out) const 
         const std::string text = kind_ == Kind::mtl ? models_->mtl() : kind_ == Kind::csv ? models_->index().csv : models_->index().classes.at(cls_).skeleton;
         return copy_window({reinterpret_cast<const uint8_t*>(text.data()), text.size()}, offset, out);
     }
-    const cache::Loaded bytes = kind_ == Kind::obj ? models_->obj(cls_, lod_) : kind_ == Kind::glb ? models_->glb(cls_) : models_->billboard_png(cls_);
+    const cache::Loaded bytes = kind_ == Kind::obj ? models_->obj(cls_, lod_) : kind_ == Kind::glb ? models_->glb(cls_, lod_) : models_->billboard_png(cls_);
     if (!bytes.bytes) return {0, bytes.error};
     return copy_window(bytes.bytes->bytes(), offset, out);
 }
@@ -431,7 +444,9 @@ const std::vector<ClassFileRun::File>& ClassFileRun::present() const {
             if (!m.error.empty()) continue;
             const std::string stem = safe_name(fmt::format("{}_{}", models_->prefix(), m.o_class));
             if (what_ == What::lod) {
-                if (m.counts[static_cast<size_t>(lod_)].triangles > 0) present_.push_back({c, names.claim(stem + ".obj"), Kind::obj});
+                if (m.counts[static_cast<size_t>(lod_)].triangles == 0) continue;
+                present_.push_back({c, names.claim(stem + ".obj"), Kind::obj});
+                if (models_->kind() == ClassKind::moby) present_.push_back({c, names.claim(stem + ".glb"), Kind::glb});
                 continue;
             }
             if (m.declares_skeleton) present_.push_back({c, names.claim(stem + ".skeleton.json"), Kind::skeleton});
@@ -443,7 +458,8 @@ const std::vector<ClassFileRun::File>& ClassFileRun::present() const {
 
 bool ClassFileRun::may_be_ours(std::string_view name) const {
     if (!name.starts_with(models_->prefix())) return false;
-    return what_ == What::lod ? name.ends_with(".obj") : name.ends_with(".skeleton.json") || name.ends_with(".glb");
+    if (name.ends_with(".glb")) return what_ == What::rigs || models_->kind() == ClassKind::moby;
+    return what_ == What::lod ? name.ends_with(".obj") : name.ends_with(".skeleton.json");
 }
 
 std::optional<uint64_t> ClassFileRun::position(std::string_view name) const {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -54,7 +55,7 @@ struct ClassModel {
     std::string skeleton;                         // mobies with joints: skeleton.json
     bool declares_skeleton = false;               // mobies: the header points at joints (so skeleton.json is listed)
     std::string rig_error;                        // mobies: why skeleton.json and the .glb read as EIO ("" when they do not)
-    uint64_t glb_size = 0;                        // mobies: moby_<class>.glb
+    std::array<uint64_t, 2> glb_size{};           // mobies: moby_<class>.glb and low/moby_<class>.glb (0: none)
     std::array<double, 6> bbox{};                 // LOD 0, class space
     float scale = 0;
     std::optional<formats::shrub::Billboard> billboard;
@@ -77,6 +78,8 @@ public:
         uint64_t dat_size = 0;
         uint64_t texture_rows = 0;                // rows of the kind's texture table
         std::shared_ptr<const tree::Source> gs_ram;  // billboard images (shrubs)
+        // The kind's textures/<prefix>_NNN.png by file name: mobies embed them in their .glb.
+        std::map<std::string, std::shared_ptr<const tree::Source>> textures;
         std::shared_ptr<const ClassWindow> window;
     };
     LevelClassModels(const Image& image, cache::LruCache& cache, ClassKind kind, Source source);
@@ -96,8 +99,9 @@ public:
     int texture_row(size_t cls, int slot) const;
     std::optional<size_t> find(int32_t o_class) const;  // the position in listed()
     cache::Loaded billboard_png(size_t cls) const;
-    // Class `cls` (a mobies/ position) as a skinned glTF model (formats/gltf/rig.h).
-    cache::Loaded glb(size_t cls) const;
+    // Class `cls` (a mobies/ position) at `lod` as one skinned glTF model
+    // (formats/gltf/rig.h), its textures embedded.
+    cache::Loaded glb(size_t cls, int lod) const;
     std::string mtl() const;  // a material per row of the kind's texture table, mapped to ../textures/
 
 private:
@@ -109,8 +113,12 @@ private:
     void index_class(ClassModel& model, std::span<const uint8_t> bytes, const formats::ClassEntry& entry) const;
     std::string csv() const;
     void index_billboard(ClassModel& model, const formats::ClassEntry& entry) const;
-    // The .glb's scene: its textures are the level's PNGs in ../textures/, referenced, not embedded.
-    formats::gltf::Scene glb_scene(const ClassModel& model, const DecodedClass& decoded, const formats::ClassEntry& entry) const;
+    // A .glb's scene, and per image the textures/ PNG whose bytes it embeds.
+    struct GlbScene {
+        formats::gltf::Scene scene;
+        std::vector<std::shared_ptr<const tree::Source>> images;
+    };
+    GlbScene glb_scene(const ClassModel& model, const DecodedClass& decoded, const formats::ClassEntry& entry, int lod) const;
 
     const Image& image_;
     cache::LruCache& cache_;
@@ -118,7 +126,7 @@ private:
     Source source_;
     std::vector<int32_t> listed_;
     std::vector<size_t> entry_of_;  // listed class -> table entry
-    std::vector<uint64_t> keys_;  // per class: 3 OBJ keys, a billboard key and a .glb key
+    std::vector<uint64_t> keys_;  // per class: 3 OBJ keys, a billboard key and two .glb keys
     mutable std::once_flag indexed_;
     mutable ClassModelIndex index_;
 };
@@ -143,18 +151,18 @@ private:
 // Files a class has or not, which is known once the class index is built:
 // mobies/moby_<class>.skeleton.json (classes with joints) and moby_<class>.glb
 // (classes with a high-LOD triangle), one run for both (a second run in a
-// folder would make the tree list the first to check their names); mobies/low/ and
-// ties/lod1/, lod2/ (classes whose LOD has triangles). Only those are listed;
+// folder would make the tree list the first to check their names); mobies/low/
+// (.obj and .glb) and ties/lod1/, lod2/ (.obj) for the classes whose LOD has triangles. Only those are listed;
 // a class that failed to decode is not (its LOD 0 OBJ reads as EIO and the
 // CSV says why). Inodes for every class are reserved.
 class ClassFileRun final : public FileRun {
 public:
     enum class What { rigs, lod };  // rigs: skeleton.json and .glb files
-    // `origin`: the OBJs' or skeleton.json's; `glb_origin`: the .glb files'.
+    // `origin`: the OBJs' or skeleton.json's; `glb_origin`: the .glb files' (mobies).
     ClassFileRun(std::shared_ptr<const LevelClassModels> models, What what, int lod, Provenance origin, Provenance glb_origin = {})
         : models_(std::move(models)), what_(what), lod_(lod), origin_(std::move(origin)), glb_origin_(std::move(glb_origin)) {}
     uint64_t count() const override { return present().size(); }
-    uint64_t capacity() const override { return (what_ == What::rigs ? 2 : 1) * models_->listed().size(); }
+    uint64_t capacity() const override { return (what_ == What::rigs || models_->kind() == ClassKind::moby ? 2 : 1) * models_->listed().size(); }
     std::string name(uint64_t position) const override { return present().at(position).name; }
     std::optional<uint64_t> position(std::string_view name) const override;
     std::shared_ptr<const tree::Source> source(uint64_t position) const override;

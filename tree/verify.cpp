@@ -154,8 +154,9 @@ void class_model_checks(LevelVerdict& v, const LevelClassModels& models) {
             if (!obj.bytes) failures.push_back(obj.error);
         }
         if (m.billboard_width && !models.billboard_png(c).bytes) failures.push_back("billboard image does not render");
-        if (models.kind() == ClassKind::moby && m.counts[0].triangles > 0)  // the rigged .glb, at its listed size
-            if (const cache::Loaded glb = models.glb(c); !glb.bytes) failures.push_back(glb.error);
+        for (int lod = 0; lod < 2; ++lod)  // the rigged .glb of each moby LOD, at its listed size
+            if (models.kind() == ClassKind::moby && m.counts[lod].triangles > 0)
+                if (const cache::Loaded glb = models.glb(c, lod); !glb.bytes) failures.push_back(glb.error);
         v.checks.push_back({m.extent.name, failures.empty(),
                             failures.empty() ? fmt::format("{} at core_data.bin 0x{:x}: {}; materials {}; {}{}", models.prefix(), m.extent.offset,
                                                            fmt::join(lods, ", then "), fmt::join(m.materials, " "),

@@ -143,50 +143,75 @@ JointWeights joint_weights(const VertexSkin& skin) {
     return out;
 }
 
-void add_rigged_model(Scene& scene, const std::string& name, const std::array<ClassMesh, 2>& lods, const std::vector<RigJoint>& rig,
-                      const MaterialOf& material) {
+namespace {
+
+// The root node `name` that turns the game's z-up axes into glTF's y-up, as level.glb does.
+int add_axes_root(Scene& scene, const std::string& name) {
     const int root = static_cast<int>(scene.nodes.size());
     Node top{name};
-    top.matrix = game_to_gltf();  // the game's z-up axes to glTF's y-up, as level.glb does
+    top.matrix = game_to_gltf();
     scene.nodes.push_back(std::move(top));
     scene.roots.push_back(root);
-    double reach = 0;
-    for (const auto& p : lods[0].positions) reach = std::max(reach, std::abs(p[0]));
-    for (size_t lod = 0; lod < 2; ++lod) {
-        const ClassMesh& mesh = lods[lod];
-        if (mesh.triangles.empty()) continue;
-        const std::string mesh_name = name + (lod == 0 ? "_high_lod" : "_low_lod");  // apart from the root's name
-        Mesh m = class_mesh(mesh, mesh_name, material);
-        int holder = root;  // where this LOD's joints (or unskinned mesh) hang
-        if (lod == 1) {
-            Node beside{name + "_low_lod_rig"};
-            beside.matrix = translation_x(2.5 * std::max(reach, 0.1));  // beside the high LOD, not over it
-            holder = static_cast<int>(scene.nodes.size());
-            scene.nodes.push_back(std::move(beside));
-            scene.nodes[static_cast<size_t>(root)].children.push_back(holder);
-        }
-        const bool skinned = !rig.empty() && mesh.skins.size() == mesh.positions.size();
+    return root;
+}
+
+// The parts with triangles, each as a mesh bound to one skin whose joints
+// hang under `holder` once: every part moves with the same bones. A
+// skinned mesh sits on a root node of its own with no transform (§3.7.3.1);
+// without a rig, or a part whose vertices lack blend records, it hangs
+// under `holder` unskinned.
+void add_parts(Scene& scene, int holder, const std::string& skin_name, const std::string& joint_prefix, const std::vector<NamedMesh>& parts,
+               const std::vector<RigJoint>& rig, const MaterialOf& material) {
+    int skin = -1;
+    for (const NamedMesh& part : parts) {
+        if (part.mesh->triangles.empty()) continue;
+        Mesh m = class_mesh(*part.mesh, part.name, material);
+        const bool skinned = !rig.empty() && part.mesh->skins.size() == part.mesh->positions.size();
+        Node node{part.name, static_cast<int>(scene.meshes.size())};
         if (!skinned) {
             scene.meshes.push_back(std::move(m));
-            Node node{mesh_name, static_cast<int>(scene.meshes.size() - 1)};
             scene.nodes.push_back(std::move(node));
             scene.nodes[static_cast<size_t>(holder)].children.push_back(static_cast<int>(scene.nodes.size() - 1));
             continue;
         }
-        for (const VertexSkin& s : mesh.skins) {
+        for (const VertexSkin& s : part.mesh->skins) {
             const JointWeights jw = joint_weights(s);
             m.joints.push_back(jw.joints);
             m.weights.push_back(jw.weights);
         }
-        Skin skin{mesh_name + "_skin", add_joint_nodes(scene, lod == 0 ? "" : "low_lod_", rig, holder), {}, holder};
-        for (const RigJoint& j : rig) skin.inverse_bind.push_back(j.inverse_bind);
-        scene.skins.push_back(std::move(skin));
+        if (skin < 0) {
+            Skin made{skin_name, add_joint_nodes(scene, joint_prefix, rig, holder), {}, holder};
+            for (const RigJoint& j : rig) made.inverse_bind.push_back(j.inverse_bind);
+            skin = static_cast<int>(scene.skins.size());
+            scene.skins.push_back(std::move(made));
+        }
         scene.meshes.push_back(std::move(m));
-        Node node{mesh_name, static_cast<int>(scene.meshes.size() - 1)};
-        node.skin = static_cast<int>(scene.skins.size() - 1);
+        node.skin = skin;
         scene.roots.push_back(static_cast<int>(scene.nodes.size()));
         scene.nodes.push_back(std::move(node));
     }
+}
+
+}  // namespace
+
+void add_rigged_parts(Scene& scene, const std::string& name, const std::vector<NamedMesh>& parts, const std::vector<RigJoint>& rig,
+                      const MaterialOf& material) {
+    add_parts(scene, add_axes_root(scene, name), name + "_skin", "", parts, rig, material);
+}
+
+void add_rigged_model(Scene& scene, const std::string& name, const std::array<ClassMesh, 2>& lods, const std::vector<RigJoint>& rig,
+                      const MaterialOf& material) {
+    const int root = add_axes_root(scene, name);
+    add_parts(scene, root, name + "_high_lod_skin", "", {{name + "_high_lod", &lods[0]}}, rig, material);
+    if (lods[1].triangles.empty()) return;
+    double reach = 0;
+    for (const auto& p : lods[0].positions) reach = std::max(reach, std::abs(p[0]));
+    Node beside{name + "_low_lod_rig"};
+    beside.matrix = translation_x(2.5 * std::max(reach, 0.1));  // beside the high LOD, not over it
+    const int holder = static_cast<int>(scene.nodes.size());
+    scene.nodes.push_back(std::move(beside));
+    scene.nodes[static_cast<size_t>(root)].children.push_back(holder);
+    add_parts(scene, holder, name + "_low_lod_skin", "low_lod_", {{name + "_low_lod", &lods[1]}}, rig, material);
 }
 
 }  // namespace gcfs::formats::gltf

@@ -48,13 +48,25 @@ struct JointWeights {
 };
 JointWeights joint_weights(const VertexSkin& skin);
 
-// Adds the model to `scene`: a root node `name` that turns the game's axes
-// into glTF's (game_to_gltf), the high LOD's joint hierarchy under it and,
-// when the low LOD has triangles, a copy of the hierarchy under a node
-// "<name>_low_lod" placed 2.5 reaches along x (viewers draw every node); each
-// LOD's mesh ("<name>_high_lod", "<name>_low_lod") on a root node of its own with no transform and its own skin, as
-// glTF requires of skinned meshes (§3.7.3.1). `lods[1]` may be empty.
-// Meshes without skins (a class with no joints) go under the root unskinned.
+// One model in one pose as a single armature: a root node `name` that turns
+// the game's axes into glTF's (game_to_gltf), the joint hierarchy under it
+// once, and every part with triangles (a moby's main mesh and its bangles,
+// formats-moby.md 12) as a mesh on a root node of its own bound to that one
+// skin, "<name>_skin", as glTF requires of skinned meshes (§3.7.3.1). An
+// importer makes one armature; rotating a bone moves every part weighted
+// to it. Without a rig the meshes hang under the root unskinned.
+struct NamedMesh {
+    std::string name;
+    const ClassMesh* mesh;
+};
+void add_rigged_parts(Scene& scene, const std::string& name, const std::vector<NamedMesh>& parts, const std::vector<RigJoint>& rig,
+                      const MaterialOf& material);
+
+// Both LODs of a model with no parts, as the ARMOR WAD's models are: the
+// high LOD ("<name>_high_lod") as add_rigged_parts puts it and, when the low
+// LOD has triangles, the low LOD ("<name>_low_lod") with a copy of the
+// joints under a node "<name>_low_lod_rig" placed 2.5 reaches along x
+// (viewers draw every node). `lods[1]` may be empty.
 void add_rigged_model(Scene& scene, const std::string& name, const std::array<ClassMesh, 2>& lods, const std::vector<RigJoint>& rig,
                       const MaterialOf& material);
 

@@ -1,5 +1,6 @@
 # Run by Blender (blender -b --python blender_pose.py -- FILE.glb NAME): imports a
-# rigged moby .glb with Blender's glTF importer, then for the armature that
+# rigged moby .glb with Blender's glTF importer, prints how many armatures
+# the import made, then for the armature that
 # deforms the mesh object NAME prints its bone count and, bone by bone, the
 # rest positions (world space, Blender's z-up, which is the game's frame) of
 # the vertices that move when that bone alone is rotated 60 degrees about a
@@ -16,6 +17,7 @@ bpy.ops.wm.read_factory_settings(use_empty=True)
 bpy.ops.import_scene.gltf(filepath=path, import_shading="FLAT")
 mesh = bpy.data.objects[name]
 armature = next(m.object for m in mesh.modifiers if m.type == "ARMATURE")
+print("POSE_ARMATURES %d" % sum(1 for o in bpy.data.objects if o.type == "ARMATURE"))
 print("POSE_BONES %d" % len(armature.pose.bones))
 
 

@@ -133,8 +133,8 @@ TEST_CASE("mobies/ lists every class with a model, its low LOD, the skeletons an
           std::vector<std::string>{"low", "mobies.csv", "mobies.mtl", "moby_100.obj", "moby_101.obj", "moby_102.obj", "moby_103.obj",
                                    "moby_296.obj", "moby_100.skeleton.json", "moby_100.glb", "moby_101.skeleton.json", "moby_101.glb",
                                    "moby_102.glb", "moby_103.skeleton.json", "moby_103.glb", "moby_296.skeleton.json", "moby_296.glb"});
-    // Only the pickup has a low LOD (its low_triangles); low/ lists no empty OBJ.
-    CHECK(children(*disc, "LEVEL02/mobies/low") == std::vector<std::string>{"moby_103.obj"});
+    // Only the pickup has a low LOD (its low_triangles); low/ lists no empty OBJ, and its rigged .glb.
+    CHECK(children(*disc, "LEVEL02/mobies/low") == std::vector<std::string>{"moby_103.obj", "moby_103.glb"});
     for (const std::string folder : {"LEVEL02/mobies", "LEVEL02/mobies/low"})
         for (const std::string& file : children(*disc, folder)) {
             if (file == "low") continue;
@@ -148,6 +148,54 @@ TEST_CASE("mobies/ lists every class with a model, its low LOD, the skeletons an
     const auto joints = nlohmann::json::parse(skeleton.begin(), skeleton.end())["joints"];
     REQUIRE(joints.size() == 3);
     CHECK(joints[2]["parent"] == 1);
+}
+
+// The JSON chunk of a .glb (glTF 2.0 §4.4.3.1: it follows the 12-byte header and its 8-byte chunk header).
+nlohmann::json glb_json(const formats::Bytes& glb) {
+    REQUIRE(glb.size() > 20);
+    const uint32_t length = glb[12] | glb[13] << 8 | glb[14] << 16 | static_cast<uint32_t>(glb[15]) << 24;
+    REQUIRE(20 + uint64_t{length} <= glb.size());
+    return nlohmann::json::parse(glb.begin() + 20, glb.begin() + 20 + length);
+}
+
+TEST_CASE("a moby .glb travels alone and is one armature: its PNGs embedded, the main mesh and its bangle on one skin") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    // The crate (class 100): a lid bangle on its high LOD; the pickup (103): both LODs.
+    for (const char* path : {"LEVEL02/mobies/moby_100.glb", "LEVEL02/mobies/moby_103.glb", "LEVEL02/mobies/low/moby_103.glb"}) {
+        CAPTURE(path);
+        formats::Bytes glb;
+        REQUIRE(read_whole(*disc, path, glb).ok());
+        const nlohmann::json doc = glb_json(glb);
+        REQUIRE(doc.contains("images"));
+        for (const auto& image : doc["images"]) {
+            CHECK_FALSE(image.contains("uri"));
+            CHECK(image.contains("bufferView"));
+        }
+        for (const auto& buffer : doc["buffers"]) CHECK_FALSE(buffer.contains("uri"));
+        REQUIRE(doc["skins"].size() == 1);
+        size_t skinned = 0;
+        for (const auto& node : doc["nodes"]) {
+            if (!node.contains("mesh")) continue;
+            CHECK(node.value("skin", -1) == 0);
+            ++skinned;
+        }
+        CHECK(skinned == doc["meshes"].size());
+        if (std::string(path) == "LEVEL02/mobies/moby_100.glb") CHECK(skinned == 2);  // the crate and its lid
+        if (std::string(path).find("/low/") != std::string::npos) CHECK(doc["scenes"][0]["extras"]["source"].get<std::string>().find("low LOD") != std::string::npos);
+    }
+    // The embedded PNG is the one textures/ shows, byte for byte.
+    formats::Bytes glb, png;
+    REQUIRE(read_whole(*disc, "LEVEL02/mobies/moby_100.glb", glb).ok());
+    const nlohmann::json doc = glb_json(glb);
+    const auto& image = doc["images"][0];
+    REQUIRE(read_whole(*disc, "LEVEL02/textures/" + image["name"].get<std::string>(), png).ok());
+    const auto& view = doc["bufferViews"][image["bufferView"].get<size_t>()];
+    CHECK(view["byteLength"].get<size_t>() == png.size());
+    const uint32_t json_length = glb[12] | glb[13] << 8 | glb[14] << 16 | static_cast<uint32_t>(glb[15]) << 24;
+    const size_t at = 20 + json_length + 8 + view.value("byteOffset", size_t{0});
+    REQUIRE(at + png.size() <= glb.size());
+    CHECK(std::equal(png.begin(), png.end(), glb.begin() + static_cast<std::ptrdiff_t>(at)));
 }
 
 TEST_CASE("a damaged moby class is rejected alone, naming its byte") {

@@ -17,10 +17,10 @@ void class_models(LevelFolder& f, ClassKind kind) {
     const auto dat_size = static_cast<uint64_t>(level.core->assets_decompressed_size);
     auto& window = f.decoders().class_window;
     if (!window) window = std::make_shared<const ClassWindow>(class_window(level.classes, level.boundaries, dat_size));
-    auto models = std::make_shared<LevelClassModels>(
-        f.image(), f.cache(), kind,
-        LevelClassModels::Source{level.folder, f.core_stream, level.classes[table], level.boundaries, dat_size,
-                                 level.texture_table(prefix).size(), f.gs_ram, window});
+    LevelClassModels::Source source{level.folder, f.core_stream, level.classes[table], level.boundaries, dat_size,
+                                    level.texture_table(prefix).size(), f.gs_ram, {}, window};
+    if (kind == ClassKind::moby) source.textures = texture_files(f);  // a .glb embeds its PNGs
+    auto models = std::make_shared<LevelClassModels>(f.image(), f.cache(), kind, std::move(source));
     (kind == ClassKind::moby ? f.decoders().mobies : kind == ClassKind::tie ? f.decoders().ties : f.decoders().shrubs) = models;
     if (models->listed().empty()) return;
     const uint64_t dir = f.directory(f.dir, models->folder());
@@ -44,11 +44,14 @@ void class_models(LevelFolder& f, ClassKind kind) {
     const std::vector<std::pair<const char*, int>> lower = kind == ClassKind::tie ? std::vector<std::pair<const char*, int>>{{"lod1", 1}, {"lod2", 2}}
                                                           : kind == ClassKind::moby ? std::vector<std::pair<const char*, int>>{{"low", 1}}
                                                                                     : std::vector<std::pair<const char*, int>>{};
+    const auto rigged = [&](const char* lod) {
+        return *origin("glTF 2.0 binary", fmt::format("the {} and its bangles skinned to the skeleton (8.7, 11, 12), textures embedded", lod));
+    };
     for (const auto& [folder, lod] : lower)
-        f.tree.add_file_run(f.directory(dir, folder), std::make_shared<ClassFileRun>(models, What::lod, lod, *origin("OBJ", fmt::format("LOD {}", lod))));
+        f.tree.add_file_run(f.directory(dir, folder), std::make_shared<ClassFileRun>(models, What::lod, lod, *origin("OBJ", fmt::format("LOD {}", lod)),
+                                                                                     kind == ClassKind::moby ? rigged("low LOD") : Provenance{}));
     if (kind == ClassKind::moby)
-        f.tree.add_file_run(dir, std::make_shared<ClassFileRun>(models, What::rigs, 0, *origin("JSON", "the skeleton (11)"),
-                                                                *origin("glTF 2.0 binary", "both LODs skinned to the skeleton (8.7, 11)")));
+        f.tree.add_file_run(dir, std::make_shared<ClassFileRun>(models, What::rigs, 0, *origin("JSON", "the skeleton (11)"), rigged("high LOD")));
     if (kind != ClassKind::shrub) return;
     const auto& entries = level.classes[table];
     size_t c = 0;

@@ -3,6 +3,10 @@
 // tree_builder.cpp. A part checks what it needs and adds nothing without it.
 #pragma once
 
+#include <map>
+#include <memory>
+#include <string>
+
 #include "tree/level_folder.h"
 
 namespace gcfs::tree::parts {
@@ -23,6 +27,9 @@ void ties(LevelFolder& folder);       // ties/ (formats-tie-sky.md Part A)
 void shrubs(LevelFolder& folder);     // shrubs/ (formats-shrub.md)
 void audio(LevelFolder& folder);      // audio/: the level AUDIO WAD's sounds as .vag and .wav (formats-globals.md 3)
 void scene(LevelFolder& folder);      // level.glb and preview.png: every part above in one scene (last: it reads them)
+
+// The files textures/ lists, by name ("moby_003.png"), for the parts that embed them (after textures).
+std::map<std::string, std::shared_ptr<const Source>> texture_files(LevelFolder& folder);
 
 using Part = void (*)(LevelFolder&);
 inline constexpr Part kLevelParts[] = {classes, textures, particles, core_blocks, overlay, transition, regions, geometry, sky, tfrag, mobies, ties, shrubs, gameplay, audio, scene};

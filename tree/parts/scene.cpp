@@ -15,11 +15,7 @@ void scene(LevelFolder& f) {
                          .ties = d.ties, .shrubs = d.shrubs, .mobies = d.mobies, .textures = {}, .failed_checks = {}};
     for (const Check& check : f.level.checks)
         if (!check.ok) sources.failed_checks.push_back(fmt::format("level check \"{}\" failed: {}", check.name, check.detail));
-    if (const auto textures = f.tree.lookup(f.dir, "textures"))
-        f.tree.for_each_child(*textures, 0, [&](const std::string& name, uint64_t ino, NodeType type) {
-            if (type == NodeType::file) sources.textures[name] = f.tree.node(ino)->source;
-            return true;
-        });
+    sources.textures = texture_files(f);
     auto scene = std::make_shared<LevelScene>(f.cache(), std::move(sources), SceneKind::level);
     f.decoders().scene = scene;
     // Made from the level container's core_data.wad, gameplay.wad and gs_ram.bin.

@@ -92,4 +92,14 @@ void textures(LevelFolder& f) {
         }
 }
 
+std::map<std::string, std::shared_ptr<const Source>> texture_files(LevelFolder& f) {
+    std::map<std::string, std::shared_ptr<const Source>> out;
+    if (const auto textures = f.tree.lookup(f.dir, "textures"))
+        f.tree.for_each_child(*textures, 0, [&](const std::string& name, uint64_t ino, NodeType type) {
+            if (type == NodeType::file) out[name] = f.tree.node(ino)->source;
+            return true;
+        });
+    return out;
+}
+
 }  // namespace gcfs::tree::parts
