@@ -74,7 +74,7 @@ const ArmorModel::Index& ArmorModel::index() const {
             i.counts[static_cast<size_t>(lod)] = class_obj_counts(i.lods[static_cast<size_t>(lod)], [&](int slot) { return material_name(i, slot); });
             i.obj_size[static_cast<size_t>(lod)] = class_obj_size(preamble(i, lod).size(), i.counts[static_cast<size_t>(lod)]);
         }
-        i.glb_size = gltf::glb_size(scene(i));
+        for (int lod = 0; lod < 2; ++lod) i.glb_size[static_cast<size_t>(lod)] = gltf::glb_size(scene(i, lod));
     });
     return index_;
 }
@@ -83,7 +83,7 @@ std::string ArmorModel::obj(int lod) const {
     return class_obj(index().lods.at(static_cast<size_t>(lod)), preamble(index(), lod), [&](int slot) { return material(slot); });
 }
 
-gltf::Scene ArmorModel::scene(const Index& i) const {
+gltf::Scene ArmorModel::scene(const Index& i, int lod) const {
     gltf::Scene s;
     s.name = name();
     for (size_t k = 0; k < i.textures.size(); ++k) {
@@ -102,20 +102,21 @@ gltf::Scene ArmorModel::scene(const Index& i) const {
     // formats-globals.md §6: the records name joints but the WAD holds no skeleton, so each
     // joint is a root at the origin (gltf::bare_rig): posable, though not in the game's hierarchy.
     const int joints = std::max(gltf::joints_named(i.lods[0]), gltf::joints_named(i.lods[1]));
-    gltf::add_rigged_model(s, name(), i.lods, gltf::bare_rig(joints), material_of);
+    const auto l = static_cast<size_t>(lod);
+    gltf::add_rigged_parts(s, name(), {{name() + (lod == 0 ? "_high_lod" : "_low_lod"), &i.lods[l]}}, gltf::bare_rig(joints), material_of);
     s.extras = {{"source", fmt::format("{} of the ARMOR WAD, formats-globals.md 6", name())},
                 {"scale", model_.scale()},
                 {"joints", joints},
                 {"rig", "the joints the blend records name, each a root at the origin with the identity inverse bind matrix: "
                         "the ARMOR WAD holds no skeleton (formats-globals.md 6); weights = blend bytes / their sum (formats-moby.md 8.7)"},
-                {"low_lod", "placed beside the high LOD along x, 2.5 times its reach, with its own copy of the joints"}};
+                {"lod", lod == 0 ? "high" : "low"}};
     return s;
 }
 
-Result<Bytes> ArmorModel::glb() const {
+Result<Bytes> ArmorModel::glb(int lod) const {
     if (index().failure) return *index().failure;
     if (index().textures_failure) return *index().textures_failure;
-    const gltf::Scene s = scene(index());
+    const gltf::Scene s = scene(index(), lod);
     return gltf::write_glb(s, [&](size_t image) -> Result<Bytes> {
         const size_t k = static_cast<size_t>(std::find_if(s.materials.begin(), s.materials.end(), [&](const gltf::Material& m) {
                                                  return m.image == static_cast<int>(image);

@@ -32,7 +32,7 @@ public:
         std::vector<formats::ByteRange> textures;  // in the texture list
         std::string textures_error;
         std::optional<formats::FormatError> textures_failure;  // the glb embeds them: it fails with them
-        uint64_t glb_size = 0;
+        std::array<uint64_t, 2> glb_size{};  // per LOD
     };
     const Index& index() const;
 
@@ -40,7 +40,7 @@ public:
     std::string name() const { return model_.name(); }
     std::string material(int slot) const;  // its name in armor.mtl ("armor_2_0", or "untextured")
     std::string obj(int lod) const;
-    formats::Result<formats::Bytes> glb() const;
+    formats::Result<formats::Bytes> glb(int lod) const;  // one LOD, one armature (formats/gltf/rig.h)
     WadItem texture(size_t k) const;  // the k-th PIF of its texture list
 
 private:
@@ -49,7 +49,7 @@ private:
     std::string preamble(const Index& i, int lod) const;
     std::string material_name(const Index& i, int slot) const;
     WadItem texture_item(const Index& i, size_t k) const;
-    formats::gltf::Scene scene(const Index& i) const;  // without image bytes
+    formats::gltf::Scene scene(const Index& i, int lod) const;  // without image bytes
 
     formats::armor::Model model_;
     WadItem mesh_, textures_;

@@ -54,17 +54,15 @@ Affine invert(const Affine& m) {
     return out;
 }
 
-Matrix translation_x(double x) { return {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, static_cast<float>(x), 0, 0, 1}; }
-
 // The joint hierarchy as nodes under `parent_node`: node matrices are each
 // joint's bind pose relative to its parent's, inverse(IBM_parent^-1) · IBM_j^-1.
-std::vector<int> add_joint_nodes(Scene& scene, const std::string& prefix, const std::vector<RigJoint>& rig, int parent_node) {
+std::vector<int> add_joint_nodes(Scene& scene, const std::vector<RigJoint>& rig, int parent_node) {
     std::vector<int> nodes;
     for (size_t j = 0; j < rig.size(); ++j) {
         const Affine bind = invert(as_double(rig[j].inverse_bind));
         const int parent = rig[j].parent;
         const Affine local = parent < 0 ? bind : multiply(as_double(rig[static_cast<size_t>(parent)].inverse_bind), bind);
-        Node node{fmt::format("{}joint_{}", prefix, j)};
+        Node node{fmt::format("joint_{}", j)};
         node.matrix = as_single(local);
         nodes.push_back(static_cast<int>(scene.nodes.size()));
         scene.nodes.push_back(std::move(node));
@@ -160,8 +158,8 @@ int add_axes_root(Scene& scene, const std::string& name) {
 // skinned mesh sits on a root node of its own with no transform (§3.7.3.1);
 // without a rig, or a part whose vertices lack blend records, it hangs
 // under `holder` unskinned.
-void add_parts(Scene& scene, int holder, const std::string& skin_name, const std::string& joint_prefix, const std::vector<NamedMesh>& parts,
-               const std::vector<RigJoint>& rig, const MaterialOf& material) {
+void add_parts(Scene& scene, int holder, const std::string& skin_name, const std::vector<NamedMesh>& parts, const std::vector<RigJoint>& rig,
+               const MaterialOf& material) {
     int skin = -1;
     for (const NamedMesh& part : parts) {
         if (part.mesh->triangles.empty()) continue;
@@ -180,7 +178,7 @@ void add_parts(Scene& scene, int holder, const std::string& skin_name, const std
             m.weights.push_back(jw.weights);
         }
         if (skin < 0) {
-            Skin made{skin_name, add_joint_nodes(scene, joint_prefix, rig, holder), {}, holder};
+            Skin made{skin_name, add_joint_nodes(scene, rig, holder), {}, holder};
             for (const RigJoint& j : rig) made.inverse_bind.push_back(j.inverse_bind);
             skin = static_cast<int>(scene.skins.size());
             scene.skins.push_back(std::move(made));
@@ -196,22 +194,7 @@ void add_parts(Scene& scene, int holder, const std::string& skin_name, const std
 
 void add_rigged_parts(Scene& scene, const std::string& name, const std::vector<NamedMesh>& parts, const std::vector<RigJoint>& rig,
                       const MaterialOf& material) {
-    add_parts(scene, add_axes_root(scene, name), name + "_skin", "", parts, rig, material);
-}
-
-void add_rigged_model(Scene& scene, const std::string& name, const std::array<ClassMesh, 2>& lods, const std::vector<RigJoint>& rig,
-                      const MaterialOf& material) {
-    const int root = add_axes_root(scene, name);
-    add_parts(scene, root, name + "_high_lod_skin", "", {{name + "_high_lod", &lods[0]}}, rig, material);
-    if (lods[1].triangles.empty()) return;
-    double reach = 0;
-    for (const auto& p : lods[0].positions) reach = std::max(reach, std::abs(p[0]));
-    Node beside{name + "_low_lod_rig"};
-    beside.matrix = translation_x(2.5 * std::max(reach, 0.1));  // beside the high LOD, not over it
-    const int holder = static_cast<int>(scene.nodes.size());
-    scene.nodes.push_back(std::move(beside));
-    scene.nodes[static_cast<size_t>(root)].children.push_back(holder);
-    add_parts(scene, holder, name + "_low_lod_skin", "low_lod_", {{name + "_low_lod", &lods[1]}}, rig, material);
+    add_parts(scene, add_axes_root(scene, name), name + "_skin", parts, rig, material);
 }
 
 }  // namespace gcfs::formats::gltf

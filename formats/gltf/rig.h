@@ -62,12 +62,4 @@ struct NamedMesh {
 void add_rigged_parts(Scene& scene, const std::string& name, const std::vector<NamedMesh>& parts, const std::vector<RigJoint>& rig,
                       const MaterialOf& material);
 
-// Both LODs of a model with no parts, as the ARMOR WAD's models are: the
-// high LOD ("<name>_high_lod") as add_rigged_parts puts it and, when the low
-// LOD has triangles, the low LOD ("<name>_low_lod") with a copy of the
-// joints under a node "<name>_low_lod_rig" placed 2.5 reaches along x
-// (viewers draw every node). `lods[1]` may be empty.
-void add_rigged_model(Scene& scene, const std::string& name, const std::array<ClassMesh, 2>& lods, const std::vector<RigJoint>& rig,
-                      const MaterialOf& material);
-
 }  // namespace gcfs::formats::gltf

@@ -248,8 +248,8 @@ check "global/audio and every LEVELnn/audio: ffmpeg decodes each VAG to gcfs's W
     /usr/bin/python3 "$(dirname "$0")/audio_video.py" "$MNT"
 check "gcfs verify reads every file of every opened global/ folder, all ok" \
     bash -c "for g in armor audio bonus hud misc mpeg; do grep -Eq \"^global/\$g +[0-9,]+ +[0-9,]+  ok\$\" '$WORK/verify.txt' || exit 1; done"
-# global/armor (formats-globals.md 6): assimp reads each model's OBJs and glb with armor.csv's
-# triangles, the Khronos validator passes each glb; global/misc (8): readelf reads every IOP
+# global/armor (formats-globals.md 6): assimp reads each model's OBJs and glbs (one per LOD) with
+# armor.csv's triangles, the Khronos validator passes each glb; global/misc (8): readelf reads every IOP
 # module and the rebuilt frontbin.elf, whose sections carry the level overlay's names.
 armor_models_load() {
     python3 - "$MNT/global/armor" "$GLTF_VALIDATOR" <<'PY'
@@ -265,13 +265,12 @@ for row in csv.DictReader(open(os.path.join(folder, "armor.csv"), newline="")):
     if row["status"] != "ok":
         problems.append("%s: %s" % (name, row["error"]))
         continue
-    for path, want in ((os.path.join(folder, name + ".obj"), int(row["high_triangles"])), (os.path.join(folder, name + ".glb"), int(row["high_triangles"]) + int(row["low_triangles"]))):
-        if assimp_faces(path) != want:
-            problems.append("%s: assimp reads %d faces, armor.csv says %d" % (path, assimp_faces(path), want))
-    low = os.path.join(folder, "low", name + ".obj")
-    if os.path.exists(low) != (int(row["low_triangles"]) > 0) or (os.path.exists(low) and assimp_faces(low) != int(row["low_triangles"])):
-        problems.append("%s: low LOD file and armor.csv disagree" % name)
-glbs = sorted(glob.glob(os.path.join(folder, "*.glb")))
+    low = int(row["low_triangles"])
+    for path, want in ((os.path.join(folder, name + ".obj"), int(row["high_triangles"])), (os.path.join(folder, name + ".glb"), int(row["high_triangles"])),
+                       (os.path.join(folder, "low", name + ".obj"), low), (os.path.join(folder, "low", name + ".glb"), low)):
+        if os.path.exists(path) != (want > 0) or (want > 0 and assimp_faces(path) != want):
+            problems.append("%s: assimp reads %d faces, armor.csv says %d" % (path, assimp_faces(path) if os.path.exists(path) else 0, want))
+glbs = sorted(glob.glob(os.path.join(folder, "*.glb")) + glob.glob(os.path.join(folder, "low", "*.glb")))
 v = subprocess.run(["node", validator] + glbs, capture_output=True, text=True)
 if v.returncode != 0 or not glbs:
     problems.append(v.stdout[-600:])

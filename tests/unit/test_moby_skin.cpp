@@ -113,8 +113,8 @@ TEST_CASE("the rig's bind pose is the stored mesh: joints where the builder put 
     }
     gltf::Scene scene;
     const ClassMesh high = moby::lod_mesh(*cls, cls->high), low = moby::lod_mesh(*cls, cls->low);
-    gltf::add_rigged_model(scene, "moby_1", {high, low}, rig, [](int) { return -1; });
-    REQUIRE(scene.skins.size() == 1);  // the worm has no low LOD
+    gltf::add_rigged_parts(scene, "moby_1", {{"moby_1_high_lod", &high}}, rig, [](int) { return -1; });
+    REQUIRE(scene.skins.size() == 1);
     const gltf::Skin& skin = scene.skins[0];
     REQUIRE(skin.joints.size() == 3);
     // Each joint node's local matrix chained from the root's children must give bind = inverse(IBM).
@@ -130,12 +130,37 @@ TEST_CASE("the rig's bind pose is the stored mesh: joints where the builder put 
     CHECK(gltf::write_glb(scene, [](size_t) -> Result<Bytes> { return Bytes{}; }).ok());
 }
 
+TEST_CASE("a model's parts share one skin: the joints once, every part's mesh node bound to it (one armature)") {
+    const moby::ClassSpec spec = mkdisc::moby_design(1, 1.0);
+    const auto cls = moby::read_moby_class(moby::write_moby_class(spec));
+    REQUIRE(cls.ok());
+    const auto rig = gltf::moby_rig(cls->joints, cls->header.scale);
+    const ClassMesh body = moby::lod_mesh(*cls, cls->high);
+    const ClassMesh lid = body, empty;
+    gltf::Scene scene;
+    gltf::add_rigged_parts(scene, "moby_1", {{"body", &body}, {"lid", &lid}, {"nothing", &empty}}, rig, [](int) { return -1; });
+    REQUIRE(scene.skins.size() == 1);
+    CHECK(scene.skins[0].joints.size() == rig.size());
+    CHECK(scene.meshes.size() == 2);  // a part without triangles adds nothing
+    size_t joint_nodes = 0, bound = 0;
+    for (const gltf::Node& node : scene.nodes) {
+        joint_nodes += node.name.starts_with("joint_");
+        if (node.mesh < 0) continue;
+        CHECK(node.skin == 0);
+        ++bound;
+    }
+    CHECK(joint_nodes == rig.size());
+    CHECK(bound == 2);
+    CHECK(gltf::write_glb(scene, [](size_t) -> Result<Bytes> { return Bytes{}; }).ok());
+}
+
 TEST_CASE("an empty rig gives a plain mesh; an armor model's bare rig names the joints its records use") {
     const moby::ClassSpec crate = mkdisc::moby_design(0, 1.0);
     const auto cls = moby::read_moby_class(moby::write_moby_class(crate));
     REQUIRE(cls.ok());
     gltf::Scene scene;
-    gltf::add_rigged_model(scene, "moby_0", {moby::lod_mesh(*cls, cls->high), moby::lod_mesh(*cls, cls->low)}, {}, [](int) { return -1; });
+    const ClassMesh high = moby::lod_mesh(*cls, cls->high);
+    gltf::add_rigged_parts(scene, "moby_0", {{"moby_0_high_lod", &high}}, {}, [](int) { return -1; });
     CHECK(scene.skins.empty());
     CHECK(scene.meshes[0].joints.empty());
     ClassMesh mesh;

@@ -23,10 +23,10 @@ std::shared_ptr<const Source> model_file(cache::LruCache& cache, std::shared_ptr
             const auto& i = model->index();
             if (i.failure) return *i.failure;
             if (glb && i.textures_failure) return *i.textures_failure;  // the glb embeds the textures; the OBJ only names them
-            return glb ? i.glb_size : i.obj_size[static_cast<size_t>(lod)];
+            return (glb ? i.glb_size : i.obj_size)[static_cast<size_t>(lod)];
         },
         [model, lod, glb]() -> Result<Bytes> {
-            if (glb) return model->glb();
+            if (glb) return model->glb(lod);
             const std::string text = model->obj(lod);
             return Bytes(text.begin(), text.end());
         },
@@ -84,9 +84,13 @@ void armor(GlobalFolder& f) {
                f.from_wad(a.mesh.byte_offset(), a.mesh.byte_size(), "mesh-only moby class (formats-moby.md, formats-globals.md 6), then OBJ", detail));
         // The header's low-LOD packet count (byte 1), read now: only a class with a low LOD lists one.
         const auto head = mesh.head(moby::kMeshOnlyHeaderSize);
-        if (head.ok() && head->size() > 1 && (*head)[1] > 0)
+        if (head.ok() && head->size() > 1 && (*head)[1] > 0) {
             f.file("low/" + name + ".obj", model_file(f.cache(), model, 1, false, mesh.where()),
                    f.from_wad(a.mesh.byte_offset(), a.mesh.byte_size(), "mesh-only moby class, low LOD, then OBJ", detail));
+            f.file("low/" + name + ".glb", model_file(f.cache(), model, 1, true, mesh.where()),
+                   f.from_wad(a.mesh.byte_offset(), a.mesh.byte_size(), "mesh-only moby class, low LOD, and its PIF textures, then glTF 2.0",
+                              detail));
+        }
         f.file(name + ".glb", model_file(f.cache(), model, 0, true, mesh.where()),
                f.from_wad(a.mesh.byte_offset(), a.mesh.byte_size(), "mesh-only moby class and its PIF textures, then glTF 2.0", detail));
         // The texture list's count (§5) names the PNGs; the list is read whole now (a few KiB).
