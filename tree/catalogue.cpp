@@ -154,7 +154,7 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"LEVEL<nn>/gameplay/grind_paths.obj", "grind paths as OBJ lines, y-up"},
     {"LEVEL<nn>/gameplay/volumes.obj", "the volumes as OBJ meshes, y-up"},
     {"LEVEL<nn>/gameplay/help/", "the help messages, a file per language that has text"},
-    {"LEVEL<nn>/gameplay/help/<language>.txt", "one language's messages as UTF-8 text, other bytes as \\xNN"},
+    {"LEVEL<nn>/gameplay/help/<language>.txt", "one language's messages as UTF-8, bytes read as Windows-1252 like the subtitles; control and undefined bytes as \\xNN"},
     {"LEVEL<nn>/gameplay/pvars/", "the mobies' pvars"},
     {"LEVEL<nn>/gameplay/pvars/moby_<uid>.bin", "one moby's pvar bytes, raw"},
     {"LEVEL<nn>/classes/", "the core's class and texture tables as CSV"},

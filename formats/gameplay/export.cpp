@@ -1,5 +1,6 @@
 #include "formats/gameplay/export.h"
 
+#include "formats/common/game_text.h"
 #include "formats/export/axes.h"
 #include "formats/export/csv.h"
 
@@ -278,8 +279,8 @@ std::string help_text(ByteSpan bytes) {
     for (uint8_t b : bytes) {
         if (b == '\\')
             out += "\\\\";
-        else if (b >= 0x20 && b <= 0x7e)
-            out += static_cast<char>(b);
+        else if (const auto c = game_char(b))
+            append_utf8(out, *c);
         else
             out += fmt::format("\\x{:02x}", b);
     }

@@ -23,9 +23,11 @@ extern const std::vector<std::string> kFixedFiles;
 // slot that is set, then pvars/moby_<uid>.bin for each moby with pvars.
 std::vector<ExportFile> export_gameplay(const Gameplay& g);
 
-// §3.4: help bytes as UTF-8 text. 0x20-0x7e stand for themselves, but '\'
-// is written "\\"; any other byte is written "\xNN", so nothing is dropped
-// and the bytes can be recovered.
+// §3.4: help bytes as UTF-8 text, decoded as the subtitles are
+// (formats/common/game_text.h: ASCII, then Windows-1252), so one search finds
+// both. '\' is written "\\", and a byte that shows no character (a control
+// byte, 0x7F, an undefined one) "\xNN": nothing is dropped and the bytes
+// can be recovered.
 std::string help_text(ByteSpan bytes);
 
 }  // namespace gcfs::formats::gameplay

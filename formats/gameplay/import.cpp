@@ -8,6 +8,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "formats/common/game_text.h"
 #include "formats/export/csv_read.h"
 #include "formats/gameplay/export.h"
 #include "formats/gameplay/gameplay.h"
@@ -212,16 +213,18 @@ Bytes import_settings(const Gameplay& g, std::string_view text) {
     return block;
 }
 
-// help_text's inverse: printable ASCII, "\\" and "\xNN".
-Bytes help_bytes(std::string_view text, uint64_t line) {
+// help_text's inverse: UTF-8 of the characters the game's bytes show
+// (formats/common/game_text.h), "\\" and "\xNN" for any byte.
+// `text` starts at `first_column` of its line; columns count characters.
+Bytes help_bytes(std::string_view text, uint64_t line, uint64_t first_column) {
     Bytes out;
-    for (size_t i = 0; i < text.size(); ++i) {
+    uint64_t column = first_column;
+    for (size_t i = 0; i < text.size(); ++i, ++column) {
         const auto c = static_cast<unsigned char>(text[i]);
-        const uint64_t column = i + 1;
         if (c == '\\') {
             if (i + 1 < text.size() && text[i + 1] == '\\') {
                 out.push_back('\\');
-                ++i;
+                ++i, ++column;
                 continue;
             }
             unsigned value = 0;
@@ -229,14 +232,20 @@ Bytes help_bytes(std::string_view text, uint64_t line) {
                 std::from_chars(text.data() + i + 2, text.data() + i + 4, value, 16).ptr == text.data() + i + 4) {
                 if (value == 0) fail(Errc::bad_value, 0, fmt::format("line {}, column {}: \\x00 would end the message", line, column));
                 out.push_back(static_cast<uint8_t>(value));
-                i += 3;
+                i += 3, column += 3;
                 continue;
             }
             fail(Errc::bad_value, 0, fmt::format("line {}, column {}: a backslash starts \\\\ or \\xNN", line, column));
         }
-        if (c < 0x20 || c > 0x7e)
-            fail(Errc::bad_value, 0, fmt::format("line {}, column {}: byte 0x{:02x} is not printable ASCII; write other bytes as \\xNN", line, column, c));
-        out.push_back(c);
+        size_t at = i;
+        const auto character = next_utf8(text, at);
+        if (!character) fail(Errc::bad_value, 0, fmt::format("line {}, column {}: not UTF-8", line, column));
+        const auto byte = game_byte(*character);
+        if (!byte)
+            fail(Errc::bad_value, 0, fmt::format("line {}, column {}: U+{:04X} has no byte in the game's text (ASCII and Windows-1252); "
+                                                 "write a byte as \\xNN", line, column, static_cast<uint32_t>(*character)));
+        out.push_back(*byte);
+        i = at - 1;
     }
     return out;
 }
@@ -260,7 +269,7 @@ Bytes import_help(const Gameplay& g, int language, std::string_view text) {
         const std::string id = std::to_string(messages[index].ids[0]);
         if (tab == std::string_view::npos || row.substr(0, tab) != id)
             fail(Errc::bad_value, 0, fmt::format("line {}: must start with the message id {} and a tab", line, id));
-        Bytes bytes = help_bytes(row.substr(tab + 1), line);
+        Bytes bytes = help_bytes(row.substr(tab + 1), line, tab + 2);  // the id is ASCII: a character a byte
         if (bytes != messages[index].text) {
             messages[index].text = std::move(bytes);
             changed = true;

@@ -4,28 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "formats/common/game_text.h"
+
 namespace gcfs::formats::mpeg {
 namespace {
 
 constexpr uint64_t kRecordSize = 16;
-
-// Windows-1252's 0x80-0x9F; 0 where the code page defines nothing.
-constexpr std::array<char16_t, 32> kCp1252High = {
-    0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
-    0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178};
-
-void append_utf8(std::string& out, char32_t c) {
-    if (c < 0x80) {
-        out += static_cast<char>(c);
-    } else if (c < 0x800) {
-        out += static_cast<char>(0xC0 | c >> 6);
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        out += static_cast<char>(0xE0 | c >> 12);
-        out += static_cast<char>(0x80 | (c >> 6 & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-}
 
 std::string timestamp(int64_t ms) {
     return fmt::format("{:02}:{:02}:{:02},{:03}", ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
@@ -99,10 +83,7 @@ std::string game_text_utf8(ByteSpan text) {
             continue;
         }
         after_break = false;
-        if (b >= 0x20 && b < 0x7F) out += static_cast<char>(b);
-        else if (b >= 0xA0) append_utf8(out, b);
-        else if (b >= 0x80 && kCp1252High[b - 0x80]) append_utf8(out, kCp1252High[b - 0x80]);
-        else append_utf8(out, 0xFFFD);
+        append_utf8(out, game_char(b).value_or(0xFFFD));
     }
     while (!out.empty() && out.back() == '\n') out.pop_back();
     return out;
@@ -121,21 +102,6 @@ std::string subrip(const std::vector<Subtitle>& subtitles, size_t language, Vide
 }
 
 namespace {
-
-// One UTF-8 character at `at` (advanced past it), or nullopt when malformed.
-std::optional<char32_t> next_utf8(std::string_view t, size_t& at) {
-    const auto b = static_cast<unsigned char>(t[at]);
-    const int length = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-    if (!length || at + static_cast<size_t>(length) > t.size()) return std::nullopt;
-    char32_t c = length == 1 ? b : b & (0x7F >> length);
-    for (int i = 1; i < length; ++i) {
-        const auto k = static_cast<unsigned char>(t[at + static_cast<size_t>(i)]);
-        if ((k >> 6) != 2) return std::nullopt;
-        c = (c << 6) | (k & 0x3F);
-    }
-    at += static_cast<size_t>(length);
-    return c;
-}
 
 // "HH:MM:SS,mmm" in milliseconds.
 std::optional<int64_t> parse_timestamp(std::string_view t) {
@@ -204,12 +170,7 @@ Result<Bytes> game_text_from_utf8(std::string_view text) {
                 ++line, column = 1;
                 continue;
             }
-            std::optional<uint8_t> byte;
-            if (*c >= 0x20 && *c < 0x7F) byte = static_cast<uint8_t>(*c);
-            else if (*c >= 0xA0 && *c <= 0xFF) byte = static_cast<uint8_t>(*c);
-            else
-                for (size_t k = 0; k < kCp1252High.size(); ++k)
-                    if (kCp1252High[k] && kCp1252High[k] == *c) byte = static_cast<uint8_t>(0x80 + k);
+            const std::optional<uint8_t> byte = game_byte(*c);
             if (!byte)
                 fail(Errc::bad_value, at, fmt::format("line {}, column {}: U+{:04X} has no byte in the disc's 8-bit text (ASCII and "
                                                       "Windows-1252, formats-globals.md 4)",

@@ -36,11 +36,10 @@ enum class VideoRegion { ntsc, pal };
 // Milliseconds from the start, rounded to the nearest.
 int64_t frame_milliseconds(int64_t frame, VideoRegion region);
 
-// The game's 8-bit text as UTF-8. Its encoding is not published; gcfs reads
-// bytes 0x20-0x7E as ASCII, 0x80-0xFF as Windows-1252 (Latin-1 with the
-// typographic marks in 0x80-0x9F; the five bytes that code page leaves
-// undefined, and control bytes other than a line feed, become U+FFFD).
-// Line breaks stay single (a blank line would end a SubRip cue).
+// The game's 8-bit text as UTF-8 (formats/common/game_text.h: ASCII, then
+// Windows-1252); a byte that shows no character (the five bytes that code
+// page leaves undefined, control bytes other than a line feed) becomes
+// U+FFFD. Line breaks stay single (a blank line would end a SubRip cue).
 std::string game_text_utf8(ByteSpan text);
 
 // One SubRip file of `language` (0-4): every record with text in it, numbered

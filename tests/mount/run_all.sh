@@ -493,6 +493,10 @@ modelless_row() {  # classes/mobies.csv says "none"; mobies/mobies.csv has that 
     [ -n "$cls" ] && grep -q "^$cls,,0,no model,,\"its class-table offset is 0" "$MNT/LEVEL00/mobies/mobies.csv"
 }
 check "a moby class without a model has a row in mobies/mobies.csv saying why (issue 44, item 6)" modelless_row
+# One text encoding (issue 44): help text and subtitles both decode the game's bytes as
+# Windows-1252, so one grep for an accented word finds the help line and the cue.
+check "grep -r for accented words finds both a help text and a subtitle file" \
+    bash -c "grep -rlF -e 'Café' -e 'été' '$MNT/LEVEL00/gameplay/help' '$MNT/global/mpeg' | grep -c -e '/help/french.txt\$' -e '/00.fr.srt\$' | grep -qx 2"
 check "edits through the mount: PIL, ImageMagick, sed -i and cp round trips, level.glb follows, edited.iso verified and remounted, refusals, kill -9 mid-save" \
     /usr/bin/python3 "$(dirname "$0")/edits.py" "$GCFS" "$WORK"
 check "setfattr is refused with EROFS" bash -c "setfattr -n user.x -v 1 '$MNT/README.txt' 2>&1 | grep -q 'Read-only file system'"

@@ -1,6 +1,8 @@
 // The edit layer without a mount: the container writer keeps what no edit
 // touches, an edits folder is untrusted input, the picture and text decoders
 // place what they can and refuse the rest with the line and column.
+#include <fmt/format.h>
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -151,8 +153,19 @@ TEST_CASE("gameplay files: the shown text encodes to the same file; a bad cell n
     CHECK(refused.error().message.find("line 2, column 3") != std::string::npos);
     const auto extra = formats::gameplay::import_file(gameplay, "help/us_english.txt", "1\ttoo\n2\tmany\n3\tlines\n4\there\n5\tnow\n6\t!\n");
     CHECK_FALSE(extra.ok());
-    const auto unicode = formats::gameplay::import_file(gameplay, "help/us_english.txt", file_text(*disc, "LEVEL00/gameplay/help/us_english.txt") + "é");
-    CHECK_FALSE(unicode.ok());
+    // Help text is UTF-8 of the game's Windows-1252 bytes (formats/common/game_text.h): é is 0xe9,
+    // € 0x80, \x81 any byte; an arrow has no byte, and the refusal names its column.
+    std::string help = file_text(*disc, "LEVEL00/gameplay/help/us_english.txt");
+    const size_t first_tab = help.find('\t');
+    help.insert(help.find('\n'), " Caf\u00e9 \u20ac\\x81");
+    const auto accented = formats::gameplay::import_file(gameplay, "help/us_english.txt", help);
+    REQUIRE(accented.ok());
+    const std::string encoded(accented->begin(), accented->end());
+    CHECK(encoded.find("Caf\xe9 \x80\x81") != std::string::npos);
+    const std::string arrow = help.substr(0, first_tab + 1) + "\u2192" + help.substr(help.find('\n'));
+    const auto unicode = formats::gameplay::import_file(gameplay, "help/us_english.txt", arrow);
+    REQUIRE_FALSE(unicode.ok());
+    CHECK_MESSAGE(unicode.error().message.find(fmt::format("line 1, column {}: U+2192", first_tab + 2)) != std::string::npos, unicode.error().message);
 }
 
 TEST_CASE("an edits folder is untrusted: another image's journal, a damaged one, hostile paths") {

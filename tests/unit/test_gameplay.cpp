@@ -133,9 +133,10 @@ TEST_CASE("gameplay damage fails the block it is in, and only that block") {
     }
 }
 
-TEST_CASE("help text maps bytes to UTF-8 reversibly") {
-    const Bytes b = {'A', '\\', 0xe9, '\t', 0x7e};
-    CHECK(help_text(b) == "A\\\\\\xe9\\x09~");
+TEST_CASE("help text maps bytes to UTF-8 as the subtitles do, reversibly") {
+    // Windows-1252 as for .srt: 0xe9 é, 0x80 €; a control byte, 0x7f and an undefined byte (0x81) escaped.
+    const Bytes b = {'A', '\\', 0xe9, '\t', 0x7e, 0x80, 0x7f, 0x81};
+    CHECK(help_text(b) == "A\\\\\u00e9\\x09~\u20ac\\x7f\\x81");
 }
 
 // formats-gameplay.md §6, one violation each: the block named fails, with
