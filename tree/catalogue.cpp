@@ -174,7 +174,8 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"LEVEL<nn>/mobies/low/moby_<class>.obj", "a class's low LOD, for the classes that have one, with its bangles' low LODs as groups"},
     {"LEVEL<nn>/mobies/low/moby_<class>.glb", "the low LOD rigged as moby_<class>.glb is, its bangles' low LODs on the same skin"},
     {"LEVEL<nn>/mobies/mobies.mtl", "a material per moby texture, mapped to ../textures/moby_NNN.png"},
-    {"LEVEL<nn>/mobies/mobies.csv", "every class's counts (bangles included, and their share apart), status and error; a class without a model has a row saying so"},
+    {"LEVEL<nn>/mobies/mobies.csv", "every class's counts, status and error: high_/low_ columns count the main mesh, high_bangle_/low_bangle_ columns the bangles; "
+                                     "a class without a model has a row saying so"},
     {"LEVEL<nn>/ties/", "tie classes, the level's structures, in class space (formats-tie-sky.md A)"},
     {"LEVEL<nn>/ties/tie_<class>.obj", "a class at LOD 0, y-up"},
     {"LEVEL<nn>/ties/lod<N>/", "the classes at a lower LOD (lod1, lod2)"},
@@ -185,7 +186,7 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"LEVEL<nn>/shrubs/shrub_<class>.obj", "a class, y-up"},
     {"LEVEL<nn>/shrubs/shrub_<class>_billboard.png", "its far-distance billboard, from gs_ram.bin"},
     {"LEVEL<nn>/shrubs/shrubs.mtl", "a material per shrub texture, mapped to ../textures/shrub_NNN.png"},
-    {"LEVEL<nn>/shrubs/shrubs.csv", "every class's counts, billboard, status and error"},
+    {"LEVEL<nn>/shrubs/shrubs.csv", "every class's counts (strips and triangle lists apart), billboard, status and error"},
     {"LEVEL<nn>/textures/", "every texture table as 8-bit indexed PNG"},
     {"LEVEL<nn>/textures/tfrag_<NNN>.png", "a terrain texture, its palette from gs_ram.bin"},
     {"LEVEL<nn>/textures/moby_<NNN>.png", "a moby texture (stashed ones from gs_ram.bin)"},

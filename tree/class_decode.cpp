@@ -32,8 +32,7 @@ formats::Result<DecodedClass> decode_class(ClassKind kind, std::span<const uint8
         d.o_class = cls->header.o_class, d.o_class_at = 0x24;
         d.meshes[0] = formats::shrub::shrub_mesh(*cls);
         d.packets[0] = static_cast<int>(cls->packet_starts.size());
-        d.strips[0] = static_cast<int>(cls->primitives.size());
-        for (const auto& primitive : cls->primitives) d.variant_strips[0] += !primitive.strip;
+        for (const auto& primitive : cls->primitives) (primitive.strip ? d.strips[0] : d.variant_strips[0])++;  // §1.5: strips apart from lists
         d.extra[0] = formats::shrub::raw_triangles(*cls);
         d.billboard = cls->billboard;
         d.slots = cls->textures;
@@ -57,6 +56,8 @@ formats::Result<DecodedClass> decode_class(ClassKind kind, std::span<const uint8
         for (const formats::moby::Bangle& b : cls->bangles)
             for (int lod = 0; lod < 2; ++lod) {
                 const formats::moby::Lod& l = lod == 0 ? b.high : b.low;
+                d.bangle_packets[lod] += l.packets, d.bangle_strips[lod] += l.strips;
+                d.bangle_duplicates[lod] += static_cast<uint64_t>(l.duplicates);
                 if (!l.triangles.empty()) d.parts[lod].push_back({fmt::format("bangle_{}", b.entry), formats::moby::lod_mesh(*cls, l)});
             }
         d.bangles = static_cast<int>(cls->bangles.size());

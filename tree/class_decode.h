@@ -22,8 +22,9 @@ struct DecodedClass {
     std::array<formats::ClassMesh, 3> meshes;
     std::array<int, 3> packets{}, strips{};
     // Per LOD, the strips of the rarer variant: ties' strips with the winding
-    // flag set (formats-tie-sky.md A.4), shrubs' primitives drawn as triangle
-    // lists (formats-shrub.md 1.5); mobies none.
+    // flag set (formats-tie-sky.md A.4, counted in strips too), shrubs'
+    // primitives drawn as triangle lists (formats-shrub.md 1.5, apart from
+    // strips); mobies none.
     std::array<int, 3> variant_strips{};
     std::array<int, 3> region_packets{};  // ties: packets naming [ext-RAC1]'s colour-index and slot-step regions (A.3)
     // Per LOD: ties the degenerate triangles kept (A.5), shrubs the raw
@@ -44,6 +45,11 @@ struct DecodedClass {
     // model of its own; `bangles` counts them.
     std::array<std::vector<formats::NamedClassMesh>, 3> parts;
     int bangles = 0;
+    // Per LOD, the bangles' packets, strips and cache duplicates together
+    // (their vertices and triangles are the parts'): packets, strips and
+    // extra above count the main mesh alone.
+    std::array<int, 3> bangle_packets{}, bangle_strips{};
+    std::array<uint64_t, 3> bangle_duplicates{};
     formats::moby::Sections sections;  // mobies: the non-mesh sections' counts (formats-moby.md 4)
 };
 

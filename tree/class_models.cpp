@@ -120,6 +120,7 @@ void LevelClassModels::index_class(ClassModel& m, std::span<const uint8_t> bytes
     m.lods = d.lods, m.notes = d.notes, m.scale = d.scale, m.packets = d.packets, m.strips = d.strips, m.extra = d.extra;
     m.variant_strips = d.variant_strips, m.region_packets = d.region_packets;
     m.billboard = d.billboard, m.metal_packets = d.metal_packets, m.bangles = d.bangles;
+    m.bangle_packets = d.bangle_packets, m.bangle_strips = d.bangle_strips, m.bangle_duplicates = d.bangle_duplicates;
     m.sections = d.sections;
     // A.8 / shrub §2 item 3: the class header repeats the entry's o_class (low 16 bits).
     if (d.o_class && *d.o_class != static_cast<int16_t>(entry.o_class))
@@ -255,8 +256,13 @@ std::string LevelClassModels::csv() const {
         if (kVariant[static_cast<int>(kind_)]) header.push_back(std::string(lod_names[lod]) + kVariant[static_cast<int>(kind_)]);
         if (kind_ == ClassKind::tie) header.push_back(std::string(lod_names[lod]) + "region_packets");
     }
-    if (kind_ == ClassKind::moby) header.insert(header.end(), {"metal_packets", "joints", "rig_error", "bangles", "high_bangle_triangles", "low_bangle_triangles",
-                                                              "collision_points", "sound_defs", "corncob_kernels", "corncob_vertices", "shadows"});
+    if (kind_ == ClassKind::moby) {
+        header.insert(header.end(), {"metal_packets", "joints", "rig_error", "bangles"});
+        for (const char* lod : {"high_", "low_"})
+            for (const char* what : {"bangle_packets", "bangle_strips", "bangle_vertices", "bangle_triangles", "bangle_duplicates"})
+                header.push_back(std::string(lod) + what);
+        header.insert(header.end(), {"collision_points", "sound_defs", "corncob_kernels", "corncob_vertices", "shadows"});
+    }
     for (const char* b : {"materials", "min_x", "min_y", "min_z", "max_x", "max_y", "max_z"}) header.emplace_back(b);
     if (kind_ == ClassKind::shrub)
         for (const char* b : {"billboard_fade", "billboard_width", "billboard_height", "billboard_z_ofs", "billboard_image"}) header.emplace_back(b);
@@ -280,8 +286,13 @@ std::string LevelClassModels::csv() const {
         auto cell = [&](auto v) { return ok ? fmt::format("{}", v) : std::string(); };
         std::vector<std::string> cells = {std::to_string(m.o_class), fmt::format("0x{:x}", m.extent.offset), std::to_string(m.extent.size),
                                           ok ? "ok" : "rejected", m.error, fmt::format("{}", fmt::join(m.notes, "; ")), cell(m.scale)};
+        // Each column one rule: the main mesh alone; the bangles (formats-moby.md 12) have columns of their own.
+        std::array<formats::ClassObjCounts::Part, 3> bangled{};
+        for (int lod = 0; lod < lods; ++lod)
+            for (const auto& part : m.counts[lod].parts) bangled[lod].vertices += part.vertices, bangled[lod].triangles += part.triangles;
         for (int lod = 0; lod < lods; ++lod) {
-            for (uint64_t v : {uint64_t(m.packets[lod]), uint64_t(m.strips[lod]), m.counts[lod].vertices, m.counts[lod].triangles, m.extra[lod]})
+            for (uint64_t v : {uint64_t(m.packets[lod]), uint64_t(m.strips[lod]), m.counts[lod].vertices - bangled[lod].vertices,
+                               m.counts[lod].triangles - bangled[lod].triangles, m.extra[lod]})
                 cells.push_back(cell(v));
             if (kVariant[static_cast<int>(kind_)]) cells.push_back(cell(m.variant_strips[lod]));
             if (kind_ == ClassKind::tie) cells.push_back(cell(m.region_packets[lod]));
@@ -291,11 +302,10 @@ std::string LevelClassModels::csv() const {
             cells.push_back(cell(m.joints));
             cells.push_back(m.rig_error);
             cells.push_back(cell(m.bangles));
-            for (int lod = 0; lod < 2; ++lod) {  // formats-moby.md 12: the bangles' share of the LOD's triangles
-                uint64_t triangles = 0;
-                for (const auto& part : m.counts[lod].parts) triangles += part.triangles;
-                cells.push_back(cell(triangles));
-            }
+            for (int lod = 0; lod < 2; ++lod)
+                for (uint64_t v : {uint64_t(m.bangle_packets[lod]), uint64_t(m.bangle_strips[lod]), bangled[lod].vertices, bangled[lod].triangles,
+                                   m.bangle_duplicates[lod]})
+                    cells.push_back(cell(v));
             // formats-moby.md 4: the non-mesh sections; a collision block of no points still counts 0, an absent one is empty.
             const formats::moby::Sections& x = m.sections;
             cells.push_back(ok && x.collision ? std::to_string(x.collision_points) : std::string());

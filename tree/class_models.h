@@ -51,6 +51,8 @@ struct ClassModel {
     std::vector<std::string> materials;           // MTL names the class uses
     int metal_packets = 0, joints = 0;            // mobies
     int bangles = 0;                              // mobies (formats-moby.md 12)
+    std::array<int, 3> bangle_packets{}, bangle_strips{};  // mobies: DecodedClass's
+    std::array<uint64_t, 3> bangle_duplicates{};
     formats::moby::Sections sections;             // mobies (formats-moby.md 4)
     std::string skeleton;                         // mobies with joints: skeleton.json
     bool declares_skeleton = false;               // mobies: the header points at joints (so skeleton.json is listed)

@@ -493,6 +493,36 @@ modelless_row() {  # classes/mobies.csv says "none"; mobies/mobies.csv has that 
     [ -n "$cls" ] && grep -q "^$cls,,0,no model,,\"its class-table offset is 0" "$MNT/LEVEL00/mobies/mobies.csv"
 }
 check "a moby class without a model has a row in mobies/mobies.csv saying why (issue 44, item 6)" modelless_row
+# Counts that mean one thing (issue 44): mobies.csv's high_* columns count the main mesh, the
+# OBJ's faces before its first bangle group; high_bangle_* the faces of its bangle_<entry> groups.
+mobies_csv_counts_match_objs() {
+    python3 - "$MNT" <<'PY'
+import csv, glob, os, sys
+problems, bangled = [], 0
+for table in sorted(glob.glob(os.path.join(sys.argv[1], "LEVEL*", "mobies", "mobies.csv"))):
+    for row in csv.DictReader(open(table, newline="")):
+        if row["status"] != "ok":
+            continue
+        for lod, obj in (("high_", os.path.join(os.path.dirname(table), "moby_%s.obj" % row["class"])),
+                         ("low_", os.path.join(os.path.dirname(table), "low", "moby_%s.obj" % row["class"]))):
+            faces, group = {"": 0}, ""
+            if os.path.exists(obj):
+                for line in open(obj):
+                    if line.startswith("g "):
+                        group = line.split()[1]
+                        faces[group] = 0
+                    elif line.startswith("f "):
+                        faces[group] += 1
+            main, bangles = faces[""], sum(n for g, n in faces.items() if g.startswith("bangle_"))
+            bangled += bangles > 0
+            if (main, bangles) != (int(row[lod + "triangles"]), int(row[lod + "bangle_triangles"])):
+                problems.append("%s class %s %s: the OBJ has %d + %d faces, the CSV says %s + %s" % (table, row["class"], lod, main, bangles,
+                                row[lod + "triangles"], row[lod + "bangle_triangles"]))
+print("\n".join(problems) or "%d LODs with bangles, every count as the OBJ's groups" % bangled)
+sys.exit(1 if problems or not bangled else 0)
+PY
+}
+check "mobies.csv counts the main mesh in high_/low_ columns and the bangles in their own, as the OBJ's groups hold them" mobies_csv_counts_match_objs
 # One text encoding (issue 44): help text and subtitles both decode the game's bytes as
 # Windows-1252, so one grep for an accented word finds the help line and the cue.
 check "grep -r for accented words finds both a help text and a subtitle file" \

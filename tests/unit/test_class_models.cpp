@@ -9,6 +9,9 @@
 #include <set>
 
 #include "disc_fixture.h"
+#include "formats/export/csv_read.h"
+#include "formats/moby/moby.h"
+#include "formats/shrub/shrub.h"
 #include "tree/sources.h"
 #include "tree/tree_builder.h"
 
@@ -196,6 +199,70 @@ TEST_CASE("a moby .glb travels alone and is one armature: its PNGs embedded, the
     const size_t at = 20 + json_length + 8 + view.value("byteOffset", size_t{0});
     REQUIRE(at + png.size() <= glb.size());
     CHECK(std::equal(png.begin(), png.end(), glb.begin() + static_cast<std::ptrdiff_t>(at)));
+}
+
+// A CSV's rows as column name -> cell.
+std::vector<std::map<std::string, std::string>> csv_records(const std::string& text) {
+    const auto rows = formats::csv::parse(text);
+    REQUIRE(rows.ok());
+    std::vector<std::map<std::string, std::string>> out;
+    for (size_t r = 1; r < rows->size(); ++r) {
+        std::map<std::string, std::string> record;
+        for (size_t c = 0; c < (*rows)[0].cells.size() && c < (*rows)[r].cells.size(); ++c) record[(*rows)[0].cells[c]] = (*rows)[r].cells[c];
+        out.push_back(std::move(record));
+    }
+    return out;
+}
+
+TEST_CASE("each count column has one rule: a moby's main mesh apart from its bangles, a shrub's strips apart from its lists") {
+    const BuiltDisc& built = small_disc();
+    auto disc = tree::open_disc(built.path, 64 << 20);
+    formats::Bytes core, text;
+    REQUIRE(read_whole(*disc, "LEVEL02/core_data.bin", core).ok());
+    auto class_bytes = [&](const std::map<std::string, std::string>& row) {
+        const uint64_t at = std::stoull(row.at("core_offset"), nullptr, 16), size = std::stoull(row.at("extent"));
+        REQUIRE(at + size <= core.size());
+        return formats::ByteSpan(core).subspan(at, size);
+    };
+    REQUIRE(read_whole(*disc, "LEVEL02/mobies/mobies.csv", text).ok());
+    size_t bangled = 0;
+    for (const auto& row : csv_records(std::string(text.begin(), text.end()))) {
+        if (row.at("status") != "ok") continue;
+        CAPTURE(row.at("class"));
+        const auto cls = formats::moby::read_moby_class(class_bytes(row));
+        REQUIRE(cls.ok());
+        for (auto [lod, main] : {std::pair{"high_", &cls->high}, std::pair{"low_", &cls->low}}) {
+            const std::string p = lod;
+            CHECK(row.at(p + "packets") == std::to_string(main->packets));
+            CHECK(row.at(p + "strips") == std::to_string(main->strips));
+            CHECK(row.at(p + "triangles") == std::to_string(main->triangles.size()));
+            int packets = 0, strips = 0;
+            size_t triangles = 0;
+            for (const auto& bangle : cls->bangles) {
+                const formats::moby::Lod& l = p == "high_" ? bangle.high : bangle.low;
+                packets += l.packets, strips += l.strips, triangles += l.triangles.size();
+            }
+            CHECK(row.at(p + "bangle_packets") == std::to_string(packets));
+            CHECK(row.at(p + "bangle_strips") == std::to_string(strips));
+            CHECK(row.at(p + "bangle_triangles") == std::to_string(triangles));
+            bangled += triangles > 0;
+        }
+    }
+    CHECK(bangled >= 2);  // the crate's lid and the pickup's bangles
+    REQUIRE(read_whole(*disc, "LEVEL02/shrubs/shrubs.csv", text).ok());
+    size_t with_lists = 0;
+    for (const auto& row : csv_records(std::string(text.begin(), text.end()))) {
+        if (row.at("status") != "ok") continue;
+        CAPTURE(row.at("class"));
+        const auto cls = formats::shrub::read_shrub_class(class_bytes(row));
+        REQUIRE(cls.ok());
+        int strips = 0, lists = 0;
+        for (const auto& primitive : cls->primitives) (primitive.strip ? strips : lists)++;
+        CHECK(row.at("strips") == std::to_string(strips));
+        CHECK(row.at("lists") == std::to_string(lists));
+        with_lists += lists > 0;
+    }
+    CHECK(with_lists >= 1);  // the builder's bush draws one primitive as a list (formats-shrub.md 1.5)
 }
 
 TEST_CASE("a damaged moby class is rejected alone, naming its byte") {
