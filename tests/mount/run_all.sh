@@ -238,9 +238,10 @@ check "class lines in verify --checks: 5 mobies, 3 ties and 2 shrubs per level, 
 GLTF_VALIDATOR=$(dirname "$0")/../gltf/validate.mjs
 check "every level.glb and collision.glb: the glTF validator finds no error or warning, Blender makes an object per instance with verify's totals, OBJs land upright where the scenes put them" \
     python3 "$(dirname "$0")/level_scene.py" "$MNT" "$WORK/checks.txt" "$(dirname "$0")/blender_scene.py" "$GLTF_VALIDATOR"
-# Rigged mobies (formats-moby.md 8.7, 11): every class .glb validated, its
-# skin against skeleton.json, weights summing to 1, and the worm posed in Blender.
-check "every LEVELnn/mobies/moby_<class>.glb: the glTF validator finds no error or warning, skins match skeleton.json, weights sum to 1, rotating a bone in Blender moves exactly the vertices weighted to it and below it" \
+# Rigged mobies (formats-moby.md 8.7, 11, 12): every class .glb of both LODs validated
+# copied out alone, one skin for the class and its bangles against skeleton.json,
+# weights summing to 1, the worm and the bangles posed in Blender.
+check "every LEVELnn/mobies/moby_<class>.glb and low/moby_<class>.glb, copied out alone: the glTF validator finds no error or warning and nothing outside the file, one skin per file matching skeleton.json, weights sum to 1, Blender makes one armature whose bones move exactly the vertices weighted to them, the bangles' too" \
     python3 "$(dirname "$0")/rigged_mobies.py" "$MNT" "$GLTF_VALIDATOR" "$(dirname "$0")/blender_pose.py"
 # Sound and video (formats-globals.md 1-4): ffmpeg, ffprobe, Python's wave and
 # numpy (Debian's python3, where python3-numpy is) against every VAG, WAV, PSS and SRT.
