@@ -15,7 +15,7 @@ namespace gcfs::cache {
 namespace {
 
 // Bumped whenever a table changes: a file of another version is replaced.
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 // Images whose rows are kept; the least recently mounted beyond go.
 constexpr int kImagesKept = 16;
 
@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS levels(
     PRIMARY KEY(image, folder));
 CREATE TABLE IF NOT EXISTS restarts(
     image INTEGER NOT NULL, folder TEXT NOT NULL, headers TEXT NOT NULL, pos INTEGER NOT NULL,
-    p INTEGER NOT NULL, crc INTEGER NOT NULL, history BLOB NOT NULL,
+    p INTEGER NOT NULL, check_digest INTEGER NOT NULL, crc INTEGER NOT NULL, history BLOB NOT NULL,
     PRIMARY KEY(image, folder, pos));
 )sql";
 
@@ -138,8 +138,6 @@ void remove_index_files(const std::string& path) {
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix, error);
 }
 
-uint32_t crc_of(formats::ByteSpan bytes) { return static_cast<uint32_t>(crc32(0, bytes.data(), static_cast<uInt>(bytes.size()))); }
-
 }  // namespace
 
 std::string IndexStore::default_dir() {
@@ -227,17 +225,15 @@ void IndexStore::save_record(const std::string& folder, const std::string& heade
     }
 }
 
-std::vector<IndexStore::Cursor> IndexStore::cursors(const std::string& folder, const std::string& headers) const {
+std::vector<uint64_t> IndexStore::points(const std::string& folder, const std::string& headers) const {
     std::lock_guard lock(mutex_);
-    std::vector<Cursor> found;
+    std::vector<uint64_t> found;
     if (failed_) return found;
-    Statement s(db_, "SELECT p, pos FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 ORDER BY pos");
+    Statement s(db_, "SELECT pos FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 ORDER BY pos");
     s.bind(1, image_id_).bind(2, folder).bind(3, headers);
     int rc;
-    while ((rc = s.step()) == SQLITE_ROW) {
-        const int64_t p = s.integer(0), pos = s.integer(1);
-        if (p > 0 && pos > 0) found.push_back({static_cast<uint64_t>(p), static_cast<uint64_t>(pos)});
-    }
+    while ((rc = s.step()) == SQLITE_ROW)
+        if (const int64_t pos = s.integer(0); pos > 0) found.push_back(static_cast<uint64_t>(pos));
     if (rc != SQLITE_DONE) {
         failure("reading restart points");
         found.clear();
@@ -245,31 +241,59 @@ std::vector<IndexStore::Cursor> IndexStore::cursors(const std::string& folder, c
     return found;
 }
 
-std::optional<formats::Bytes> IndexStore::history(const std::string& folder, const std::string& headers, uint64_t pos) const {
+namespace {
+
+// The CRC-32 a saved point carries: its cursor, position and check (little-endian u64s), then its history.
+uint32_t point_crc(const IndexStore::SavedPoint& point) {
+    uint8_t fields[24];
+    for (int k = 0; k < 8; ++k) {
+        fields[k] = static_cast<uint8_t>(point.p >> (8 * k));
+        fields[8 + k] = static_cast<uint8_t>(point.pos >> (8 * k));
+        fields[16 + k] = static_cast<uint8_t>(point.check >> (8 * k));
+    }
+    const auto crc = static_cast<uint32_t>(crc32(0, fields, sizeof fields));
+    return static_cast<uint32_t>(crc32(crc, point.history.data(), static_cast<uInt>(point.history.size())));
+}
+
+}  // namespace
+
+std::optional<IndexStore::SavedPoint> IndexStore::point(const std::string& folder, const std::string& headers, uint64_t pos) const {
     std::lock_guard lock(mutex_);
     if (failed_) return std::nullopt;
-    Statement s(db_, "SELECT crc, history FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 AND pos = ?4");
+    Statement s(db_, "SELECT p, check_digest, crc, history FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 AND pos = ?4");
     s.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(pos));
     const int rc = s.step();
     if (rc != SQLITE_ROW) {
         if (rc != SQLITE_DONE) failure("reading a restart point");
         return std::nullopt;
     }
-    formats::Bytes history = s.blob(1);
-    if (crc_of(history) != static_cast<uint32_t>(s.integer(0))) {
-        spdlog::warn("persistent index {}: {} restart point at decoded byte {}: CRC-32 disagrees; not used", path_, folder, pos);
+    SavedPoint point{static_cast<uint64_t>(s.integer(0)), pos, static_cast<uint64_t>(s.integer(1)), s.blob(3)};
+    if (point_crc(point) != static_cast<uint32_t>(s.integer(2))) {
+        spdlog::warn("persistent index {}: {} restart point at decoded byte {}: CRC-32 disagrees; dropped", path_, folder, pos);
+        Statement drop(db_, "DELETE FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 AND pos = ?4");
+        drop.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(pos));
+        if (drop.step() != SQLITE_DONE) failure("dropping a restart point");
         return std::nullopt;
     }
-    return history;
+    return point;
 }
 
-void IndexStore::save_point(const std::string& folder, const std::string& headers, Cursor cursor, formats::ByteSpan history) {
+void IndexStore::save_point(const std::string& folder, const std::string& headers, const SavedPoint& point) {
     std::lock_guard lock(mutex_);
     if (failed_) return;
-    Statement put(db_, "INSERT OR IGNORE INTO restarts(image, folder, headers, pos, p, crc, history) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-    put.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(cursor.pos));
-    put.bind(5, static_cast<int64_t>(cursor.p)).bind(6, static_cast<int64_t>(crc_of(history))).bind(7, history);
+    Statement put(db_, "INSERT OR IGNORE INTO restarts(image, folder, headers, pos, p, check_digest, crc, history) "
+                       "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    put.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(point.pos)).bind(5, static_cast<int64_t>(point.p));
+    put.bind(6, static_cast<int64_t>(point.check)).bind(7, static_cast<int64_t>(point_crc(point))).bind(8, point.history);
     if (put.step() != SQLITE_DONE) failure("saving a restart point");
+}
+
+void IndexStore::drop_point(const std::string& folder, const std::string& headers, uint64_t pos) {
+    std::lock_guard lock(mutex_);
+    if (failed_) return;
+    Statement drop(db_, "DELETE FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 AND pos = ?4");
+    drop.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(pos));
+    if (drop.step() != SQLITE_DONE) failure("dropping a restart point");
 }
 
 }  // namespace gcfs::cache

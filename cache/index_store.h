@@ -52,14 +52,19 @@ public:
     // made for other headers go).
     void save_record(const std::string& folder, const std::string& headers, formats::ByteSpan record);
 
-    struct Cursor {
-        uint64_t p, pos;
+    // The decoded positions of the restart points saved for the level's core stream.
+    std::vector<uint64_t> points(const std::string& folder, const std::string& headers) const;
+    // One point whole, when it is there and its CRC-32 over every field
+    // (cursor, position, check and history) holds. The caller still bounds
+    // the cursor by its stream, and the decoder holds its output to the check.
+    struct SavedPoint {
+        uint64_t p = 0, pos = 0, check = 0;
+        formats::Bytes history;
     };
-    // The restart points saved for the level's core stream, by position.
-    std::vector<Cursor> cursors(const std::string& folder, const std::string& headers) const;
-    // One point's history, when it is there and its CRC-32 holds.
-    std::optional<formats::Bytes> history(const std::string& folder, const std::string& headers, uint64_t pos) const;
-    void save_point(const std::string& folder, const std::string& headers, Cursor cursor, formats::ByteSpan history);
+    std::optional<SavedPoint> point(const std::string& folder, const std::string& headers, uint64_t pos) const;
+    void save_point(const std::string& folder, const std::string& headers, const SavedPoint& point);
+    // Forgets a point that failed its check (one log line is the caller's).
+    void drop_point(const std::string& folder, const std::string& headers, uint64_t pos);
 
     // Whether the file has failed since it was opened (every call is then a no-op).
     bool failed() const;

@@ -5,7 +5,9 @@
 // the cache, where it may be evicted, and, with a persistent index, saved in
 // it (cache/index_store.h), whence an evicted or earlier mount's point comes
 // back. A window then costs at most kSpacing plus one walk step (1 MiB) of
-// decoding before its own bytes.
+// decoding before its own bytes. A saved point is untrusted: its fields are
+// bounded here, the decoder holds its output to its check, and one that
+// fails is dropped (drop()) with one log line.
 #pragma once
 
 #include <map>
@@ -24,8 +26,10 @@ class RestartPoints {
 public:
     static constexpr uint64_t kSpacing = 2ull << 20;
 
-    // Saved under the level `folder` and its `headers` digest in `store` (null: none).
-    RestartPoints(cache::LruCache& cache, std::shared_ptr<cache::IndexStore> store, std::string folder, std::string headers);
+    // Saved under the level `folder` and its `headers` digest in `store` (null: none),
+    // for a stream that decodes to `decoded` bytes from `available` compressed.
+    RestartPoints(cache::LruCache& cache, std::shared_ptr<cache::IndexStore> store, std::string folder, std::string headers,
+                  uint64_t available, uint64_t decoded);
 
     struct Start {
         formats::wad_lz::RestartPoint point;
@@ -36,19 +40,23 @@ public:
     std::optional<Start> before(uint64_t from) const;
     // A point a walk met: kept when its kSpacing stretch has none yet.
     void offer(const formats::wad_lz::RestartPoint& point);
+    // A point a walk could not resume from (`why`): forgotten, here and in the store.
+    void drop(uint64_t pos, const std::string& why);
 
     uint64_t known() const;  // points known (tests, stats)
 
 private:
     struct Known {
-        uint64_t p;
-        uint64_t key;  // of its history in the cache
+        uint64_t key;                // of its history in the cache
+        uint64_t p = 0, check = 0;  // known once read (a saved point's come with its history)
+        bool read = false;
     };
     void load_saved() const;
 
     cache::LruCache& cache_;
     const std::shared_ptr<cache::IndexStore> store_;
     const std::string folder_, headers_;
+    const uint64_t available_, decoded_;
     mutable std::mutex mutex_;
     mutable std::once_flag saved_read_;
     mutable std::map<uint64_t, Known> points_;  // by decoded position

@@ -146,13 +146,24 @@ formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t
     image.prefetch(offset + first, reach > first ? reach - first : expected_read(available, length, decoded_total));
     formats::wad_lz::OfferRestart offer;
     if (restarts) offer = [restarts](const formats::wad_lz::RestartPoint& point) { restarts->offer(point); };
-    auto at = formats::wad_lz::decompress_window_read(
-        available,
-        [&](uint64_t at, std::span<uint8_t> into) -> std::string {
-            if (image.read(offset + at, into)) return {};
-            return fmt::format("image read at 0x{:x} failed: {}", offset + at, std::strerror(errno));
-        },
-        out->bytes(), from, length, formats::wad_lz::kInputStep, start ? &start->point : nullptr, offer);
+    auto walk = [&](const formats::wad_lz::RestartPoint* from_point) {
+        return formats::wad_lz::decompress_window_read(
+            available,
+            [&](uint64_t at, std::span<uint8_t> into) -> std::string {
+                if (image.read(offset + at, into)) return {};
+                return fmt::format("image read at 0x{:x} failed: {}", offset + at, std::strerror(errno));
+            },
+            out->bytes(), from, length, formats::wad_lz::kInputStep, from_point, offer);
+    };
+    auto at = walk(start ? &start->point : nullptr);
+    if (!at.ok() && start) {
+        // A saved point may lie (tree/restart_points.h): the walk from the head
+        // decides. A point whose output missed its check goes either way; one
+        // the head walk fails on too is the stream's damage, not the point's.
+        const formats::FormatError resumed = at.error();
+        at = walk(nullptr);
+        if (at.ok() || resumed.code == formats::Errc::restart_check) restarts->drop(start->point.pos, resumed.describe());
+    }
     if (!at.ok()) return at.error();
     out->narrow(*at, length);
     return cache::Buffer(out);

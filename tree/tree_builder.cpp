@@ -216,8 +216,9 @@ private:
             f.decoders().core_data = stream;
             f.core = stream;
             f.core_stream = {offset, size, declared.value_or(0)};
+            // A core whose header gives no size (no core header read) believes no saved point.
             f.core_stream.restarts = std::make_shared<RestartPoints>(cache_, d_.index ? d_.index->store() : nullptr,
-                                                                     level.folder, level.digest.text());
+                                                                     level.folder, level.digest.text(), size, declared.value_or(0));
         }
     }
 

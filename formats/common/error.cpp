@@ -15,6 +15,7 @@ const char* errc_name(Errc code) {
         case Errc::size_mismatch: return "size mismatch";
         case Errc::too_large: return "too large";
         case Errc::desync: return "VIF desync";
+        case Errc::restart_check: return "restart point check";
     }
     return "unknown";
 }

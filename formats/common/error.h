@@ -19,6 +19,7 @@ enum class Errc {
     size_mismatch,    // a declared size disagrees with what was decoded
     too_large,        // a count that would allocate unreasonable memory
     desync,           // a VIF walk lost track of its code words
+    restart_check,    // WAD LZ: a restart point's output is not what its check says
 };
 
 const char* errc_name(Errc code);

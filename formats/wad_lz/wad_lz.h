@@ -82,21 +82,37 @@ constexpr uint64_t kInputStep = 256 << 10;
 // 0x4000 + 0x7fff bytes back), so the cursor between two packets and the
 // output's last kRestartHistory bytes before it are the whole decoder state.
 constexpr uint64_t kRestartHistory = 0xC000;
+//
+// A point kept outside the process (a saved index) is untrusted: its check
+// is a digest of its cursor, its position and the kRestartCheck bytes it
+// decodes to, taken when a walk met it. Those bytes are right, and where
+// they belong, when the digest holds, and every later byte reaches back no
+// further than them (the longest lookback is kRestartHistory), so a walk
+// resumed at a point that matches its check decodes what a walk from the
+// head would; one that does not fails with Errc::restart_check. (A digest
+// is no signature: a point forged by running this decoder on a forged
+// history would pass. The index is a cache, not a trust anchor.)
+constexpr uint64_t kRestartCheck = kRestartHistory;
 struct RestartPoint {
     uint64_t p = kHeaderSize;  // the next packet's stream offset
     uint64_t pos = 0;          // bytes decoded before it (>= kRestartHistory)
     ByteSpan history;          // decoded bytes [pos - kRestartHistory, pos)
+    uint64_t check = 0;        // restart_check(p, pos, the decoded bytes [pos, pos + kRestartCheck))
 };
-// Hears a point each kWindowStep of output on a window's walk to its start;
-// the history it is given is valid only during the call.
+// CRC-32 and Adler-32 of the cursor, position (little-endian u64s) and
+// `output` side by side: 64 bits no accident matches.
+uint64_t restart_check(uint64_t p, uint64_t pos, ByteSpan output);
+// Hears a point each kWindowStep of output on a window's walk to its start,
+// once the walk has decoded its check; the history it is given is valid
+// only during the call.
 using OfferRestart = std::function<void(const RestartPoint&)>;
 // Whether `start` can begin the walk to a window at `from` whose stream
 // declares `end` bytes: a whole history, a cursor inside the stream, and at
 // least kWindowLead bytes before the window (the window's own history).
 bool usable_restart(const RestartPoint& start, uint64_t from, uint64_t end);
 
-// `start`, when given and usable, replaces the walk from the head; points met
-// on the way are offered to `offer`.
+// `start`, when given and usable, replaces the walk from the head (and its
+// output is held to its check); points met on the way are offered to `offer`.
 Result<uint64_t> decompress_window_read(uint64_t available, const ReadStream& read, std::span<uint8_t> out, uint64_t from,
                                         uint64_t length, uint64_t step = kInputStep, const RestartPoint* start = nullptr,
                                         const OfferRestart& offer = {});

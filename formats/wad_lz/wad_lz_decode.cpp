@@ -1,6 +1,7 @@
 // WAD LZ decoder (formats.md §5.2). One packet walker serves both the
 // size-only pre-pass and the real decode.
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cstring>
@@ -349,12 +350,31 @@ uint64_t decode_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64
             std::memcpy(history.get(), start->history.data(), kRestartHistory);
             at = {start->p, start->pos};
         }
+        auto check_at = [&](uint64_t p, uint64_t pos) { return restart_check(p, pos, {history.get() + (pos - history_base), kRestartCheck}); };
+        // A point met is offered once the next step has decoded its check.
+        std::optional<Cursor> pending;
+        std::unique_ptr<uint8_t[]> pending_history;
         for (;;) {
             const uint64_t stop = std::min(from, history_base + kWindowLead + kWindowStep);
             feed.walk(Walk{nullptr, end, history.get(), history_base + size, stop, history_base}, at);
+            // The first step from `start` passes start->pos + kWindowLead (usable_restart).
+            if (start && at.pos >= start->pos + kRestartCheck) {
+                if (check_at(start->p, start->pos) != start->check)
+                    fail(Errc::restart_check, start->p, fmt::format("resumed at decoded byte {}, the next {} bytes are not the ones its check names",
+                                                                   start->pos, kRestartCheck));
+                start = nullptr;
+            }
+            if (pending && at.pos >= pending->pos + kRestartCheck) {
+                offer({pending->p, pending->pos, {pending_history.get(), kRestartHistory}, check_at(pending->p, pending->pos)});
+                pending.reset();
+            }
             if (at.pos >= from) break;
             if (at.pos < stop) short_of(at.pos, from + length);
-            if (offer) offer({at.p, at.pos, {history.get() + (at.pos - kRestartHistory - history_base), kRestartHistory}});
+            if (offer) {
+                if (!pending_history) pending_history = std::make_unique_for_overwrite<uint8_t[]>(kRestartHistory);
+                std::memcpy(pending_history.get(), history.get() + (at.pos - kRestartHistory - history_base), kRestartHistory);
+                pending = at;
+            }
             const uint64_t keep = at.pos - kWindowLead;
             std::memmove(history.get(), history.get() + (keep - history_base), kWindowLead);
             history_base = keep;
@@ -378,6 +398,15 @@ Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out,
         Feed feed(stream, end);
         return decode_window(feed, out, from, length);
     });
+}
+
+uint64_t restart_check(uint64_t p, uint64_t pos, ByteSpan output) {
+    uint8_t where[16];
+    for (int k = 0; k < 8; ++k) where[k] = static_cast<uint8_t>(p >> (8 * k)), where[8 + k] = static_cast<uint8_t>(pos >> (8 * k));
+    const auto n = static_cast<uInt>(output.size());
+    const uLong crc = crc32(crc32(0, where, sizeof where), output.data(), n);
+    const uLong adler = adler32(adler32(1, where, sizeof where), output.data(), n);
+    return uint64_t{crc} << 32 | (adler & 0xffffffffu);
 }
 
 bool usable_restart(const RestartPoint& start, uint64_t from, uint64_t end) {

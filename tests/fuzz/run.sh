@@ -83,6 +83,12 @@ blob = b"GCIR" + struct.pack("<III", 1, zlib.crc32(plain), len(plain)) + zlib.co
 open(sys.argv[1] + "/record", "wb").write(blob)
 PY
 
+# restart_point: the target makes its own stream and points; a seed picks the
+# first point unchanged, another moves its cursor by one.
+mkdir -p "$WORK/seeds/restart_point"
+printf '\x00\x00\x00\x00\x00' > "$WORK/seeds/restart_point/as_met"
+printf '\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x10\x00\x00\x00\x01' > "$WORK/seeds/restart_point/cursor_moved"
+
 # tie, shrub, moby: each class of the disc cut at its extent (ties.csv, shrubs.csv, mobies.csv),
 # and the classes Wrench's code wrote or read (../shared/vectors, when present).
 python3 - "$disc" "$GCFS" "$WORK/seeds" "$(dirname "$0")/../../../shared/vectors" <<'PY'

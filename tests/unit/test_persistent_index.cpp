@@ -138,7 +138,7 @@ TEST_CASE("the index file keeps records and restart points per image and per lev
         REQUIRE(store);
         store->save_record("LEVEL00", "h1", Bytes{1, 2, 3});
         const Bytes history(formats::wad_lz::kRestartHistory, 7);
-        store->save_point("LEVEL00", "h1", {100, 3 << 20}, history);
+        store->save_point("LEVEL00", "h1", {100, 3 << 20, 77, history});
         CHECK_FALSE(store->failed());
     }
     auto store = cache::IndexStore::open(dir.path, image);
@@ -146,13 +146,16 @@ TEST_CASE("the index file keeps records and restart points per image and per lev
     CHECK(store->record("LEVEL00", "h1") == Bytes{1, 2, 3});
     CHECK_FALSE(store->record("LEVEL00", "h2"));  // other headers
     CHECK_FALSE(store->record("LEVEL01", "h1"));
-    REQUIRE(store->cursors("LEVEL00", "h1").size() == 1);
-    CHECK(store->cursors("LEVEL00", "h1")[0].p == 100);
-    CHECK(store->history("LEVEL00", "h1", 3 << 20)->size() == formats::wad_lz::kRestartHistory);
-    CHECK(store->cursors("LEVEL00", "h2").empty());
+    REQUIRE(store->points("LEVEL00", "h1") == std::vector<uint64_t>{3 << 20});
+    const auto point = store->point("LEVEL00", "h1", 3 << 20);
+    REQUIRE(point);
+    CHECK(point->p == 100);
+    CHECK(point->check == 77);
+    CHECK(point->history.size() == formats::wad_lz::kRestartHistory);
+    CHECK(store->points("LEVEL00", "h2").empty());
     // New headers for the level: its old record and points go.
     store->save_record("LEVEL00", "h2", Bytes{9});
-    CHECK(store->cursors("LEVEL00", "h1").empty());
+    CHECK(store->points("LEVEL00", "h1").empty());
     CHECK(store->record("LEVEL00", "h2") == Bytes{9});
     for (const cache::ImageIdentity& other :
          {cache::ImageIdentity{1001, 42, "toc-a"}, cache::ImageIdentity{1000, 43, "toc-a"}, cache::ImageIdentity{1000, 42, "toc-b"}}) {
@@ -162,16 +165,23 @@ TEST_CASE("the index file keeps records and restart points per image and per lev
     }
     store.reset();
 
-    // A history whose bytes changed in the file fails its CRC and is not used.
-    {
+    // Any field of a point changed in the file (its history, its cursor, its
+    // check) fails the CRC-32 over all of them, and the point is not used.
+    for (const char* change : {"UPDATE restarts SET history = zeroblob(49152)", "UPDATE restarts SET p = p + 1",
+                               "UPDATE restarts SET check_digest = check_digest + 1"}) {
+        CAPTURE(change);
+        auto reopened = cache::IndexStore::open(dir.path, image);
+        reopened->save_point("LEVEL00", "h2", {200, 4 << 20, 5, Bytes(formats::wad_lz::kRestartHistory, 1)});
+        CHECK(reopened->point("LEVEL00", "h2", 4 << 20));
+        reopened.reset();
         sqlite3* db = nullptr;
         REQUIRE(sqlite3_open((dir.path + "/index.sqlite").c_str(), &db) == SQLITE_OK);
-        auto reopened = cache::IndexStore::open(dir.path, image);
-        reopened->save_point("LEVEL00", "h2", {200, 4 << 20}, Bytes(formats::wad_lz::kRestartHistory, 1));
-        reopened.reset();
-        REQUIRE(sqlite3_exec(db, "UPDATE restarts SET history = zeroblob(49152)", nullptr, nullptr, nullptr) == SQLITE_OK);
+        REQUIRE(sqlite3_exec(db, change, nullptr, nullptr, nullptr) == SQLITE_OK);
         sqlite3_close(db);
-        CHECK_FALSE(cache::IndexStore::open(dir.path, image)->history("LEVEL00", "h2", 4 << 20));
+        auto damaged = cache::IndexStore::open(dir.path, image);
+        CHECK_FALSE(damaged->point("LEVEL00", "h2", 4 << 20));
+        damaged->drop_point("LEVEL00", "h2", 4 << 20);
+        CHECK(damaged->points("LEVEL00", "h2").empty());
     }
 
     // A file that is no SQLite database is replaced by a new, empty index.
@@ -268,30 +278,48 @@ TEST_CASE("a damaged record is refused with one log line and the folder decoded;
     CHECK(listing(*disc, "LEVEL01") == first);
 }
 
-TEST_CASE("restart points: a window far into a stream starts at the nearest point, from the cache or the index file") {
-    // A stream of 7 MB in a file, as a core lies in an image.
-    Bytes data;
-    std::mt19937 rng(5);
-    while (data.size() < 7'000'000) {
-        const size_t n = 1 + rng() % 4000;
-        for (size_t i = 0; i < n; ++i) data.push_back(rng() % 3 == 0 ? static_cast<uint8_t>(rng()) : static_cast<uint8_t>(i % 9));
-    }
-    const Bytes stream = formats::wad_lz::compress(data, "core");
+namespace {
+
+// A stream of 7 MB in a file, as a core lies in an image, and a window read
+// through restart points checked against the data.
+struct StreamInFile {
+    Bytes data, stream;
     TempDir dir;
-    const std::string file = dir.path + "/stream.bin";
-    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(stream.data()), static_cast<std::streamsize>(stream.size()));
-    tree::Image image(file);
-    const cache::ImageIdentity identity{stream.size(), image.mtime_ns(), "toc"};
-    auto window = [&](tree::RestartPoints& points, uint64_t from, uint64_t length) {
-        auto got = tree::decode_stream_window(image, 0, stream.size(), from, length, data.size(), &points);
+    std::unique_ptr<tree::Image> image;
+    cache::ImageIdentity identity;
+    StreamInFile() {
+        std::mt19937 rng(5);
+        while (data.size() < 7'000'000) {
+            const size_t n = 1 + rng() % 4000;
+            for (size_t i = 0; i < n; ++i) data.push_back(rng() % 3 == 0 ? static_cast<uint8_t>(rng()) : static_cast<uint8_t>(i % 9));
+        }
+        stream = formats::wad_lz::compress(data, "core");
+        const std::string file = dir.path + "/stream.bin";
+        std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(stream.data()), static_cast<std::streamsize>(stream.size()));
+        image = std::make_unique<tree::Image>(file);
+        identity = {stream.size(), image->mtime_ns(), "toc"};
+    }
+    tree::RestartPoints points(cache::LruCache& cache, bool saved) const {
+        return {cache, saved ? cache::IndexStore::open(dir.path, identity) : nullptr, "LEVEL00", "h", stream.size(), data.size()};
+    }
+    void window(tree::RestartPoints& points, uint64_t from, uint64_t length) const {
+        auto got = tree::decode_stream_window(*image, 0, stream.size(), from, length, data.size(), &points);
         REQUIRE_MESSAGE(got.ok(), got.error().describe());
         CHECK(Bytes((*got)->begin(), (*got)->end()) ==
               Bytes(data.begin() + static_cast<std::ptrdiff_t>(from), data.begin() + static_cast<std::ptrdiff_t>(from + length)));
-    };
+    }
+};
+
+}  // namespace
+
+TEST_CASE("restart points: a window far into a stream starts at the nearest point, from the cache or the index file") {
+    const StreamInFile s;
+    const Bytes& data = s.data;
+    auto window = [&](tree::RestartPoints& points, uint64_t from, uint64_t length) { s.window(points, from, length); };
     const uint64_t end = data.size() - 4096;
     {
         cache::LruCache cache(64ull << 20);
-        tree::RestartPoints points(cache, cache::IndexStore::open(dir.path, identity), "LEVEL00", "h");
+        tree::RestartPoints points = s.points(cache, true);
         window(points, end, 4096);
         // One point per 2 MiB stretch the walk crossed (the first at 1 MiB and more).
         CHECK(points.known() == (end - formats::wad_lz::kWindowLead) / tree::RestartPoints::kSpacing + 1);
@@ -305,7 +333,7 @@ TEST_CASE("restart points: a window far into a stream starts at the nearest poin
     }
     // A new cache and the index file: the points come back from it.
     cache::LruCache cache(64ull << 20);
-    tree::RestartPoints saved(cache, cache::IndexStore::open(dir.path, identity), "LEVEL00", "h");
+    tree::RestartPoints saved = s.points(cache, true);
     CHECK(saved.known() >= 3);
     const auto start = saved.before(end);
     REQUIRE(start);
@@ -316,7 +344,7 @@ TEST_CASE("restart points: a window far into a stream starts at the nearest poin
     // Without an index file, a point whose history the cache let go is
     // forgotten, not misused: a cache of one byte keeps only the last.
     cache::LruCache tiny(1);
-    tree::RestartPoints unsaved(tiny, nullptr, "LEVEL00", "h");
+    tree::RestartPoints unsaved = s.points(tiny, false);
     window(unsaved, end, 4096);
     const uint64_t made = unsaved.known();
     CHECK(made >= 3);
@@ -324,6 +352,70 @@ TEST_CASE("restart points: a window far into a stream starts at the nearest poin
     CHECK(unsaved.known() < made);
     CHECK(unsaved.before(end));  // the last one is still cached
     window(unsaved, end, 4096);
+}
+
+TEST_CASE("a saved restart point that lies is not believed: the window reads as from the head, the point is dropped") {
+    const StreamInFile s;
+    const uint64_t end = s.data.size() - 4096;
+    {
+        cache::LruCache cache(64ull << 20);
+        tree::RestartPoints points = s.points(cache, true);
+        s.window(points, end, 4096);
+    }
+    // The point a window at `end` resumes from, whole, as the index holds it.
+    auto store = cache::IndexStore::open(s.dir.path, s.identity);
+    const uint64_t pos = [&] {
+        cache::LruCache cache(64ull << 20);
+        return s.points(cache, true).before(end)->point.pos;
+    }();
+    std::vector<cache::IndexStore::SavedPoint> saved;
+    for (uint64_t at : store->points("LEVEL00", "h")) saved.push_back(*store->point("LEVEL00", "h", at));
+    const cache::IndexStore::SavedPoint truth = *store->point("LEVEL00", "h", pos);
+    // Each forgery is saved through the store, so its CRC-32 is right, as if whoever
+    // changed the file computed it again: only the bounds and the check can tell.
+    // A history byte no match reaches changes no output: such a point decodes right
+    // and may stay. Every other forgery must go.
+    using Forge = std::function<void(cache::IndexStore::SavedPoint&)>;
+    struct Forgery {
+        const char* name;
+        Forge forge;
+        bool may_stay;
+    };
+    const std::vector<Forgery> forgeries = {
+        {"cursor + 1", [](auto& f) { f.p += 1; }, false},
+        {"cursor - 1", [](auto& f) { f.p -= 1; }, false},
+        {"cursor at a later packet", [](auto& f) { f.p += 1000; }, false},
+        {"cursor past the stream", [&](auto& f) { f.p = s.stream.size() + 5; }, false},
+        {"cursor at 2^62", [](auto& f) { f.p = uint64_t{1} << 62; }, false},
+        {"position + 1", [](auto& f) { f.pos += 1; }, false},
+        {"position - 4096", [](auto& f) { f.pos -= 4096; }, false},
+        {"a history byte flipped", [](auto& f) { f.history[100] ^= 0x20; }, true},
+        {"the history's last bytes changed", [](auto& f) { for (size_t k = 1; k <= 64; ++k) f.history[f.history.size() - k] ^= 0x55; }, false},
+        {"the check flipped", [](auto& f) { f.check ^= 1; }, false},
+        {"the check zeroed", [](auto& f) { f.check = 0; }, false},
+        {"a short history", [](auto& f) { f.history.resize(100); }, false},
+    };
+    for (const auto& [name, forge, may_stay] : forgeries) {
+        const std::string what = name;
+        CAPTURE(what);
+        // The index as the first walk left it, but for the one forged point.
+        for (uint64_t at : store->points("LEVEL00", "h")) store->drop_point("LEVEL00", "h", at);
+        cache::IndexStore::SavedPoint forged = truth;
+        forge(forged);
+        for (const auto& point : saved) store->save_point("LEVEL00", "h", point.pos == truth.pos ? forged : point);
+        cache::LruCache cache(64ull << 20);
+        tree::RestartPoints points = s.points(cache, true);
+        s.window(points, end, 4096);  // right bytes, whatever the point said
+        s.window(points, end, 4096);  // and again, with what the first walk left
+        // The forged point is gone: whatever the index holds at its place now, the walks saved.
+        const auto left = store->points("LEVEL00", "h");
+        CHECK(left.size() >= saved.size() - 1);
+        for (uint64_t at : left) {
+            const auto point = store->point("LEVEL00", "h", at);
+            REQUIRE(point);
+            if (!may_stay) CHECK_FALSE((point->p == forged.p && point->pos == forged.pos && point->check == forged.check && point->history == forged.history));
+        }
+    }
 }
 
 }  // namespace test_persistent_index
