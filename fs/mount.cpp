@@ -22,6 +22,7 @@
 #include "fs/fuse_ops.h"
 #include "fs/memory_trim.h"
 #include "fs/resident_program.h"
+#include "tree/log_escape.h"
 #include "tree/log_tail.h"
 
 namespace gcfs::fs {
@@ -230,12 +231,14 @@ int run_mount(const MountOptions& given, Served& served) {
     // tail .gcfs/log shows, and -o log=FILE appends every line to FILE too.
     {
         std::vector<spdlog::sink_ptr> sinks = spdlog::default_logger()->sinks();
-        if (!options.foreground) sinks = {std::make_shared<spdlog::sinks::syslog_sink_mt>("gcfs", LOG_PID, LOG_USER, false), tree::log_tail()};
+        if (!options.foreground)
+            sinks = {tree::escaping_sink(std::make_shared<spdlog::sinks::syslog_sink_mt>("gcfs", LOG_PID, LOG_USER, false)),
+                     tree::escaping_sink(tree::log_tail())};
         if (!options.log_file.empty()) {
             try {
                 auto file = std::make_shared<spdlog::sinks::basic_file_sink_mt>(options.log_file);
                 file->set_pattern("%Y-%m-%d %H:%M:%S %l: %v");
-                sinks.push_back(file);
+                sinks.push_back(tree::escaping_sink(file));
             } catch (const spdlog::spdlog_ex& e) {
                 fmt::print(stderr, "gcfs: -o log={}: {}\n", options.log_file, e.what());
             }

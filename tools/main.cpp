@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "tools/commands.h"
+#include "tree/log_escape.h"
 #include "tree/log_tail.h"
 
 int main(int argc, char** argv) {
@@ -10,8 +11,10 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("gcfs ") + GCFS_VERSION);
     app.require_subcommand(1);
     // stderr (stdout carries data: cat), and the tail .gcfs/log shows.
+    // Each escaping what it quotes (tree/log_escape.h).
     auto logger = std::make_shared<spdlog::logger>(
-        "gcfs", spdlog::sinks_init_list{std::make_shared<spdlog::sinks::stderr_color_sink_mt>(), gcfs::tree::log_tail()});
+        "gcfs", spdlog::sinks_init_list{gcfs::tree::escaping_sink(std::make_shared<spdlog::sinks::stderr_color_sink_mt>()),
+                                        gcfs::tree::escaping_sink(gcfs::tree::log_tail())});
     logger->sinks()[0]->set_pattern("gcfs: %l: %v");
     spdlog::set_default_logger(logger);
     int exit_code = 0;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "formats/wad_lz/wad_lz.h"
 #include "tree/remembered.h"
 #include "tree/tree_builder.h"
 
@@ -24,11 +25,26 @@ std::shared_ptr<cache::IndexStore> PersistentIndex::store() const {
     return store_;
 }
 
+namespace {
+
+// The largest file a level folder can show: its container decoded at WAD
+// LZ's largest ratio, then rendered (text, glTF, WAV) at most 64 times
+// larger than what it is made from; never past INT64_MAX (stat's off_t).
+// A saved size past it is damage, not a file.
+uint64_t largest_file(const LevelScan& level) {
+    constexpr uint64_t kRenderGrowth = 64;
+    constexpr uint64_t kLimit = static_cast<uint64_t>(INT64_MAX);
+    const uint64_t per_byte = formats::wad_lz::kMaxExpansion * kRenderGrowth;
+    return level.file_size > kLimit / per_byte ? kLimit : level.file_size * per_byte;
+}
+
+}  // namespace
+
 std::shared_ptr<const SubtreeMemo> PersistentIndex::memo(const LevelScan& level) {
     if (!store()) return nullptr;
     auto blob = store_->record(level.folder, level.digest.text());
     if (!blob) return nullptr;
-    auto record = formats::saved_index::decode_record(*blob);
+    auto record = formats::saved_index::decode_record(*blob, largest_file(level));
     if (!record.ok()) {
         ++refused_;
         spdlog::warn("persistent index {}: {}'s record {}; decoding the folder instead", store_->path(), level.folder,

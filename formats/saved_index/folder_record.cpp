@@ -76,8 +76,14 @@ bool is_relative_path(std::string_view path) {
 }  // namespace
 
 bool is_entry_name(std::string_view name) {
-    return !name.empty() && name != "." && name != ".." && name.find('/') == std::string_view::npos &&
-           name.find('\0') == std::string_view::npos;
+    if (name.empty() || name.size() > 255 || name == "." || name == "..") return false;
+    auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F'); };
+    for (size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        if (c < 0x20 || c > 0x7E || c == '/') return false;
+        if (c == '%' && !(i + 2 < name.size() && hex(name[i + 1]) && hex(name[i + 2]))) return false;
+    }
+    return true;
 }
 
 Bytes encode_record(const FolderRecord& record) {
@@ -114,7 +120,7 @@ Bytes encode_record(const FolderRecord& record) {
     return blob;
 }
 
-Result<FolderRecord> decode_record(ByteSpan blob) {
+Result<FolderRecord> decode_record(ByteSpan blob, uint64_t max_size) {
     return capture([&] {
         require(blob, 0, kBlobHeader, "saved index record header");
         if (std::memcmp(blob.data(), kMagic, 4) != 0) fail(Errc::bad_magic, 0, "not a saved index record (no \"GCIR\")");
@@ -140,6 +146,7 @@ Result<FolderRecord> decode_record(ByteSpan blob) {
             std::string path = r.string("file path");
             if (path.empty() || !is_relative_path(path)) fail(Errc::bad_value, at, "file path is not a relative path");
             const uint64_t size = r.u64();
+            if (size > max_size) fail(Errc::too_large, at, fmt::format("{} bytes for {}, past the {} the level can decode to", size, path, max_size));
             if (!record.files.emplace(std::move(path), size).second) fail(Errc::bad_value, at, "file path listed twice");
         }
         for (uint32_t n = r.count(10, "runs"); n > 0; --n) {
@@ -154,8 +161,11 @@ Result<FolderRecord> decode_record(ByteSpan blob) {
             for (uint32_t i = 0; i < files; ++i) {
                 const uint64_t name_at = r.at();
                 run.names.push_back(r.string("run file name"));
-                if (!is_entry_name(run.names.back())) fail(Errc::bad_value, name_at, "run file name is not one entry name");
+                if (!is_entry_name(run.names.back())) fail(Errc::bad_value, name_at, "run file name is not one the tree makes");
                 run.sizes.push_back(r.u64());
+                if (run.sizes.back() > max_size)
+                    fail(Errc::too_large, name_at, fmt::format("{} bytes for {}, past the {} the level can decode to", run.sizes.back(),
+                                                              run.names.back(), max_size));
             }
             record.runs.push_back(std::move(run));
         }

@@ -35,12 +35,14 @@ struct FolderRecord {
 // record deflated (zlib): file and run tables of length-prefixed strings.
 Bytes encode_record(const FolderRecord& record);
 // Every count is checked against the bytes left before anything is
-// allocated; names must be single path components (they become directory
-// entries), paths relative ones without "." or "..".
-Result<FolderRecord> decode_record(ByteSpan blob);
+// allocated; names must be names the tree itself makes (is_entry_name),
+// paths relative ones made of them; every size at most `max_size` (the
+// caller's bound from the image: what the level's bytes can decode to).
+Result<FolderRecord> decode_record(ByteSpan blob, uint64_t max_size);
 
-// Whether `name` may be shown as one directory entry: not empty, no '/',
-// no NUL, not "." or "..".
+// Whether `name` is one the tree shows (tree/safe_name.h): 1 to 255 bytes of
+// printable ASCII, no '/', '%' only as %XX with two upper-case hex digits,
+// not "." or "..". A name from a record must be one; anything else is damage.
 bool is_entry_name(std::string_view name);
 
 }  // namespace gcfs::formats::saved_index

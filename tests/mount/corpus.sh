@@ -214,6 +214,11 @@ while read -r kind; do
             bash -c "cd '$WORK/mnt/disc/LEVELS' && test -f %2E && test -f %2E%2E && test -f A%00B && test -f ..%2F..%2FESCAPE && test -f A%2FB && test -f LEVEL00.WAD~2 && test -f LEVEL00.WAD~3 && cmp %2E '$WORK/clean/disc/SYSTEM.CNF'"
         check "[iso $kind] nothing escaped the mount" bash -c "test ! -e '$WORK/ESCAPE' && ! ls '$WORK/mnt' | grep -q ESCAPE"
         check "[iso $kind] no disc/.damaged: hostile names are not damage" test ! -e "$WORK/mnt/disc/.damaged"
+        check "[iso $kind] a name with a line break and an escape sequence shows escaped" test -f "$WORK/mnt/disc/LEVELS/EVIL%0ALINE%1B[31m"
+        # Log lines quote the raw names escaped (tree/log_escape.h): no ESC reaches stderr or .gcfs/log,
+        # and the line naming EVIL is one line.
+        check "[iso $kind] the log quotes hostile names escaped: no control byte in stderr or .gcfs/log, one line each" \
+            bash -c "for f in '$WORK/iso-$kind.log' '$WORK/mnt/.gcfs/log'; do ! grep -qP '[\\x00-\\x08\\x0b-\\x1f\\x7f]' \"\$f\" && grep -q 'EVIL[^ ]*LINE' \"\$f\" && ! grep -q '^LINE' \"\$f\" || exit 1; done"
     else
         check "[iso $kind] disc/.damaged names the LBA and byte" grep -qP '^disc/\S*\tLBA \d+\tbyte \d+\t' "$WORK/mnt/disc/.damaged"
         check "[iso $kind] each problem is logged once, naming LBA and image byte" \

@@ -131,7 +131,7 @@ def main():
     # Hostile names, each a record of SYSTEM.CNF's bytes: none may climb out of
     # disc/LEVELS, collide, or pass 255 bytes once escaped.
     hostile = [b".", b"..", b"A\x00B;1", b"CTRL\x01\x1f;1", b"\xff\xfe;1", b"\xff" * 221, b"../../ESCAPE;1", b"A/B;1",
-               b"LEVEL00.WAD;1", b"LEVEL00.WAD;1"]
+               b"LEVEL00.WAD;1", b"LEVEL00.WAD;1", b"EVIL\nLINE\x1b[31m;1"]
     case("names", lambda d: with_levels_extent(d, level_files(d) + [record(n, cnf[2], cnf[3]) for n in hostile]))
     # A record shorter than 33 bytes, then the rest in the next sector.
     case("short-record", lambda d: with_levels_extent(

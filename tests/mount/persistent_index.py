@@ -2,16 +2,21 @@
 first mount's ls -lR saves every level folder; a second mount of the same
 image lists the same tree with 0 decodes; a level whose header changed under
 the same size and modification time is decoded again, not served stale; a
-damaged or truncated index file is ignored with one log line, and every file
-still reads as it does without an index.
+record that lies (a hostile name, a size of 2^63) with its CRC computed again
+is refused with one log line quoting nothing raw; a damaged or truncated index
+file is ignored with one log line, and every file still reads as it does
+without an index.
 Usage: persistent_index.py GCFS IMAGE WORK"""
 import json
 import os
 import shutil
+import sqlite3
+import struct
 import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 gcfs, image, work = sys.argv[1:]
 failures = []
@@ -118,6 +123,42 @@ check("a level whose header byte changed under the same size and mtime is decode
       "three come from it", listed_from == 3 and same_02, "listed from it %d, LEVEL02 as without the index: %s" % (listed_from, same_02))
 truth.close()
 m.close()
+
+# Records that lie with their CRC computed again (formats/saved_index/folder_record.h):
+# LEVEL00's help file named "evil\nname\x1b[31m", LEVEL01's info.json sized 2^63. Each
+# record is refused with one log line that quotes nothing raw, and its folder is
+# decoded: it lists and reads as without the index.
+def forge(db_path, folder, change):
+    db = sqlite3.connect(db_path)
+    blob = db.execute("SELECT record FROM levels WHERE folder = ?", (folder,)).fetchone()[0]
+    plain = change(zlib.decompress(blob[16:]))
+    forged = b"GCIR" + struct.pack("<III", 1, zlib.crc32(plain), len(plain)) + zlib.compress(plain)
+    db.execute("UPDATE levels SET record = ? WHERE folder = ?", (forged, folder))
+    db.commit()
+    db.close()
+
+
+def size_of(plain, name, size):
+    at = plain.index(struct.pack("<H", len(name)) + name) + 2 + len(name)
+    return plain[:at] + struct.pack("<Q", size) + plain[at + 8:]
+
+
+hostile = os.path.join(work, "pi-index-hostile")
+shutil.copytree(index, hostile)
+forge(os.path.join(hostile, "index.sqlite"), "LEVEL00", lambda p: p.replace(b"us_english.txt", b"evil\nname\x1b[31m"))
+forge(os.path.join(hostile, "index.sqlite"), "LEVEL01", lambda p: size_of(p, b"info.json", 1 << 63))
+m = Mount(image, "index_dir=" + hostile)
+plain = Mount(image, "noindex")
+help_same = sorted(os.listdir(os.path.join(m.mnt, "LEVEL00/gameplay/help"))) == sorted(os.listdir(os.path.join(plain.mnt, "LEVEL00/gameplay/help")))
+info_same = open(os.path.join(m.mnt, "LEVEL01/info.json"), "rb").read() == open(os.path.join(plain.mnt, "LEVEL01/info.json"), "rb").read()
+refused = m.counter("records refused (damaged):")
+plain.close()
+log = m.close()
+record_lines = [l for l in log.splitlines() if "record" in l and "persistent index" in l]
+raw = [l for l in log.splitlines() if any(ord(c) < 0x20 and c != "\t" for c in l) or "\x1b" in l]
+check("a record naming a file \"evil\\nname\\x1b[31m\" or sizing one 2^63 is refused, one log line each, the folders as without the index",
+      help_same and info_same and refused == 2 and len(record_lines) == 2 and not raw,
+      "help as without: %s, info.json as without: %s, refused %d, lines %s, raw %s" % (help_same, info_same, refused, record_lines, raw))
 
 # The index file cut short, then overwritten with garbage: one log line each, and the mount as without it.
 for damage in ("truncated", "garbage"):

@@ -92,7 +92,7 @@ TEST_CASE("a folder record writes and reads back, and a damaged one is refused w
     record.runs.push_back({"ties", 0, {"tie_500.obj", "tie_501.obj"}, {10, 20}});
     record.runs.push_back({"", 1, {}, {}});
     const Bytes blob = formats::saved_index::encode_record(record);
-    auto back = formats::saved_index::decode_record(blob);
+    auto back = formats::saved_index::decode_record(blob, 1ull << 41);
     REQUIRE_MESSAGE(back.ok(), back.error().describe());
     CHECK(back->files == record.files);
     REQUIRE(back->runs.size() == 2);
@@ -100,7 +100,7 @@ TEST_CASE("a folder record writes and reads back, and a damaged one is refused w
     CHECK(back->runs[0].sizes == record.runs[0].sizes);
     CHECK(back->runs[1].ordinal == 1);
 
-    auto refused = [](const Bytes& b) { return !formats::saved_index::decode_record(b).ok(); };
+    auto refused = [](const Bytes& b) { return !formats::saved_index::decode_record(b, 1ull << 41).ok(); };
     Bytes bad = blob;
     bad[0] = 'X';
     CHECK(refused(bad));  // magic
@@ -116,8 +116,20 @@ TEST_CASE("a folder record writes and reads back, and a damaged one is refused w
     CHECK(refused(Bytes(blob.begin(), blob.end() - 3)));  // truncated
     CHECK(refused(Bytes(blob.begin(), blob.begin() + 10)));
 
-    // Names that would become path steps, and paths that climb out.
-    for (const std::string& name : {std::string(".."), std::string("."), std::string("a/b"), std::string("x\0y", 3), std::string()}) {
+    // Sizes past what the level can decode to, or past INT64_MAX.
+    for (uint64_t size : {uint64_t{(1ull << 41) + 1}, uint64_t{1} << 63, uint64_t{UINT64_MAX}}) {
+        FolderRecord big;
+        big.files["level.glb"] = size;
+        CHECK(refused(formats::saved_index::encode_record(big)));
+        big.files.clear();
+        big.runs.push_back({"ties", 0, {"tie_500.obj"}, {size}});
+        CHECK(refused(formats::saved_index::encode_record(big)));
+    }
+    // Names that would become path steps, and names the tree never makes: the disc-name
+    // rules of tree/safe_name.h (printable ASCII, %XX escapes, at most 255 bytes).
+    for (const std::string& name : {std::string(".."), std::string("."), std::string("a/b"), std::string("x\0y", 3), std::string(),
+                                    std::string(256, 'a'), std::string(65000, 'n'), std::string("evil\nname\x1b[31m"), std::string("\xff\xfe"),
+                                    std::string("100%"), std::string("%zz"), std::string("%2e"), std::string("tab\there")}) {
         FolderRecord evil;
         evil.runs.push_back({"ties", 0, {name}, {1}});
         CHECK(refused(formats::saved_index::encode_record(evil)));
@@ -128,6 +140,8 @@ TEST_CASE("a folder record writes and reads back, and a damaged one is refused w
         CHECK(refused(formats::saved_index::encode_record(evil)));
     }
     CHECK(formats::saved_index::is_entry_name("tie_500.obj"));
+    CHECK(formats::saved_index::is_entry_name("..%2F..%2FPWNED1"));
+    CHECK(formats::saved_index::is_entry_name(std::string(255, 'a')));
 }
 
 TEST_CASE("the index file keeps records and restart points per image and per level headers") {

@@ -8,7 +8,11 @@
 #include <iterator>
 
 #include "tests/unit/disc_fixture.h"
+#include "tree/log_escape.h"
 #include "tree/safe_name.h"
+
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
 
 namespace test_untrusted_image {  // this file's names, apart from the other test files' (unity builds join them)
 
@@ -139,6 +143,24 @@ TEST_CASE("a directory whose extent holds file data shows empty; the mount, glob
     CHECK(disc->scan.iso_damage[0].byte == lba * 2048);
     CHECK(node_at(*disc, "LEVEL00/data.bin").source->size() == node_at(*clean, "LEVEL00/data.bin").source->size());
     CHECK(node_at(*disc, "global/misc.wad").source->size() == node_at(*clean, "global/misc.wad").source->size());
+}
+
+TEST_CASE("log lines escape the control bytes they quote: one line each, no terminal sequence") {
+    CHECK(tree::escape_log_text("plain: LEVEL05/mobies/moby_100.obj") == "plain: LEVEL05/mobies/moby_100.obj");
+    CHECK(tree::escape_log_text("evil\nname\x1b[31m") == "evil\\x0aname\\x1b[31m");
+    CHECK(tree::escape_log_text("\xff\xfe") == "\\xff\\xfe");                      // not UTF-8
+    CHECK(tree::escape_log_text("caf\xc3\xa9 \xe2\x80\x94") == "caf\xc3\xa9 \xe2\x80\x94");  // UTF-8 stays
+    CHECK(tree::escape_log_text("\xc2\x9b" "2J") == "\\xc2\\x9b2J");                    // C1 CSI, as UTF-8
+    CHECK(tree::escape_log_text("tab\there\x7f") == "tab\\x09here\\x7f");
+    auto ring = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(4);
+    ring->set_pattern("%v");
+    spdlog::logger logger("escape-test", tree::escaping_sink(ring));
+    logger.warn("the record named \"{}\" is shown as {}", "A\nB\x1b[2J", "A%0AB%1B%5B2J");
+    const auto lines = ring->last_formatted();
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].find('\x1b') == std::string::npos);
+    CHECK(lines[0].find('\n') == lines[0].size() - 1);  // only the line's own end
+    CHECK(lines[0].find("A\\x0aB\\x1b[2J") != std::string::npos);
 }
 
 }  // namespace test_untrusted_image
