@@ -14,6 +14,15 @@ std::shared_ptr<const Source> pif_png(cache::LruCache& cache, WadItem item) {
             if (!head.ok()) return head.error();
             const auto header = formats::pif::read_header(*head);
             if (!header.ok()) return header.error();
+            // Its pixels must be there (§5: header, palette, then the mips): known from
+            // the item's size (a compressed one measured, nothing decoded), so a PIF
+            // short of them fails at open, as every other damaged file does.
+            const auto size = item.size();
+            if (!size.ok()) return size.error();
+            if (*size < header->data_size())
+                return formats::FormatError{formats::Errc::truncated, *size,
+                                            fmt::format("PIF of {}x{} with {} mip levels needs {} bytes, {} are there", header->width,
+                                                        header->height, std::max(1, header->mip_levels), header->data_size(), *size)};
             return formats::pif::png_size(*header);
         },
         [item]() -> formats::Result<formats::Bytes> {

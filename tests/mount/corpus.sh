@@ -120,6 +120,7 @@ for case in "${global_cases[@]}"; do
     check "[$kind] the mount succeeds" wait_mounted "$WORK/mnt"
     for f in $eio_files; do
         check "[$kind] $f answers EIO" eio_at "$WORK/mnt/$f"
+        check "[$kind] $f fails at open, not at a later read" eio_at_open "$WORK/mnt/$f"
         check "[$kind] one log line names $f and the byte" bash -c "test \$(grep -c '$f: .*$names.*byte 0x' '$WORK/$kind.log') = 1"
     done
     for level in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do check "[$kind] $level reads exactly like the clean disc" same_as_clean "$level"; done

@@ -9,5 +9,14 @@ unmount() { mountpoint -q "$1" && fusermount3 -u "$1"; for _ in $(seq 50); do mo
 wait_mounted() { for _ in $(seq 100); do mountpoint -q "$1" && return 0; sleep 0.05; done; return 1; }
 # eio_at FILE: reading FILE fails with "Input/output error".
 eio_at() { local out; out=$(cat "$1" 2>&1 >/dev/null); [[ $out == *"Input/output error"* ]] || { echo "$1: ${out:-read fine}"; return 1; }; }
+# eio_at_open FILE: open(2) itself answers EIO (the damage is known from headers, before a read).
+eio_at_open() {
+    python3 -c 'import errno, os, sys
+try:
+    os.close(os.open(sys.argv[1], os.O_RDONLY))
+except OSError as e:
+    sys.exit(0 if e.errno == errno.EIO else 1)
+sys.exit("%s: opens" % sys.argv[1])' "$1"
+}
 # finish NAME: the closing line CI reads, and the exit status.
 finish() { echo "$1 tests: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; }
