@@ -1,5 +1,6 @@
 #include "formats/mpeg/subtitles.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -89,12 +90,26 @@ std::string game_text_utf8(ByteSpan text) {
     return out;
 }
 
+namespace {
+
+bool blank(std::string_view text) { return text.find_first_not_of(" \n") == std::string_view::npos; }
+
+}  // namespace
+
+std::vector<size_t> cue_records(const std::vector<Subtitle>& subtitles, size_t language) {
+    std::vector<size_t> shown;
+    for (size_t r = 0; r < subtitles.size(); ++r)
+        if (subtitles[r].stop_frame > subtitles[r].start_frame && !blank(game_text_utf8(subtitles[r].text[language]))) shown.push_back(r);
+    std::stable_sort(shown.begin(), shown.end(), [&](size_t a, size_t b) { return subtitles[a].start_frame < subtitles[b].start_frame; });
+    return shown;
+}
+
 std::string subrip(const std::vector<Subtitle>& subtitles, size_t language, VideoRegion region) {
     std::string out;
     int cue = 0;
-    for (const Subtitle& s : subtitles) {
+    for (size_t r : cue_records(subtitles, language)) {
+        const Subtitle& s = subtitles[r];
         const std::string text = game_text_utf8(s.text[language]);
-        if (text.empty()) continue;
         out += fmt::format("{}\n{} --> {}\n{}\n\n", ++cue, timestamp(frame_milliseconds(s.start_frame, region)),
                            timestamp(frame_milliseconds(s.stop_frame, region)), text);
     }
@@ -187,9 +202,7 @@ Result<Bytes> import_subrip(ByteSpan blob, size_t language, std::string_view srt
         auto parsed = parse_subtitles(blob);
         if (!parsed.ok()) fail(parsed.error().code, parsed.error().offset, "the subtitle table: " + parsed.error().message);
         std::vector<Subtitle> records = std::move(*parsed);
-        std::vector<size_t> with_text;
-        for (size_t r = 0; r < records.size(); ++r)
-            if (!game_text_utf8(records[r].text[language]).empty()) with_text.push_back(r);
+        const std::vector<size_t> with_text = cue_records(records, language);  // the cues as subrip() wrote them
         const std::vector<Cue> cues = parse_srt(srt);
         if (cues.size() != with_text.size())
             fail(Errc::bad_value, 0, fmt::format("{} cues where the table gives this language {}: the table's {} records are shared by the "
@@ -199,7 +212,8 @@ Result<Bytes> import_subrip(ByteSpan blob, size_t language, std::string_view srt
         for (size_t k = 0; k < cues.size(); ++k) {
             Subtitle& r = records[with_text[k]];
             const Cue& cue = cues[k];
-            if (cue.text.empty()) fail(Errc::bad_value, 0, fmt::format("line {}: a cue needs its text", cue.line));
+            // A blank cue or one of no time would show none when read back: a cue cannot be removed.
+            if (blank(cue.text)) fail(Errc::bad_value, 0, fmt::format("line {}: a cue needs its text", cue.line));
             if (game_text_utf8(r.text[language]) != cue.text) {
                 auto bytes = game_text_from_utf8(cue.text);
                 if (!bytes.ok()) {
@@ -214,7 +228,7 @@ Result<Bytes> import_subrip(ByteSpan blob, size_t language, std::string_view srt
             }
             if (cue.start_ms != frame_milliseconds(r.start_frame, region) || cue.stop_ms != frame_milliseconds(r.stop_frame, region)) {
                 const int64_t start = frame_of(cue.start_ms, region), stop = frame_of(cue.stop_ms, region);
-                if (start > stop || stop > 0x7FFF)
+                if (start >= stop || stop > 0x7FFF)
                     fail(Errc::bad_value, 0, fmt::format("line {}: times must run forward and end within {} frames", cue.line - 1, 0x7FFF));
                 r.start_frame = static_cast<int16_t>(start);
                 r.stop_frame = static_cast<int16_t>(stop);

@@ -42,8 +42,15 @@ int64_t frame_milliseconds(int64_t frame, VideoRegion region);
 // U+FFFD. Line breaks stay single (a blank line would end a SubRip cue).
 std::string game_text_utf8(ByteSpan text);
 
-// One SubRip file of `language` (0-4): every record with text in it, numbered
-// from 1; empty when none has.
+// The records one SubRip file of `language` shows, in the order it shows
+// them: those with text other than blanks (spaces, line breaks) in that
+// language whose stop comes after their start, sorted by start (stable: a
+// table's order stands between equal starts). The rest show no cue
+// (subtitles.csv lists every record).
+std::vector<size_t> cue_records(const std::vector<Subtitle>& subtitles, size_t language);
+
+// One SubRip file of `language` (0-4): cue_records' records, numbered from
+// 1; empty when there are none.
 std::string subrip(const std::vector<Subtitle>& subtitles, size_t language, VideoRegion region);
 
 // The inverse of game_text_utf8 (the edit decoder for SubRip text): ASCII,
@@ -53,8 +60,8 @@ Result<Bytes> game_text_from_utf8(std::string_view text);
 
 // `blob` with language `language`'s texts and the cues' times from `srt`, a
 // SubRip file as subrip() writes it edited (the edit decoder for NN.<lang>.srt).
-// Cues pair with the records that have text in that language, in order, so
-// their count cannot change: the records' times are shared by the five
+// Cues pair with cue_records' records, in its order, so their count cannot
+// change (nor a cue be made blank or of no time): the records' times are shared by the five
 // languages (a changed time changes it for all of them, and `note` says so).
 // A text or time left as shown keeps its bytes.
 Result<Bytes> import_subrip(ByteSpan blob, size_t language, std::string_view srt, VideoRegion region, std::string& note);

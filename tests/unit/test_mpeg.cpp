@@ -145,6 +145,41 @@ TEST_CASE("subtitle tables: the writer's layout reads back; a table without its 
     CHECK(parse_subtitles(no_nul).error().message.find("no NUL") != std::string::npos);
 }
 
+TEST_CASE("SubRip cues: sorted by start (stable), none for a blank string or a record of no time; an edit pairs cues the same way") {
+    // Out of time order; a string of spaces and an empty one; stop = start; two equal starts.
+    const Bytes blob = write_subtitles({{"late", "", "", "", ""}, {"early", "", "", "", ""}, {"   ", "", "", "", ""}, {"", "", "", "", ""},
+                                        {"instant", "", "", "", ""}, {"tie a", "", "", "", ""}, {"tie b", "", "", "", ""}},
+                                       {{300, 330}, {30, 60}, {90, 120}, {150, 180}, {200, 200}, {100, 110}, {100, 115}});
+    const auto records = parse_subtitles(blob);
+    REQUIRE(records.ok());
+    CHECK(cue_records(*records, 0) == std::vector<size_t>{1, 5, 6, 0});
+    const std::string srt = subrip(*records, 0, VideoRegion::pal);
+    CHECK(srt ==
+          "1\n00:00:01,200 --> 00:00:02,400\nearly\n\n"
+          "2\n00:00:04,000 --> 00:00:04,400\ntie a\n\n"
+          "3\n00:00:04,000 --> 00:00:04,600\ntie b\n\n"
+          "4\n00:00:12,000 --> 00:00:13,200\nlate\n\n");
+    // The file as shown encodes to the same table; a cue edited in place changes its own record.
+    std::string note;
+    const auto same = import_subrip(blob, 0, srt, VideoRegion::pal, note);
+    REQUIRE(same.ok());
+    CHECK(*same == blob);
+    std::string edited = srt;
+    edited.replace(edited.find("tie b"), 5, "tie B");
+    const auto changed = import_subrip(blob, 0, edited, VideoRegion::pal, note);
+    REQUIRE(changed.ok());
+    const auto back = parse_subtitles(*changed);
+    REQUIRE(back.ok());
+    CHECK(std::string(back->at(6).text[0].begin(), back->at(6).text[0].end()) == "tie B");
+    // A cue made blank, or given no time, would vanish: refused.
+    std::string blanked = srt;
+    blanked.replace(blanked.find("early"), 5, "  ");
+    CHECK_FALSE(import_subrip(blob, 0, blanked, VideoRegion::pal, note).ok());
+    std::string timeless = srt;
+    timeless.replace(timeless.find("00:00:02,400"), 12, "00:00:01,200");
+    CHECK_FALSE(import_subrip(blob, 0, timeless, VideoRegion::pal, note).ok());
+}
+
 TEST_CASE("MPEG WAD ranges past the file's end fail their slot's part alone") {
     std::array<std::pair<SectorByteRange, SectorByteRange>, kMpegSlots> slots{};
     slots[0] = {{1, 100}, {2, 3000}};
