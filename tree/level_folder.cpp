@@ -30,6 +30,12 @@ Origin LevelFolder::from_core(std::string decoder, const formats::CoreRegion& re
                    fmt::format("core_data.bin [0x{:x}, +{}): the {} {}", region.offset, region.size, region.name, what));
 }
 
+Origin LevelFolder::from_gs_ram(uint64_t from, uint64_t to, std::string decoder, std::string detail) const {
+    to = std::min(to, gs_ram_length);
+    from = std::min(from, to);
+    return decoded(gs_ram_offset + from, to - from, std::move(decoder), std::move(detail));
+}
+
 Origin Origins::generated(std::string decoder, std::string detail) {
     return std::make_shared<const Provenance>(Provenance{{}, 0, 0, std::move(decoder), std::move(detail)});
 }

@@ -41,6 +41,7 @@ public:
     std::shared_ptr<const WadStream> gameplay;  // gameplay.bin
     std::shared_ptr<const WadStream> core;      // core_data.bin
     std::shared_ptr<const Source> gs_ram;       // gs_ram.bin
+    uint64_t gs_ram_offset = 0, gs_ram_length = 0;      // its image bytes
     uint64_t gameplay_offset = 0, gameplay_length = 0;  // image bytes of gameplay.wad
     CoreStream core_stream{};                           // image bytes of core_data.wad
     uint64_t core_index_offset = 0, core_index_length = 0;
@@ -60,6 +61,9 @@ public:
 
     // A file made from one region of the decoded core.
     Origin from_core(std::string decoder, const formats::CoreRegion& region, const std::string& what) const;
+    // Made from gs_ram.bin's bytes [from, to) (a billboard, a stashed texture: their
+    // palette and texels), held to the lump: its image bytes, served as they are.
+    Origin from_gs_ram(uint64_t from, uint64_t to, std::string decoder, std::string detail) const;
 
     static constexpr const char* kWadLz = "WAD LZ (formats.md 5)";
 };

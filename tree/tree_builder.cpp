@@ -197,7 +197,11 @@ private:
             const std::string what = "data-lump section " + section.name + " (formats.md 4.1)";
             if (!section.compressed) {
                 auto bytes = slice(offset, size);
-                if (section.name == "gs_ram") f.gs_ram = bytes;
+                if (section.name == "gs_ram") {
+                    f.gs_ram = bytes;
+                    f.gs_ram_offset = offset;
+                    f.gs_ram_length = size;
+                }
                 if (section.name == "core_index") {
                     f.core_index_offset = offset;
                     f.core_index_length = size;

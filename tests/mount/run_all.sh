@@ -452,11 +452,21 @@ for rel, r in ranges.items():
     if rel.endswith("/core_data.bin") and ranges[rel[:-4] + ".wad"] != r: sys.exit(rel + ": not its stream's bytes")
     if "/tfrag/" in rel and not rel.endswith(".mtl") and ranges[rel.split("/")[0] + "/core_data.wad"] != r: sys.exit(rel + ": not the core's bytes")
     if rel.endswith(".mtl") and rel.split("/")[1] in ("tfrag", "ties", "shrubs", "mobies") and ranges[rel.split("/")[0] + "/core_index.bin"] != r: sys.exit(rel + ": not the texture tables' bytes")
-print("raw files checked", raw, "decoded files", decoded)
-sys.exit(0 if raw > 40 and decoded > 200 else 1)
+# Files made from gs_ram.bin (billboards, stashed moby textures) name bytes inside it.
+import csv, glob
+from_gs_ram = [os.path.relpath(p, mnt) for p in glob.glob(os.path.join(mnt, "LEVEL*", "shrubs", "*_billboard.png"))]
+for table in glob.glob(os.path.join(mnt, "LEVEL*", "classes", "textures.csv")):
+    level = os.path.relpath(table, mnt).split("/")[0]
+    from_gs_ram += ["%s/textures/moby_%03d.png" % (level, int(r["index"])) for r in csv.DictReader(open(table))
+                    if r["table"] == "moby" and r["gs_ram_stash_offset"]]
+for rel in from_gs_ram:
+    gs = ranges[rel.split("/")[0] + "/gs_ram.bin"]
+    if rel not in ranges or not (gs[0] <= ranges[rel][0] < ranges[rel][1] <= gs[1]): sys.exit(rel + ": its sectors are not inside gs_ram.bin's")
+print("raw files checked", raw, "decoded files", decoded, "made from gs_ram.bin", len(from_gs_ram))
+sys.exit(0 if raw > 40 and decoded > 200 and any("billboard" in r for r in from_gs_ram) and any("moby_" in r for r in from_gs_ram) else 1)
 PY
 }
-check "user.gcfs.* xattrs: raw files are their image bytes, decoded ones name their stream, all ok" xattrs_tell_the_truth
+check "user.gcfs.* xattrs: raw files are their image bytes, decoded ones name their stream (billboards and stashed textures gs_ram.bin's bytes), all ok" xattrs_tell_the_truth
 check "README.txt describes every name the mount shows, every line of it is met, user.gcfs.what names each file's line" \
     python3 "$(dirname "$0")/catalogue.py" "$MNT"
 check "security.* and POSIX ACL xattrs are not supported (ls stops asking), unknown user.* ones are absent" \

@@ -57,10 +57,15 @@ void class_models(LevelFolder& f, ClassKind kind) {
     size_t c = 0;
     for (const auto& entry : entries) {
         if (entry.offset_in_asset_wad == 0) continue;
-        if (entry.billboard[0] != 0)  // §1.11 (b): width 0 means no image
+        if (entry.billboard[0] != 0) {  // §1.11 (b): width 0 means no image
+            // Its palette and texels in gs_ram.bin, in units of 0x100 (§1.11 (b)).
+            const auto field = [&](int k) { return static_cast<uint64_t>(static_cast<uint16_t>(entry.billboard[k])); };
+            const uint64_t palette = field(3) * formats::kPaletteUnit, texels = field(4) * formats::kPaletteUnit;
             f.file(dir, names.claim(safe_name(fmt::format("shrub_{}_billboard.png", entry.o_class))),
                    std::make_shared<ClassModelFile>(models, Kind::billboard, c),
-                   f.decoded(0, 0, "8-bit indexed PNG", fmt::format("billboard of shrub class {}: gs_ram.bin (formats-shrub.md 1.11)", entry.o_class)));
+                   f.from_gs_ram(std::min(palette, texels), std::max(palette + formats::kPaletteBytes, texels + field(0) * field(1)),
+                                 "8-bit indexed PNG", fmt::format("billboard of shrub class {}: gs_ram.bin (formats-shrub.md 1.11)", entry.o_class)));
+        }
         ++c;
     }
 }

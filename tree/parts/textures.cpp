@@ -58,10 +58,12 @@ void textures(LevelFolder& f) {
         for (size_t i = 0; i < entries.size(); ++i) {
             if (level.stashed_row(table, i)) {  // formats-moby.md §10.2: texels and palette both in gs_ram
                 const uint64_t at = *level.moby_stash_address + static_cast<uint64_t>(entries[i].data_offset);
+                const uint64_t texels = static_cast<uint64_t>(entries[i].width) * static_cast<uint64_t>(entries[i].height);
+                const uint64_t palette = static_cast<uint64_t>(entries[i].palette) * formats::kPaletteUnit;
                 f.file(dir, fmt::format("{}_{:03d}.png", table, i),
                        std::make_shared<TextureFile>(f.cache(), f.core, nullptr, f.gs_ram, entries[i],
                                                      level.core->textures_base_offset, level.moby_stash_address),
-                       f.decoded(0, 0, "8-bit indexed PNG",
+                       f.from_gs_ram(std::min(at, palette), std::max(at + texels, palette + formats::kPaletteBytes), "8-bit indexed PNG",
                                  fmt::format("moby texture {}, stashed: gs_ram.bin [0x{:x}, +{}) with the palette at gs_ram.bin 0x{:x} "
                                              "(formats-moby.md 10.2)",
                                              i, at, static_cast<uint64_t>(entries[i].width) * static_cast<uint64_t>(entries[i].height),
