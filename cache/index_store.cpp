@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <variant>
 
 namespace gcfs::cache {
 namespace {
@@ -78,24 +80,52 @@ int64_t now_seconds() {
 
 int64_t image_row(sqlite3* db, const ImageIdentity& image);
 
-// The schema in place and this image's row: its id, or -1 (the file is not a usable index).
-int64_t prepare(sqlite3* db, const ImageIdentity& image) {
+// Why a file is not an index this gcfs can use, and whether that is the
+// file's fault (damaged, another program's or version's: a new one may
+// replace it) or the place's (it cannot be written: it may still be read).
+struct Unusable {
+    std::string why;
+    bool file_at_fault = false;
+};
+
+// What the last SQLite call on `db` said, as an Unusable.
+Unusable sqlite_said(sqlite3* db, const char* doing) {
+    const int code = sqlite3_errcode(db);
+    const bool writing = code == SQLITE_READONLY || code == SQLITE_FULL || code == SQLITE_CANTOPEN || code == SQLITE_IOERR ||
+                         code == SQLITE_PERM || code == SQLITE_BUSY || code == SQLITE_LOCKED;
+    return {fmt::format("{}: {}", doing, sqlite3_errmsg(db)), !writing};
+}
+
+// The schema version the file holds, when it holds one this gcfs reads.
+std::optional<Unusable> schema_problem(sqlite3* db) {
+    Statement version(db, "PRAGMA user_version");
+    if (version.step() != SQLITE_ROW) return sqlite_said(db, "reading its version");
+    const int64_t found = version.integer(0);
+    if (found != 0 && found != kSchemaVersion) return Unusable{fmt::format("schema version {}, this gcfs keeps {}", found, kSchemaVersion), true};
+    return std::nullopt;
+}
+
+// The schema in place and this image's row: its id, or why not.
+std::variant<int64_t, Unusable> prepare(sqlite3* db, const ImageIdentity& image) {
     // A crash loses at most the last rows; the file stays whole (WAL).
-    if (!exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")) return -1;
-    {
-        Statement version(db, "PRAGMA user_version");
-        if (version.step() != SQLITE_ROW) return -1;
-        const int64_t found = version.integer(0);
-        if (found != 0 && found != kSchemaVersion) return -1;
-    }
+    if (!exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")) return sqlite_said(db, "setting its journal");
+    if (auto problem = schema_problem(db)) return *problem;
     // One transaction for the whole set-up: each commit is a write of its own.
-    if (!exec(db, "BEGIN IMMEDIATE")) return -1;
+    if (!exec(db, "BEGIN IMMEDIATE")) return sqlite_said(db, "starting a write");
     const int64_t id = image_row(db, image);
     if (id < 0 || !exec(db, "COMMIT")) {
+        Unusable problem = sqlite_said(db, "writing the image's row");
         exec(db, "ROLLBACK");
-        return -1;
+        return problem;
     }
     return id;
+}
+
+// This image's row of a file opened read-only, or -1 when it has none.
+int64_t existing_image_row(sqlite3* db, const ImageIdentity& image) {
+    Statement id(db, "SELECT id FROM images WHERE size = ?1 AND mtime_ns = ?2 AND toc = ?3");
+    id.bind(1, static_cast<int64_t>(image.size)).bind(2, image.mtime_ns).bind(3, image.toc_digest);
+    return id.step() == SQLITE_ROW ? id.integer(0) : -1;
 }
 
 int64_t image_row(sqlite3* db, const ImageIdentity& image) {
@@ -132,10 +162,32 @@ sqlite3* open_file(const std::string& path) {
     return db;
 }
 
+// The file as it is, for reading only: "immutable" so SQLite writes nothing
+// beside it (no -shm, no -wal), which a full or read-only place could not hold.
+sqlite3* open_read_only(const std::string& path) {
+    sqlite3* db = nullptr;
+    const std::string uri = "file:" + path + "?immutable=1";
+    if (sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        return nullptr;
+    }
+    return db;
+}
+
 // The database and the files SQLite keeps beside it in WAL mode.
 void remove_index_files(const std::string& path) {
     std::error_code error;  // a file already gone is what was wanted
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix, error);
+}
+
+// What a failed attempt made beside the file (a full disk, say): with no
+// log in -wal, the -shm index of it holds nothing either, so both go. A
+// -wal with rows in it stays, with its -shm: those rows are the file's.
+void remove_empty_companions(const std::string& path) {
+    std::error_code error;
+    const uint64_t wal = std::filesystem::exists(path + "-wal", error) ? std::filesystem::file_size(path + "-wal", error) : 0;
+    if (wal != 0 || error) return;
+    for (const char* suffix : {"-wal", "-shm"}) std::filesystem::remove(path + suffix, error);
 }
 
 }  // namespace
@@ -154,27 +206,51 @@ std::unique_ptr<IndexStore> IndexStore::open(const std::string& dir, const Image
         return nullptr;
     }
     const std::string path = dir + "/index.sqlite";
+    // Another mount may hold the file open, its -wal and -shm in use: only what this attempt made may go.
+    const bool had_companions = std::filesystem::exists(path + "-wal", error) || std::filesystem::exists(path + "-shm", error);
     sqlite3* db = open_file(path);
-    int64_t id = db ? prepare(db, image) : -1;
-    if (id < 0) {
-        // Not an index this gcfs can use (damaged, truncated, of another
-        // version): it is a cache, so a new one replaces it.
-        spdlog::warn("persistent index {} is unreadable ({}); replacing it", path, db ? sqlite3_errmsg(db) : "cannot open");
+    auto prepared = db ? prepare(db, image) : std::variant<int64_t, Unusable>(Unusable{"cannot open it for writing", false});
+    if (const auto* problem = std::get_if<Unusable>(&prepared)) {
         sqlite3_close(db);
+        if (!had_companions) remove_empty_companions(path);
+        if (!problem->file_at_fault) return open_for_reading(path, image, problem->why);
+        // Not an index this gcfs can use (damaged, of another version): it
+        // is a cache, so a new one replaces it.
+        spdlog::warn("persistent index {} is not one this gcfs can use ({}); replacing it", path, problem->why);
         remove_index_files(path);
         db = open_file(path);
-        id = db ? prepare(db, image) : -1;
-        if (id < 0) {
-            spdlog::warn("persistent index {}: cannot make a new one ({}); mounting without it", path,
-                         db ? sqlite3_errmsg(db) : "cannot open");
+        prepared = db ? prepare(db, image) : std::variant<int64_t, Unusable>(Unusable{"cannot open it for writing", false});
+        if (const auto* again = std::get_if<Unusable>(&prepared)) {
+            spdlog::warn("persistent index {}: cannot make a new one ({}); mounting without it", path, again->why);
             sqlite3_close(db);
+            remove_index_files(path);
             return nullptr;
         }
     }
-    return std::unique_ptr<IndexStore>(new IndexStore(path, db, id));
+    return std::unique_ptr<IndexStore>(new IndexStore(path, db, std::get<int64_t>(prepared), false));
 }
 
-IndexStore::IndexStore(std::string path, sqlite3* db, int64_t image_id) : path_(std::move(path)), db_(db), image_id_(image_id) {}
+std::unique_ptr<IndexStore> IndexStore::open_for_reading(const std::string& path, const ImageIdentity& image, const std::string& why) {
+    std::error_code error;
+    if (!std::filesystem::exists(path, error)) {
+        spdlog::warn("persistent index {} cannot be made ({}); mounting without it", path, why);
+        return nullptr;
+    }
+    sqlite3* db = open_read_only(path);
+    const auto problem = db ? schema_problem(db) : std::optional<Unusable>(Unusable{"cannot open it", true});
+    const int64_t id = db && !problem ? existing_image_row(db, image) : -1;
+    if (id < 0) {
+        spdlog::warn("persistent index {} cannot be written ({}) and {}; mounting without it, the file left as it is", path, why,
+                     problem ? "cannot be read either (" + problem->why + ")" : std::string("holds nothing of this image"));
+        sqlite3_close(db);
+        return nullptr;
+    }
+    spdlog::warn("persistent index {} cannot be written ({}); reading it only: what it holds is used, nothing new is saved", path, why);
+    return std::unique_ptr<IndexStore>(new IndexStore(path, db, id, true));
+}
+
+IndexStore::IndexStore(std::string path, sqlite3* db, int64_t image_id, bool read_only)
+    : path_(std::move(path)), db_(db), image_id_(image_id), read_only_(read_only) {}
 
 IndexStore::~IndexStore() {
     sqlite3_close(db_);
@@ -208,7 +284,7 @@ std::optional<formats::Bytes> IndexStore::record(const std::string& folder, cons
 
 void IndexStore::save_record(const std::string& folder, const std::string& headers, formats::ByteSpan record) {
     std::lock_guard lock(mutex_);
-    if (failed_) return;
+    if (failed_ || read_only_) return;
     bool ok = exec(db_, "BEGIN IMMEDIATE");
     {
         Statement stale(db_, "DELETE FROM restarts WHERE image = ?1 AND folder = ?2 AND headers <> ?3");
@@ -269,7 +345,9 @@ std::optional<IndexStore::SavedPoint> IndexStore::point(const std::string& folde
     }
     SavedPoint point{static_cast<uint64_t>(s.integer(0)), pos, static_cast<uint64_t>(s.integer(1)), s.blob(3)};
     if (point_crc(point) != static_cast<uint32_t>(s.integer(2))) {
-        spdlog::warn("persistent index {}: {} restart point at decoded byte {}: CRC-32 disagrees; dropped", path_, folder, pos);
+        spdlog::warn("persistent index {}: {} restart point at decoded byte {}: CRC-32 disagrees; {}", path_, folder, pos,
+                     read_only_ ? "not used" : "dropped");
+        if (read_only_) return std::nullopt;
         Statement drop(db_, "DELETE FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 AND pos = ?4");
         drop.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(pos));
         if (drop.step() != SQLITE_DONE) failure("dropping a restart point");
@@ -280,7 +358,7 @@ std::optional<IndexStore::SavedPoint> IndexStore::point(const std::string& folde
 
 void IndexStore::save_point(const std::string& folder, const std::string& headers, const SavedPoint& point) {
     std::lock_guard lock(mutex_);
-    if (failed_) return;
+    if (failed_ || read_only_) return;
     Statement put(db_, "INSERT OR IGNORE INTO restarts(image, folder, headers, pos, p, check_digest, crc, history) "
                        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     put.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(point.pos)).bind(5, static_cast<int64_t>(point.p));
@@ -290,7 +368,7 @@ void IndexStore::save_point(const std::string& folder, const std::string& header
 
 void IndexStore::drop_point(const std::string& folder, const std::string& headers, uint64_t pos) {
     std::lock_guard lock(mutex_);
-    if (failed_) return;
+    if (failed_ || read_only_) return;
     Statement drop(db_, "DELETE FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 AND pos = ?4");
     drop.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(pos));
     if (drop.step() != SQLITE_DONE) failure("dropping a restart point");

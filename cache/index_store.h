@@ -10,8 +10,10 @@
 // it. A row made for other headers is never answered.
 //
 // The file is a cache: when it cannot be read (damaged, truncated, another
-// program's), one line is logged and a new one replaces it; when it cannot
-// be written, one line is logged and the mount goes on without it.
+// program's or version's), one line is logged and a new one replaces it;
+// when it cannot be written (a read-only or full place), one line is logged
+// and it is read only, or, holding nothing of the image, left alone and the
+// mount goes on without it. Nothing is left beside it that it did not hold.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +47,7 @@ public:
     IndexStore& operator=(const IndexStore&) = delete;
 
     const std::string& path() const { return path_; }
+    bool read_only() const { return read_only_; }  // saves are skipped
 
     // The level folder's record saved for these headers, if any.
     std::optional<formats::Bytes> record(const std::string& folder, const std::string& headers) const;
@@ -70,13 +73,15 @@ public:
     bool failed() const;
 
 private:
-    IndexStore(std::string path, sqlite3* db, int64_t image_id);
+    IndexStore(std::string path, sqlite3* db, int64_t image_id, bool read_only);
+    static std::unique_ptr<IndexStore> open_for_reading(const std::string& path, const ImageIdentity& image, const std::string& why);
     // Logs the first failure and stops using the file.
     void failure(const char* doing) const;
 
     const std::string path_;
     sqlite3* const db_;
     const int64_t image_id_;
+    const bool read_only_;
     mutable std::mutex mutex_;
     mutable bool failed_ = false;
     mutable bool damaged_ = false;  // SQLite found the file damaged: it goes at close, and the next mount makes a new one

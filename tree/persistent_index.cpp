@@ -59,7 +59,7 @@ std::shared_ptr<const SubtreeMemo> PersistentIndex::memo(const LevelScan& level)
 }
 
 void PersistentIndex::save(const Tree& tree, uint64_t folder, const LevelScan& level) {
-    if (!store()) return;
+    if (!store() || store_->read_only()) return;
     {
         std::lock_guard lock(mutex_);
         if (remembered_.contains(level.folder) || saved_.contains(level.folder)) return;
@@ -77,7 +77,8 @@ std::string PersistentIndex::render() const {
     std::lock_guard lock(mutex_);
     return fmt::format("persistent index: {}\n  level folders listed from it: {}\n  level folders saved to it: {}\n"
                        "  records refused (damaged): {}\n  working: {}\n",
-                       file->path(), remembered_.size(), saved_.size(), refused_.load(), file->failed() ? "no" : "yes");
+                       file->path(), remembered_.size(), saved_.size(), refused_.load(),
+                       file->failed() ? "no" : file->read_only() ? "read only (it cannot be written)" : "yes");
 }
 
 }  // namespace gcfs::tree

@@ -160,6 +160,47 @@ check("a record naming a file \"evil\\nname\\x1b[31m\" or sizing one 2^63 is ref
       help_same and info_same and refused == 2 and len(record_lines) == 2 and not raw,
       "help as without: %s, info.json as without: %s, refused %d, lines %s, raw %s" % (help_same, info_same, refused, record_lines, raw))
 
+# An index that cannot be written (a read-only place, a full one) is read only: the
+# second mount still lists with 0 decodes, one log line says so, and nothing is left
+# beside the file (no empty -wal or -shm).
+def place(name, size):
+    path = os.path.join(work, name)
+    os.makedirs(path, exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%s" % size, "tmpfs", path], check=True)
+    shutil.copy(os.path.join(index, "index.sqlite"), path)
+    return path
+
+
+for kind in ("read-only", "full"):
+    where = place("pi-" + kind, "64m")
+    if kind == "read-only":
+        subprocess.run(["mount", "-o", "remount,ro", where], check=True)
+    else:
+        subprocess.run(["dd", "if=/dev/zero", "of=" + os.path.join(where, "filler"), "bs=64k"], capture_output=True)
+    before = sorted(os.listdir(where))
+    m = Mount(image, "index_dir=" + where)
+    listing = m.listing()
+    misses = m.counter("cache_misses")
+    stats = m.stats()
+    log = m.close()
+    after = sorted(os.listdir(where))
+    subprocess.run(["umount", where], check=True)
+    lines = [l for l in log.splitlines() if "persistent index" in l]
+    check("an index in a %s place is read only: the same tree with 0 decodes, one log line saying so, nothing left beside it" % kind,
+          listing == first and misses == 0 and len(lines) == 1 and "reading it only" in lines[0] and "read only" in stats and after == before,
+          "misses %d, lines %s, files %s -> %s" % (misses, lines, before, after))
+
+# An index of another schema version is replaced, and the log says why, never "not an error".
+db = sqlite3.connect(os.path.join(index, "index.sqlite"))
+db.execute("PRAGMA user_version = 99")
+db.close()
+m = Mount(image, options)
+m.listing()
+log = m.close()
+lines = [l for l in log.splitlines() if "persistent index" in l]
+check("an index of another version is replaced with one log line naming its version",
+      len(lines) == 1 and "schema version 99" in lines[0] and "not an error" not in log, "%s" % lines)
+
 # The index file cut short, then overwritten with garbage: one log line each, and the mount as without it.
 for damage in ("truncated", "garbage"):
     db = os.path.join(index, "index.sqlite")
