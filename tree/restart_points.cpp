@@ -94,6 +94,17 @@ void RestartPoints::drop(uint64_t pos, const std::string& why) {
     spdlog::warn("{} restart point at decoded byte {}: {}; dropped, the window decoded from the stream's start", folder_, pos, why);
 }
 
+void RestartPoints::failed_past(uint64_t pos, const formats::FormatError& error) {
+    std::lock_guard lock(mutex_);
+    if (!failure_ || pos < failure_->first) failure_.emplace(pos, error);
+}
+
+std::optional<formats::FormatError> RestartPoints::fails(uint64_t end) const {
+    std::lock_guard lock(mutex_);
+    if (failure_ && end > failure_->first) return failure_->second;
+    return std::nullopt;
+}
+
 uint64_t RestartPoints::known() const {
     load_saved();
     std::lock_guard lock(mutex_);

@@ -43,6 +43,12 @@ public:
     // A point a walk could not resume from (`why`): forgotten, here and in the store.
     void drop(uint64_t pos, const std::string& why);
 
+    // A damaged stream costs one walk to its damage: a walk that failed past
+    // `pos` decoded bytes (wad_lz::decompress_window_read's fails_past) is
+    // remembered, and a later window ending past it fails alike at once.
+    void failed_past(uint64_t pos, const formats::FormatError& error);
+    std::optional<formats::FormatError> fails(uint64_t end) const;
+
     uint64_t known() const;  // points known (tests, stats)
 
 private:
@@ -60,6 +66,7 @@ private:
     mutable std::mutex mutex_;
     mutable std::once_flag saved_read_;
     mutable std::map<uint64_t, Known> points_;  // by decoded position
+    std::optional<std::pair<uint64_t, formats::FormatError>> failure_;  // the first failing byte, guarded by mutex_
 };
 
 }  // namespace gcfs::tree

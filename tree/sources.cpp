@@ -134,6 +134,8 @@ formats::Result<cache::Buffer> decode_stream_head(const Image& image, uint64_t o
 formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t offset, uint64_t available,
                                                     uint64_t from, uint64_t length, uint64_t decoded_total,
                                                     RestartPoints* restarts) {
+    if (restarts)
+        if (auto known = restarts->fails(from + length)) return *known;  // the stream fails before this window's end
     if (from == 0) return decode_stream_head(image, offset, available, length, decoded_total);
     auto out = cache::Blob::allocate(std::min(from, formats::wad_lz::kWindowLead) + length + formats::wad_lz::kPrefixSlack);
     const auto start = restarts ? restarts->before(from) : std::nullopt;
@@ -146,14 +148,18 @@ formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t
     image.prefetch(offset + first, reach > first ? reach - first : expected_read(available, length, decoded_total));
     formats::wad_lz::OfferRestart offer;
     if (restarts) offer = [restarts](const formats::wad_lz::RestartPoint& point) { restarts->offer(point); };
+    bool read_failed = false;  // an I/O error says nothing of the stream: it is not remembered
+    uint64_t fails_past = UINT64_MAX;
     auto walk = [&](const formats::wad_lz::RestartPoint* from_point) {
+        fails_past = UINT64_MAX;
         return formats::wad_lz::decompress_window_read(
             available,
             [&](uint64_t at, std::span<uint8_t> into) -> std::string {
                 if (image.read(offset + at, into)) return {};
+                read_failed = true;
                 return fmt::format("image read at 0x{:x} failed: {}", offset + at, std::strerror(errno));
             },
-            out->bytes(), from, length, formats::wad_lz::kInputStep, from_point, offer);
+            out->bytes(), from, length, formats::wad_lz::kInputStep, from_point, offer, &fails_past);
     };
     auto at = walk(start ? &start->point : nullptr);
     if (!at.ok() && start) {
@@ -164,6 +170,7 @@ formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t
         at = walk(nullptr);
         if (at.ok() || resumed.code == formats::Errc::restart_check) restarts->drop(start->point.pos, resumed.describe());
     }
+    if (!at.ok() && restarts && !read_failed && fails_past != UINT64_MAX) restarts->failed_past(fails_past, at.error());
     if (!at.ok()) return at.error();
     out->narrow(*at, length);
     return cache::Buffer(out);

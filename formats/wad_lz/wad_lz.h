@@ -112,10 +112,13 @@ using OfferRestart = std::function<void(const RestartPoint&)>;
 bool usable_restart(const RestartPoint& start, uint64_t from, uint64_t end);
 
 // `start`, when given and usable, replaces the walk from the head (and its
-// output is held to its check); points met on the way are offered to `offer`.
+// output is held to its check); points met on the way are offered to
+// `offer`. When the stream itself fails (a packet breaks a rule, or it ends
+// short), `fails_past` gets the bytes decoded before the failing packet: a
+// window ending there or before decodes, one ending past it fails alike.
 Result<uint64_t> decompress_window_read(uint64_t available, const ReadStream& read, std::span<uint8_t> out, uint64_t from,
                                         uint64_t length, uint64_t step = kInputStep, const RestartPoint* start = nullptr,
-                                        const OfferRestart& offer = {});
+                                        const OfferRestart& offer = {}, uint64_t* fails_past = nullptr);
 // The scratch the walk to `from` holds beside `out`: the history and a step
 // of output at a time, only when the window starts past kWindowLead.
 constexpr uint64_t kWindowStep = 1 << 20;

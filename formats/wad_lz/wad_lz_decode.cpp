@@ -217,8 +217,21 @@ void walk_packets(const Walk& w, Cursor& at) {
     const uint64_t fast_input_end = std::min(w.end > kMaxPacketInput ? w.end - kMaxPacketInput : 0, input_stop);
     const uint64_t fast_output_end = w.capacity > kMaxPacketOutput ? w.capacity - kMaxPacketOutput : 0;
     const uint64_t fast_stop = std::min(fast_output_end, w.stop_at);
-    while (p < fast_input_end && pos < fast_stop) decode_packet<kWrite, false>(w, p, pos);
-    while (p < input_stop && pos < w.stop_at) decode_packet<kWrite, true>(w, p, pos);
+    // A packet that fails leaves `at` at its start: every byte before it decoded.
+    Cursor packet = at;
+    try {
+        while (p < fast_input_end && pos < fast_stop) {
+            packet = {p, pos};
+            decode_packet<kWrite, false>(w, p, pos);
+        }
+        while (p < input_stop && pos < w.stop_at) {
+            packet = {p, pos};
+            decode_packet<kWrite, true>(w, p, pos);
+        }
+    } catch (const FormatFailure&) {
+        at = packet;
+        throw;
+    }
     at = {p, pos};
 }
 
@@ -325,9 +338,9 @@ private:
 };
 
 // decompress_window_into's walk (see wad_lz.h), from whichever feed, from
-// the head or from `start` (checked by the caller).
-uint64_t decode_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64_t length,
-                       const RestartPoint* start = nullptr, const OfferRestart& offer = {}) {
+// the head or from `start` (checked by the caller); `at` is where it is.
+uint64_t walk_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64_t length, const RestartPoint* start,
+                     const OfferRestart& offer, Cursor& at) {
     const uint64_t end = feed.end();
     if (!achievable(end, from + length))
         fail(Errc::too_large, 3, fmt::format("{} compressed bytes cannot decode to {} bytes", end, from + length));
@@ -337,7 +350,6 @@ uint64_t decode_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64
     auto short_of = [&](uint64_t decoded, uint64_t wanted) {
         fail(Errc::size_mismatch, end, fmt::format("stream decodes to {} bytes, {} were asked", decoded, wanted));
     };
-    Cursor at;
     uint64_t base = 0;  // the decoded position out[0] holds
     if (from > kWindowLead) {
         // What comes before the window passes through a small buffer that
@@ -387,6 +399,21 @@ uint64_t decode_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64
     return from - base;
 }
 
+uint64_t decode_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64_t length, const RestartPoint* start = nullptr,
+                       const OfferRestart& offer = {}, uint64_t* fails_past = nullptr) {
+    Cursor at;
+    try {
+        return walk_window(feed, out, from, length, start, offer, at);
+    } catch (const FormatFailure& failure) {
+        // A packet that fails, or the stream's end, is where every walk fails
+        // (walks are deterministic); a window out of reach or a point that
+        // missed its check says nothing of the stream there.
+        const Errc code = failure.error().code;
+        if (fails_past && code != Errc::too_large && code != Errc::restart_check) *fails_past = at.pos;
+        throw;
+    }
+}
+
 }  // namespace
 
 Result<uint64_t> decompress_window_into(ByteSpan stream, std::span<uint8_t> out, uint64_t from, uint64_t length) {
@@ -415,7 +442,8 @@ bool usable_restart(const RestartPoint& start, uint64_t from, uint64_t end) {
 }
 
 Result<uint64_t> decompress_window_read(uint64_t available, const ReadStream& read, std::span<uint8_t> out, uint64_t from,
-                                        uint64_t length, uint64_t step, const RestartPoint* start, const OfferRestart& offer) {
+                                        uint64_t length, uint64_t step, const RestartPoint* start, const OfferRestart& offer,
+                                        uint64_t* fails_past) {
     // A piece must hold a largest packet past the one being kept, so each refill moves on.
     if (step <= 2 * kMaxPacketInput) throw std::invalid_argument("decompress_window_read: step too small");
     return capture([&] {
@@ -426,7 +454,7 @@ Result<uint64_t> decompress_window_read(uint64_t available, const ReadStream& re
         // A point that does not fit this stream and window (a stale saved
         // index, say) is not used: the walk starts at the head.
         if (start && !usable_restart(*start, from, feed.end())) start = nullptr;
-        return decode_window(feed, out, from, length, start, offer);
+        return decode_window(feed, out, from, length, start, offer, fails_past);
     });
 }
 

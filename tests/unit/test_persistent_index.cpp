@@ -432,6 +432,36 @@ TEST_CASE("a saved restart point that lies is not believed: the window reads as 
     }
 }
 
+TEST_CASE("a damaged stream costs one walk: the failing byte is remembered, windows before it still decode, windows past it fail at once") {
+    StreamInFile s;
+    // 4 KiB zeroed in the middle of the compressed stream.
+    Bytes damaged = s.stream;
+    std::fill_n(damaged.begin() + static_cast<std::ptrdiff_t>(damaged.size() / 2), 4096, 0);
+    const std::string file = s.dir.path + "/damaged.bin";
+    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(damaged.data()), static_cast<std::streamsize>(damaged.size()));
+    tree::Image image(file);
+    cache::LruCache cache(64ull << 20);
+    tree::RestartPoints points = s.points(cache, false);
+    auto window = [&](uint64_t from, uint64_t length) { return tree::decode_stream_window(image, 0, damaged.size(), from, length, s.data.size(), &points); };
+    const uint64_t end = s.data.size() - 4096;
+    CHECK_FALSE(points.fails(end + 4096));
+    const auto first = window(end, 4096);
+    REQUIRE_FALSE(first.ok());
+    // Remembered: where the walk failed, and why.
+    const auto known = points.fails(end + 4096);
+    REQUIRE(known);
+    CHECK(known->describe() == first.error().describe());
+    // A window early in the stream is before the damage: it decodes, and is right.
+    const auto early = window(100'000, 4096);
+    REQUIRE(early.ok());
+    CHECK(Bytes((*early)->begin(), (*early)->end()) == Bytes(s.data.begin() + 100'000, s.data.begin() + 104'096));
+    CHECK_FALSE(points.fails(104'096));
+    // Past the damage, at once and alike, wherever the window starts.
+    const auto again = window(end - 2'000'000, 4096);
+    REQUIRE_FALSE(again.ok());
+    CHECK(again.error().describe() == first.error().describe());
+}
+
 }  // namespace test_persistent_index
 
 TEST_CASE("the index's key names the running build: its GNU build ID, which the linker writes") {
