@@ -496,8 +496,12 @@ index_ahead_sizes_next_levels() {
     [ "$with" -gt "$without" ]
 }
 check "listing a level folder sizes the next ones ahead; -o noindexahead does not" index_ahead_sizes_next_levels
-check "persistent index: a second mount lists with 0 decodes, a changed header is decoded again, a damaged index is ignored" \
+check "persistent index: a second mount lists with 0 decodes, a changed header is decoded again, a lying record or an unwritable place is handled, a damaged index is ignored" \
     python3 "$(dirname "$0")/persistent_index.py" "$GCFS" "$IMAGE" "$WORK"
+# Two full-scale levels, whose cores keep restart points: every field of the index forged.
+"$GCFS" mkdisc "$WORK/full2.iso" --scale full --levels 2 --seed 3 >/dev/null
+check "a hostile index (every field of its records, restart points and image row shifted, flipped, zeroed and maxed, checksums stale and computed again): every file as without the index or EIO, counted" \
+    python3 "$(dirname "$0")/hostile_index.py" "$GCFS" "$WORK/full2.iso" "$WORK"
 modelless_row() {  # classes/mobies.csv says "none"; mobies/mobies.csv has that class's row saying why
     local cls
     cls=$(awk -F, '$4 == "\"none\"" {print $2; exit}' "$MNT/LEVEL00/classes/mobies.csv")
