@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from run_common import Mount, bench_arguments, read_file, stats_of
+from run_common import Mount, bench_arguments, read_file, stats_of, write_section
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TITLE = "A damaged core (issue 42)"
@@ -59,14 +59,7 @@ def main():
         ("4 KiB zeroed at image byte 0x%x (the middle of its core stream): the same read" % at, "%.2f s" % bad_cpu, "<= 1.5x clean",
          "%.2fx clean; decode failures %s" % (bad_cpu / clean_cpu, ", ".join(str(n) for _, n in bad))),
     ]
-    section = "\n## %s\n\nOne sitting of `python3 bench/damaged_core.py` on %s, %s, nproc %d; medians of %d runs.\n\n" % (
-        TITLE, os.path.basename(args.image), time.strftime("%Y-%m-%d"), os.cpu_count(), args.runs)
-    section += "| figure | measured | target | notes |\n|---|---|---|---|\n" + "".join("| %s | %s | %s | %s |\n" % r for r in rows)
-    old = open(args.out).read() if os.path.exists(args.out) else "# gcfs benchmark results\n"
-    parts = old.split("\n## ")
-    kept = parts[0] + "".join("\n## " + s for s in parts[1:] if not s.startswith(TITLE))
-    open(args.out, "w").write(kept.rstrip("\n") + "\n" + section)
-    print(section)
+    write_section(args, TITLE, "damaged_core.py", "medians of %d runs" % args.runs, rows)
 
 
 if __name__ == "__main__":

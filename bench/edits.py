@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 
-from run_common import bench_arguments, drop_caches, read_file, timed
+from run_common import bench_arguments, drop_caches, read_file, timed, write_section
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TITLE = "Edits (issue 40)"
@@ -91,15 +91,7 @@ def main():
                      % (enc["encode_%s_three_shifts_snr_db" % signal], enc["encode_%s_three_shifts_mb_s" % signal],
                         "ffmpeg's adpcm_psx encoder beside it" if has_encoder else
                         "Debian's ffmpeg has no adpcm_psx encoder (only the decoder), so there is no peer figure")))
-    section = "\n## %s\n\nOne sitting of `python3 bench/edits.py` on %s (%d bytes), %s, nproc %d; medians of %d runs.\n\n" % (
-        TITLE, os.path.basename(args.image), os.path.getsize(args.image), time.strftime("%Y-%m-%d"), os.cpu_count(), args.runs)
-    section += "| figure | measured | target | notes |\n|---|---|---|---|\n"
-    section += "".join("| %s | %s | %s | %s |\n" % r for r in rows)
-    old = open(args.out).read() if os.path.exists(args.out) else "# gcfs benchmark results\n"
-    parts = old.split("\n## ")
-    kept = parts[0] + "".join("\n## " + s for s in parts[1:] if not s.startswith(TITLE))
-    open(args.out, "w").write(kept.rstrip("\n") + "\n" + section)
-    print(section)
+    write_section(args, TITLE, "edits.py", "medians of %d runs" % args.runs, rows)
 
 
 if __name__ == "__main__":

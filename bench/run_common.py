@@ -1,5 +1,5 @@
-"""Helpers bench/run.py and bench/peer.py share: cold caches, whole-file
-reads, timing, ls -lR, and a FUSE mounter run in the foreground."""
+"""Helpers the bench scripts share: cold caches, whole-file reads, timing,
+ls -lR, a FUSE mounter run in the foreground, and a section of results.md."""
 import os
 import shutil
 import subprocess
@@ -136,3 +136,16 @@ def make_index(gcfs, image, index_dir):
                 return
             time.sleep(0.1)
     raise RuntimeError("the index was not saved for every level")
+
+
+def write_section(args, title, script, notes, rows):
+    """Replaces the section `title` of args.out (results.md) with a table of `rows`
+    (figure, measured, target, notes) under a line saying how `script` was run."""
+    section = "\n## %s\n\nOne sitting of `python3 bench/%s` on %s (%d bytes), %s, nproc %d; %s.\n\n" % (
+        title, script, os.path.basename(args.image), os.path.getsize(args.image), time.strftime("%Y-%m-%d"), os.cpu_count(), notes)
+    section += "| figure | measured | target | notes |\n|---|---|---|---|\n" + "".join("| %s | %s | %s | %s |\n" % r for r in rows)
+    old = open(args.out).read() if os.path.exists(args.out) else "# gcfs benchmark results\n"
+    parts = old.split("\n## ")
+    kept = parts[0] + "".join("\n## " + s for s in parts[1:] if not s.startswith(title))
+    open(args.out, "w").write(kept.rstrip("\n") + "\n" + section)
+    print(section)

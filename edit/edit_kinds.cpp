@@ -24,6 +24,12 @@
 namespace gcfs::edit {
 namespace {
 
+// A writer's result, or the edit refused with its reason.
+formats::Bytes accepted(formats::Result<formats::Bytes> result) {
+    if (!result.ok()) throw EditRefused(result.error().describe());
+    return std::move(*result);
+}
+
 using formats::Bytes;
 using formats::ByteSpan;
 
@@ -177,9 +183,7 @@ std::string apply_level_sound(WadFile& wad, const std::string& inside, ByteSpan 
     if (!std::regex_match(inside, m, kSound)) throw EditRefused("gcfs does not encode this file");
     std::string status;
     const Bytes vag = sound_vag(inside, content, status);
-    auto rewritten = formats::audio::replace_level_audio(wad.bytes(), m[1].str(), vag);
-    if (!rewritten.ok()) throw EditRefused(rewritten.error().describe());
-    wad.replace(std::move(*rewritten));
+    wad.replace(accepted(formats::audio::replace_level_audio(wad.bytes(), m[1].str(), vag)));
     return status;
 }
 
@@ -195,9 +199,7 @@ std::string apply_global_sound(WadFile& wad, const std::string& inside, ByteSpan
     if (table == formats::audio::kGlobalAudioTables.size()) throw EditRefused("no such table");
     std::string status;
     const Bytes vag = sound_vag(inside, content, status);
-    auto rewritten = formats::audio::replace_global_audio(wad.bytes(), table, std::stoi(m[3].str()), vag);
-    if (!rewritten.ok()) throw EditRefused(rewritten.error().describe());
-    wad.replace(std::move(*rewritten));
+    wad.replace(accepted(formats::audio::replace_global_audio(wad.bytes(), table, std::stoi(m[3].str()), vag)));
     return status;
 }
 
@@ -205,12 +207,6 @@ std::string apply_global_sound(WadFile& wad, const std::string& inside, ByteSpan
 
 // §4: frames count at the disc's video rate; a PAL disc boots an SCES/SLES
 // executable (as tree/globals/mpeg.cpp reads it).
-formats::mpeg::VideoRegion region_of(const tree::DiscScan& scan) {
-    for (const auto& f : scan.files)
-        if (f.path.rfind("SCES_", 0) == 0 || f.path.rfind("SLES_", 0) == 0) return formats::mpeg::VideoRegion::pal;
-    return formats::mpeg::VideoRegion::ntsc;
-}
-
 std::string apply_subtitles(WadFile& wad, const tree::DiscScan& scan, const std::string& inside, ByteSpan content) {
     static const std::regex kSrt(R"(([0-9]{2})\.([a-z]{2})\.srt)");
     std::smatch m;
@@ -229,11 +225,9 @@ std::string apply_subtitles(WadFile& wad, const tree::DiscScan& scan, const std:
     const ByteSpan blob = ByteSpan(wad.bytes()).subspan(target->subtitles.byte_offset(), target->subtitles.byte_size());
     std::string note;
     auto encoded = formats::mpeg::import_subrip(blob, language, std::string_view(reinterpret_cast<const char*>(content.data()), content.size()),
-                                                region_of(scan), note);
+                                                tree::video_region(scan), note);
     if (!encoded.ok()) throw EditRefused(encoded.error().message);
-    auto rewritten = formats::mpeg::replace_subtitles(wad.bytes(), slot, *encoded);
-    if (!rewritten.ok()) throw EditRefused(rewritten.error().describe());
-    wad.replace(std::move(*rewritten));
+    wad.replace(accepted(formats::mpeg::replace_subtitles(wad.bytes(), slot, *encoded)));
     return "the subtitle table encoded again" + (note.empty() ? std::string() : "; " + note);
 }
 
@@ -327,9 +321,7 @@ std::string apply_range_item(WadFile& wad, const RangeWad& spec, const std::stri
         encoded = pif_from_png(old, content, how);
     }
     if (compressed) encoded = formats::wad_lz::compress(encoded, tag);
-    auto rewritten = formats::replace_range_item(wad.bytes(), spec.header_size, spec.tables, *table, index, encoded);
-    if (!rewritten.ok()) throw EditRefused(rewritten.error().describe());
-    wad.replace(std::move(*rewritten));
+    wad.replace(accepted(formats::replace_range_item(wad.bytes(), spec.header_size, spec.tables, *table, index, encoded)));
     return how;
 }
 

@@ -409,4 +409,10 @@ DiscScan scan_table(const Image& image) {
     return disc;
 }
 
+formats::mpeg::VideoRegion video_region(const DiscScan& scan) {
+    for (const IsoFile& f : scan.files)
+        if (f.path.rfind("SCES_", 0) == 0 || f.path.rfind("SLES_", 0) == 0) return formats::mpeg::VideoRegion::pal;
+    return formats::mpeg::VideoRegion::ntsc;
+}
+
 }  // namespace gcfs::tree

@@ -21,6 +21,7 @@
 #include "formats/disc/level_wad.h"
 #include "formats/tfrag/tfrag_read.h"
 #include "formats/disc/toc.h"
+#include "formats/mpeg/subtitles.h"
 #include "formats/particles/particle_defs.h"
 #include "tree/image.h"
 
@@ -131,6 +132,11 @@ struct DiscScan {
 // The ISO9660 directories and the table of contents; each level has its
 // table entry only (index, folder, container extent, the TOC's header copy).
 DiscScan scan_table(const Image& image);
+
+// formats-globals.md §4: subtitle frames count at the disc's video rate. A
+// PAL disc boots an SCES/SLES executable; the GC US disc (SCUS_972.68) and
+// any other is NTSC.
+formats::mpeg::VideoRegion video_region(const DiscScan& scan);
 // The rest of one level's headers and checks.
 void scan_level(const Image& image, LevelScan& level);
 // Both, for every level.

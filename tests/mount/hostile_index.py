@@ -9,7 +9,6 @@ place and reads EIO: names are checked against the image when read); the files a
 exactly as without the index or as EIO, and each EIO is counted in
 .gcfs/stats. Wrong bytes are never served, whatever the file holds.
 Usage: hostile_index.py GCFS IMAGE WORK (IMAGE: full-scale levels, whose cores keep restart points)"""
-import errno
 import os
 import shutil
 import sqlite3
@@ -20,62 +19,37 @@ import tempfile
 import time
 import zlib
 
+import gcfs_mount
+
 gcfs, image, work = sys.argv[1:]
 LEVEL = "LEVEL01"
 SAMPLES = ["level.glb", "mobies/mobies.csv", "ties/ties.csv", "shrubs/shrubs.csv", "sky/sky.obj", "textures/moby_000.png",
            "gameplay/help/us_english.txt", "gameplay/help/french.txt", "info.json"]
 
 
-class Mount:
-    def __init__(self, options):
-        self.mnt = tempfile.mkdtemp(dir=work, prefix="hi-mnt-")
-        self.proc = subprocess.Popen([gcfs, "mount", "-f", image, self.mnt, "-o", options], stderr=subprocess.DEVNULL)
-        for _ in range(200):
-            if os.path.ismount(self.mnt):
-                return
-            time.sleep(0.05)
-        raise SystemExit("the mount did not come up: " + options)
+def listing(m):
+    """path -> size (None for a folder) under the level, as the kernel lists it."""
+    out = {}
+    for root, dirs, files in os.walk(os.path.join(m.mnt, LEVEL)):
+        for d in dirs:
+            out[os.path.relpath(os.path.join(root, d), m.mnt)] = None
+        for f in files:
+            out[os.path.relpath(os.path.join(root, f), m.mnt)] = os.stat(os.path.join(root, f)).st_size
+    return out
 
-    def listing(self):
-        """path -> size (None for a folder) under the level, as the kernel lists it."""
-        out = {}
-        for root, dirs, files in os.walk(os.path.join(self.mnt, LEVEL)):
-            for d in dirs:
-                out[os.path.relpath(os.path.join(root, d), self.mnt)] = None
-            for f in files:
-                out[os.path.relpath(os.path.join(root, f), self.mnt)] = os.stat(os.path.join(root, f)).st_size
-        return out
 
-    def read(self, rel):
-        """The file's bytes, or "EIO"."""
-        try:
-            with open(os.path.join(self.mnt, rel), "rb") as f:
-                return f.read()
-        except OSError as e:
-            if e.errno == errno.EIO:
-                return "EIO"
-            raise
-
-    def errors(self):
-        for line in open(os.path.join(self.mnt, ".gcfs/stats")):
-            if line.startswith("errors "):
-                return int(line.split()[1])
-        return 0
-
-    def close(self):
-        subprocess.run(["fusermount3", "-u", self.mnt], check=True)
-        self.proc.wait()
-        os.rmdir(self.mnt)
+def Mount(options):
+    return gcfs_mount.Mount(gcfs, image, options, work)
 
 
 # The truth, and a whole index for the image (a first mount's ls -lR and level.glb reads save both).
 truth = Mount("noindex")
-truth_listing = truth.listing()
+truth_listing = listing(truth)
 truth_bytes = {rel: truth.read(os.path.join(LEVEL, rel)) for rel in SAMPLES if os.path.exists(os.path.join(truth.mnt, LEVEL, rel))}
 truth.close()
 clean = os.path.join(work, "hi-clean")
 first = Mount("index_dir=" + clean)
-first.listing()
+listing(first)
 for rel in ("level.glb", "textures/moby_000.png"):
     first.read(os.path.join(LEVEL, rel))
 levels = len([d for d in os.listdir(first.mnt) if d.startswith("LEVEL")])
@@ -205,26 +179,26 @@ for name, change in cases:
     db.close()
     m = Mount("index_dir=" + index)
     eio = 0
-    listing = m.listing()
+    listed = listing(m)
     # Every name listed is the truth's, with its size, or reads EIO. A name is checked against
     # the image only when its file is read (that decodes it; a listing must not), so a forged
     # name that passes every rule hides the true one until the folder is decoded again: the
     # forged one stands in its folder in its place and reads EIO.
     stand_ins = {}
-    for rel in sorted(set(listing) | set(truth_listing)):
-        if listing.get(rel, "absent") == truth_listing.get(rel, "absent"):
+    for rel in sorted(set(listed) | set(truth_listing)):
+        if listed.get(rel, "absent") == truth_listing.get(rel, "absent"):
             continue
-        if rel in listing and listing[rel] is None:
+        if rel in listed and listed[rel] is None:
             problems.append("%s: a folder %s, without the index %s" % (name, rel, truth_listing.get(rel, "absent")))
-        elif rel in listing:
+        elif rel in listed:
             if m.read(rel) != "EIO":
-                problems.append("%s: %s lists %d bytes (%s without the index) and reads" % (name, rel, listing[rel], truth_listing.get(rel, "absent")))
+                problems.append("%s: %s lists %d bytes (%s without the index) and reads" % (name, rel, listed[rel], truth_listing.get(rel, "absent")))
             eio += 1
             if rel not in truth_listing:
                 stand_ins[os.path.dirname(rel)] = stand_ins.get(os.path.dirname(rel), 0) + 1
         else:
             folder = os.path.dirname(rel)
-            if not stand_ins.get(folder) and not any(r not in truth_listing and os.path.dirname(r) == folder for r in listing):
+            if not stand_ins.get(folder) and not any(r not in truth_listing and os.path.dirname(r) == folder for r in listed):
                 problems.append("%s: %s is not listed, and no file reading EIO stands in its place" % (name, rel))
     for rel, want in truth_bytes.items():
         got = m.read(os.path.join(LEVEL, rel))
@@ -232,7 +206,7 @@ for name, change in cases:
             eio += 1
         elif got != want:
             problems.append("%s: %s/%s reads other bytes than without the index" % (name, LEVEL, rel))
-    if eio and m.errors() == 0:
+    if eio and m.counter("errors") == 0:
         problems.append("%s: %d reads answered EIO, .gcfs/stats counts no error" % (name, eio))
     m.close()
 

@@ -18,6 +18,8 @@ import tempfile
 import time
 import zlib
 
+import gcfs_mount
+
 gcfs, image, work = sys.argv[1:]
 failures = []
 
@@ -28,37 +30,14 @@ def check(name, ok, detail=""):
         failures.append(name)
 
 
-class Mount:
-    """gcfs mount -f IMAGE MNT -o OPTIONS, its log kept."""
+def Mount(image, options):
+    return gcfs_mount.Mount(gcfs, image, options, work)
 
-    def __init__(self, image, options):
-        self.mnt = tempfile.mkdtemp(dir=work, prefix="pi-mnt-")
-        self.log = open(self.mnt + ".log", "w+")
-        self.proc = subprocess.Popen([gcfs, "mount", "-f", image, self.mnt, "-o", options], stderr=self.log)
-        for _ in range(200):
-            if os.path.ismount(self.mnt):
-                break
-            time.sleep(0.05)
 
-    def stats(self):
-        return open(os.path.join(self.mnt, ".gcfs/stats")).read()
-
-    def counter(self, name):
-        for line in self.stats().splitlines():
-            if line.strip().startswith(name):
-                return int(line.rsplit(None, 1)[1])
-        raise KeyError(name)
-
-    def listing(self):
-        """ls -lR, the daemon's own changing counters left out."""
-        out = subprocess.run(["ls", "-lR", "--time-style=+", self.mnt], capture_output=True, text=True, check=True).stdout
-        return "\n".join(l for l in out.replace(self.mnt, "MNT").splitlines() if not l.endswith(" stats"))
-
-    def close(self):
-        subprocess.run(["fusermount3", "-u", self.mnt], check=True)
-        self.proc.wait()
-        self.log.seek(0)
-        return self.log.read()
+def listing_of(m):
+    """ls -lR, the daemon's own changing counters left out."""
+    out = subprocess.run(["ls", "-lR", "--time-style=+", m.mnt], capture_output=True, text=True, check=True).stdout
+    return "\n".join(l for l in out.replace(m.mnt, "MNT").splitlines() if not l.endswith(" stats"))
 
 
 def wait_saved(m, levels):
@@ -73,7 +52,7 @@ index = os.path.join(work, "pi-index")
 options = "index_dir=" + index
 
 m = Mount(image, options)
-first = m.listing()
+first = listing_of(m)
 first_misses = m.counter("cache_misses")
 check("a first mount's ls -lR decodes and saves every level folder to the index", first_misses > 0 and wait_saved(m, 4),
       m.stats())
@@ -82,7 +61,7 @@ check("the index is one SQLite file in index_dir, nothing beside the image",
       os.path.exists(os.path.join(index, "index.sqlite")) and not any(f.endswith(".sqlite") for f in os.listdir(os.path.dirname(image))))
 
 m = Mount(image, options)
-second = m.listing()
+second = listing_of(m)
 check("a second mount's ls -lR shows the same tree with 0 decodes",
       second == first and m.counter("cache_misses") == 0 and m.counter("level folders listed from it:") == 4,
       "misses %d, same %s" % (m.counter("cache_misses"), second == first))
@@ -99,7 +78,7 @@ changed = os.path.join(work, "pi-changed.iso")
 shutil.copyfile(image, changed)
 shutil.copystat(image, changed)
 m = Mount(changed, "index_dir=" + os.path.join(work, "pi-index-changed"))
-m.listing()
+listing_of(m)
 wait_saved(m, 4)
 m.close()
 # The container header's last byte (formats.md 3.1), from info.json.
@@ -179,7 +158,7 @@ for kind in ("read-only", "full"):
         subprocess.run(["dd", "if=/dev/zero", "of=" + os.path.join(where, "filler"), "bs=64k"], capture_output=True)
     before = sorted(os.listdir(where))
     m = Mount(image, "index_dir=" + where)
-    listing = m.listing()
+    listing = listing_of(m)
     misses = m.counter("cache_misses")
     stats = m.stats()
     log = m.close()
@@ -195,7 +174,7 @@ db = sqlite3.connect(os.path.join(index, "index.sqlite"))
 db.execute("PRAGMA user_version = 99")
 db.close()
 m = Mount(image, options)
-m.listing()
+listing_of(m)
 log = m.close()
 lines = [l for l in log.splitlines() if "persistent index" in l]
 check("an index of another version is replaced with one log line naming its version",
@@ -212,7 +191,7 @@ for damage in ("truncated", "garbage"):
     else:
         open(db, "wb").write(b"not an index " * 1000)
     m = Mount(image, options)
-    listing = m.listing()
+    listing = listing_of(m)
     log = m.close()
     lines = [l for l in log.splitlines() if "persistent index" in l]
     check("a %s index file is ignored with one log line and the mount lists as before" % damage,

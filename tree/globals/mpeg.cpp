@@ -15,14 +15,6 @@ using Json = GlobalFolder::Json;
 // last string: a larger blob is damage, and is not read.
 constexpr uint64_t kMaxSubtitleBlob = 0x10000;
 
-// §4: frames count at the disc's video rate. A PAL disc boots an SCES/SLES
-// executable; the GC US disc (SCUS_972.68) and any other is NTSC.
-VideoRegion region_of(const DiscScan& scan) {
-    for (const IsoFile& f : scan.files)
-        if (f.path.rfind("SCES_", 0) == 0 || f.path.rfind("SLES_", 0) == 0) return VideoRegion::pal;
-    return VideoRegion::ntsc;
-}
-
 struct SlotSubtitles {
     std::vector<Subtitle> records;
     std::string error;
@@ -78,7 +70,7 @@ void mpeg(GlobalFolder& f) {
         });
         return;
     }
-    const VideoRegion region = region_of(f.disc.scan);
+    const VideoRegion region = video_region(f.disc.scan);
     auto slots = std::make_shared<const std::vector<MpegSlot>>(std::move(*parsed));
     auto subtitles = std::make_shared<std::vector<SlotSubtitles>>();
     for (const MpegSlot& slot : *slots) {
