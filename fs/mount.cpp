@@ -186,10 +186,6 @@ int run_mount(const MountOptions& given, Served& served) {
     tree::Disc& disc = *held;
     if (given.debug) spdlog::set_level(spdlog::level::debug);
     keep_heap_small();
-    if (const std::string problem = mountpoint_problem(given.mountpoint); !problem.empty()) {
-        fmt::print(stderr, "gcfs: {}\n", problem);
-        return 4;
-    }
     // Resolved once: the daemon leaves its working directory (libfuse's
     // fuse_daemonize changes to "/"), and a relative path would then unmount
     // nothing when a signal stops it.

@@ -29,6 +29,13 @@ void add_mount_command(CLI::App& app, int& exit_code) {
             }
         }
         if (options->debug) options->foreground = true;
+        // Before anything is opened or made (the edits folder, the index): a mount
+        // that cannot happen leaves nothing behind.
+        if (const std::string problem = fs::mountpoint_problem(options->mountpoint); !problem.empty()) {
+            fmt::print(stderr, "gcfs: {}\n", problem);
+            exit_code = 4;
+            return;
+        }
         fs::Served served;
         std::unique_ptr<edit::Session> session;
         if (!options->edits_dir.empty()) {

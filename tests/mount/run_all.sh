@@ -584,6 +584,8 @@ cli_says() {  # expected exit code, expected message fragment, then the argument
 check "an unknown command is named, with the commands there are, exit 1" cli_says 1 "no command 'nosuchcmd'; the commands are: mount" nosuchcmd
 check "a missing argument exits 1 (gcfs(1)), not CLI11's 106" cli_says 1 "image is required" mount
 check "a malformed number exits 1, not CLI11's 105" cli_says 1 "Could not convert" mkdisc "$WORK/x.iso" --levels abc
+check "a mount onto a missing mountpoint exits 4 before anything is made: no -o edits=DIR folder" \
+    bash -c "! test -e '$WORK/never-edits' && '$GCFS' mount '$IMAGE' '$WORK/no-such-mountpoint' -o edits='$WORK/never-edits' 2>/dev/null; test \$? = 4 && ! test -e '$WORK/never-edits'"
 check "gcfs cat of a folder says it is a folder" cli_says 1 "LEVEL00: is a folder" cat "$IMAGE" LEVEL00
 check "gcfs ls lists a folder sorted by name, as ls does" \
     bash -c "'$GCFS' ls '$IMAGE' LEVEL00/mobies | awk '{print \$NF}' > '$WORK/ls.txt' && LC_ALL=C sort -c '$WORK/ls.txt'"
