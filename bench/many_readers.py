@@ -3,7 +3,9 @@
 
 Mounts IMAGE with -o cache_size=CACHE, lets READERS processes each read whole
 files of the mount in their own shuffled order for SECONDS, and prints the
-daemon's peak RSS (VmHWM) beside its budget and what .gcfs/stats counted.
+daemon's peak RSS (VmHWM) beside its budget, the longest any single open or
+read(2) of 128 KiB waited (issue 42, item 5: fairness), and what
+.gcfs/stats counted.
 Run it on a full-scale disc (gcfs mkdisc --scale full --levels 2):
 
     many_readers.py PATH/TO/gcfs IMAGE [CACHE=16M] [READERS=64] [SECONDS=15]
@@ -28,28 +30,32 @@ def read_shuffled(args):
     seed, files, seconds = args
     order = files[:]
     random.Random(seed).shuffle(order)
-    deadline, done, served = time.monotonic() + seconds, 0, 0
+    deadline, done, served, longest = time.monotonic() + seconds, 0, 0, 0.0
     for path in order:
         if time.monotonic() > deadline:
             break
         try:
+            began = time.monotonic()
             with open(path, "rb") as f:
+                longest = max(longest, time.monotonic() - began)
                 while True:
+                    began = time.monotonic()
                     chunk = f.read(1 << 17)
+                    longest = max(longest, time.monotonic() - began)
                     if not chunk:
                         break
                     served += len(chunk)
         except OSError:
             pass
         done += 1
-    return done, served
+    return done, served, longest
 
 
 def read_all(files, readers, seconds):
     """`readers` processes each read `files` whole in a shuffled order of its own for at most
     `seconds`; returns the bytes they were served."""
     with mp.Pool(readers) as pool:
-        return sum(served for _, served in pool.map(read_shuffled, [(i, files, seconds) for i in range(readers)]))
+        return sum(served for _, served, _ in pool.map(read_shuffled, [(i, files, seconds) for i in range(readers)]))
 
 
 def main():
@@ -66,7 +72,8 @@ def main():
         baseline = status_kib(daemon.pid, "VmRSS")
         start = time.monotonic()
         with mp.Pool(readers) as pool:
-            read = sum(done for done, _ in pool.map(read_shuffled, [(i, files, seconds) for i in range(readers)]))
+            results = pool.map(read_shuffled, [(i, files, seconds) for i in range(readers)])
+        read, longest = sum(done for done, _, _ in results), max(wait for _, _, wait in results)
         elapsed = time.monotonic() - start
         peak = status_kib(daemon.pid, "VmHWM")
         stats = dict(l.split(" ", 1) for l in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in l)
@@ -74,8 +81,8 @@ def main():
         subprocess.run(["fusermount3", "-u", mnt])
         daemon.wait()
         os.rmdir(mnt)
-    print("cache %s, %d readers: %d whole files read (of %d) in %.1f s; RSS at mount %d MiB, peak %d MiB"
-          % (cache, readers, read, len(files), elapsed, baseline // 1024, peak // 1024))
+    print("cache %s, %d readers: %d whole files read (of %d) in %.1f s; RSS at mount %d MiB, peak %d MiB; longest single open or read %.1f s"
+          % (cache, readers, read, len(files), elapsed, baseline // 1024, peak // 1024, longest))
     print("  " + ", ".join("%s %s" % (k, stats.get(k, "?")) for k in
                            ("cache_misses", "cache_waits", "cache_room_waits", "cache_stalled_starts", "errors")))
 
