@@ -347,10 +347,7 @@ std::optional<IndexStore::SavedPoint> IndexStore::point(const std::string& folde
     if (point_crc(point) != static_cast<uint32_t>(s.integer(2))) {
         spdlog::warn("persistent index {}: {} restart point at decoded byte {}: CRC-32 disagrees; {}", path_, folder, pos,
                      read_only_ ? "not used" : "dropped");
-        if (read_only_) return std::nullopt;
-        Statement drop(db_, "DELETE FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 AND pos = ?4");
-        drop.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(pos));
-        if (drop.step() != SQLITE_DONE) failure("dropping a restart point");
+        if (!read_only_) delete_point(folder, headers, pos);
         return std::nullopt;
     }
     return point;
@@ -369,6 +366,10 @@ void IndexStore::save_point(const std::string& folder, const std::string& header
 void IndexStore::drop_point(const std::string& folder, const std::string& headers, uint64_t pos) {
     std::lock_guard lock(mutex_);
     if (failed_ || read_only_) return;
+    delete_point(folder, headers, pos);
+}
+
+void IndexStore::delete_point(const std::string& folder, const std::string& headers, uint64_t pos) const {
     Statement drop(db_, "DELETE FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 AND pos = ?4");
     drop.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(pos));
     if (drop.step() != SQLITE_DONE) failure("dropping a restart point");

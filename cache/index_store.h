@@ -77,6 +77,8 @@ private:
     static std::unique_ptr<IndexStore> open_for_reading(const std::string& path, const ImageIdentity& image, const std::string& why);
     // Logs the first failure and stops using the file.
     void failure(const char* doing) const;
+    // The row of one restart point, gone; the caller holds mutex_ and may write.
+    void delete_point(const std::string& folder, const std::string& headers, uint64_t pos) const;
 
     const std::string path_;
     sqlite3* const db_;

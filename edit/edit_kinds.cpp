@@ -24,14 +24,14 @@
 namespace gcfs::edit {
 namespace {
 
+using formats::Bytes;
+using formats::ByteSpan;
+
 // A writer's result, or the edit refused with its reason.
-formats::Bytes accepted(formats::Result<formats::Bytes> result) {
+Bytes accepted(formats::Result<Bytes> result) {
     if (!result.ok()) throw EditRefused(result.error().describe());
     return std::move(*result);
 }
-
-using formats::Bytes;
-using formats::ByteSpan;
 
 // The WAD-LZ streams a level folder shows decompressed (formats.md §3.1, §4.1).
 std::optional<std::string> stream_part(const std::string& inside) {
@@ -205,8 +205,6 @@ std::string apply_global_sound(WadFile& wad, const std::string& inside, ByteSpan
 
 // ---- subtitles (formats-globals.md 4) ----
 
-// §4: frames count at the disc's video rate; a PAL disc boots an SCES/SLES
-// executable (as tree/globals/mpeg.cpp reads it).
 std::string apply_subtitles(WadFile& wad, const tree::DiscScan& scan, const std::string& inside, ByteSpan content) {
     static const std::regex kSrt(R"(([0-9]{2})\.([a-z]{2})\.srt)");
     std::smatch m;

@@ -56,10 +56,6 @@ uint64_t physical_memory() {
     return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
 }
 
-}  // namespace
-
-namespace {
-
 // index_dir=DIR, edits=DIR, log=FILE: each an absolute path, since the daemon
 // leaves its working directory.
 struct PathOption {

@@ -21,8 +21,8 @@ struct MountOptions {
     // (default cache::IndexStore::default_dir(), never beside the image).
     bool persistent_index = true;
     std::string index_dir;
-    std::string edits_dir;
-    std::string log_file;  // -o log=FILE: every log line appended there too (the tail is in .gcfs/log)  // -o edits=DIR: writable for what gcfs encodes (edit/session.h); empty: read-only
+    std::string edits_dir;  // -o edits=DIR: writable for what gcfs encodes (edit/session.h); empty: read-only
+    std::string log_file;   // -o log=FILE: every log line appended there too (the tail is in .gcfs/log)
     std::vector<std::string> fuse_options;  // passed through to libfuse (allow_other, ...)
 };
 

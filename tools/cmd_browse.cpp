@@ -2,9 +2,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <vector>
-
 #include <memory>
+#include <vector>
 
 #include "tools/commands.h"
 #include "tools/copy_out.h"

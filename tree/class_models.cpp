@@ -9,6 +9,7 @@
 #include "formats/export/png.h"
 #include "formats/export/texture_png.h"
 #include "formats/gltf/rig.h"
+#include "tree/glb_images.h"
 #include "tree/safe_name.h"
 
 namespace gcfs::tree {
@@ -391,13 +392,7 @@ cache::Loaded LevelClassModels::glb(size_t cls, int lod) const {
         if (!decoded.ok()) return {nullptr, decoded.error().message};
         const GlbScene made = glb_scene(m, *decoded, source_.entries[entry_of_[cls]], lod);
         // An embedded texture whose texels fail to decode fails the file: its size was said at stat.
-        const auto glb = formats::gltf::write_glb(made.scene, [&](size_t image) -> formats::Result<formats::Bytes> {
-            formats::Bytes png(made.scene.images[image].size);
-            const ReadOutcome got = made.images[image]->read(0, png);
-            if (got.ok() && got.bytes == png.size()) return png;
-            return formats::FormatError{formats::Errc::bad_value, 0,
-                                        fmt::format("its texture {}: {}", made.scene.images[image].name, got.ok() ? "short read" : got.error)};
-        });
+        const auto glb = formats::gltf::write_glb(made.scene, glb_images(made.scene, made.images));
         if (!glb.ok()) return {nullptr, fmt::format("{} .glb: {}", m.extent.name, glb.error().describe())};
         if (glb->size() != m.glb_size[l])  // the size stat reported must be the size a read returns
             return {nullptr, fmt::format("{} .glb came to {} bytes, its index said {}", m.extent.name, glb->size(), m.glb_size[l])};

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "formats/export/preview.h"
+#include "tree/glb_images.h"
 #include "tree/level_preview.h"
 
 namespace gcfs::tree {
@@ -25,14 +26,7 @@ cache::Loaded LevelScene::glb() const {
     const SceneIndex& index = this->index();
     return cache_.get(key_, [&]() -> cache::Loaded {
         const BuiltScene built = build_level_scene(sources_, kind_);
-        auto bytes = formats::gltf::write_glb(built.scene, [&](size_t i) -> formats::Result<formats::Bytes> {
-            formats::Bytes png(built.scene.images[i].size);
-            const ReadOutcome got = built.images[i]->read(0, png);
-            if (!got.ok() || got.bytes != png.size())
-                return formats::FormatError{formats::Errc::truncated, 0,
-                                            fmt::format("image {}: {}", built.scene.images[i].name, got.ok() ? "short read" : got.error)};
-            return png;
-        });
+        auto bytes = formats::gltf::write_glb(built.scene, glb_images(built.scene, built.images));
         if (!bytes.ok()) return {nullptr, file_name() + ": " + bytes.error().message};
         // The size a stat reported must be the size a read returns.
         if (bytes->size() != index.size)
