@@ -139,27 +139,36 @@ private:
         return -1;
     }
 
+    // §3.13 (Wrench's pvar.cpp :: recover_pvars): every pvar of one moby class has
+    // one size, and with the sub-vars bit one sub-vars header. Classes take the
+    // two layouts in turn, in the order their first pvar-carrying moby comes.
+    bool class_has_sub_vars(int32_t cls) {
+        const auto [it, added] = class_sub_vars_.try_emplace(cls, class_sub_vars_.size() % 2 == 0);
+        return it->second;
+    }
+
     // §3.1: mobies stand on the terrain; every fourth carries pvars.
     void moby(int i) {
         const float x = coord(), y = coord();
+        const int32_t cls = spec_.moby_classes[static_cast<size_t>(i) % spec_.moby_classes.size()];
         const int32_t pvar = i % 4 == 1 ? static_cast<int32_t>(pvar_table_.size()) : -1;
+        const bool sub_vars = pvar >= 0 && class_has_sub_vars(cls);
         RecordBuilder r(kMobySchema);
         r.s32(0x00, 0x88).s32(0x04, i % 3 - 1).s32(0x10, 1000 + 7 * i).s32(0x14, i % 5 * 10)
-            .s32(0x28, spec_.moby_classes[static_cast<size_t>(i) % spec_.moby_classes.size()])
+            .s32(0x28, cls)
             .f32(0x2c, 0.5f + 0.25f * static_cast<float>(i % 4)).s32(0x30, 64 + i % 3 * 32).s32(0x34, 128)
             .s32(0x38, 32).s32(0x3c, 64).floats(0x40, on_ground(x, y)).f32(0x4c, 0).f32(0x50, 0).f32(0x54, angle())
             .s32(0x58, group_of(i)).s32(0x5c, i % 7 == 0).f32(0x60, i % 7 == 0 ? 12.5f : 0).s32(0x68, pvar)
-            .s32(0x6c, i % 2).s32(0x70, pvar >= 0 && i % 8 == 1 ? 0x20 : 0)
+            .s32(0x6c, i % 2).s32(0x70, sub_vars ? 0x20 : 0)
             .s32(0x74, 40 * (i % 6)).s32(0x78, 128).s32(0x7c, 255 - 20 * (i % 6)).s32(0x80, i % 2);
         r.append_to(mobies_);
-        if (pvar >= 0) moby_pvars(i, pvar);
+        if (pvar >= 0) moby_pvars(i, pvar, sub_vars);
     }
 
     // §3.13: a 0x30-byte pvar; with mode bit 0x20 it opens with the eight
-    // sub-var offsets (GC header, 0x20 bytes).
-    void moby_pvars(int i, int32_t pvar) {
+    // sub-var offsets (GC header, 0x20 bytes), the same for the whole class.
+    void moby_pvars(int i, int32_t pvar, bool sub_vars) {
         ByteWriter w;
-        const bool sub_vars = i % 8 == 1;
         for (int k = 0; k < 12; ++k) w.s32(sub_vars && k < 8 ? (k == 0 ? 0x20 : -1) : k * 3 + i);
         const auto offset = static_cast<int32_t>(pvar_data_.size());
         pvar_data_.insert(pvar_data_.end(), w.bytes().begin(), w.bytes().end());
@@ -392,6 +401,7 @@ private:
     std::array<RecordTable, 4> volumes_;
     std::vector<std::vector<uint16_t>> moby_groups_;
     std::vector<PvarEntry> pvar_table_;
+    std::map<int32_t, bool> class_sub_vars_;  // moby class: whether its pvars carry the sub-vars header
     Bytes pvar_data_;
     std::vector<Fixup> moby_links_, pointer_fixups_;
     SharedData shared_;

@@ -4,12 +4,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "formats/gameplay/block_readers.h"
 
 namespace gcfs::formats::gameplay {
 namespace {
+
+// §3.13: GC's sub-vars header, flagged by moby mode bit 0x20.
+constexpr int32_t kSubVarsBit = 0x20;
+constexpr int32_t kSubVarsHeader = 0x20;
 
 class Reader {
 public:
@@ -174,6 +179,7 @@ private:
         check_groups(g_.shrub_groups, g_.shrubs, "shrub");
         check_moby_group_fields();
         check_pvars();
+        check_class_pvars();
         check_settings();
         check_tie_ambient();
         check_areas();
@@ -277,6 +283,51 @@ private:
                                   fmt::format("shared pointer {} names pvar {} byte 0x{:x}, outside the {} pvars", i,
                                               p.pvar_index, p.pointer_offset, table.size()));
             }
+    }
+
+    // §3.13 (Wrench's pvar.cpp :: recover_pvars, which refuses to unpack
+    // otherwise): the pvars of one moby class have one size and, when any of
+    // its mobies has mode bit 0x20, one 0x20-byte sub-vars header. An empty
+    // pvar counts as none, as there.
+    void check_class_pvars() {
+        const auto& mobies = g_.mobies;
+        if (!mobies.ok() || !g_.pvar_table.ok() || !g_.pvar_data.ok()) return;
+        const auto& table = *g_.pvar_table.value;
+        const Bytes& data = *g_.pvar_data.value;
+        struct ClassPvars {
+            std::vector<size_t> mobies;  // those with a non-empty pvar
+            bool sub_vars = false;
+        };
+        std::map<int32_t, ClassPvars> classes;
+        for (size_t m = 0; m < mobies.value->count(); ++m) {
+            const int32_t pvar = mobies.value->s32(m, 0x68);
+            if (pvar < 0 || static_cast<size_t>(pvar) >= table.size() || table[pvar].size == 0) continue;
+            ClassPvars& c = classes[mobies.value->s32(m, 0x28)];
+            c.mobies.push_back(m);
+            c.sub_vars |= (mobies.value->s32(m, 0x70) & kSubVarsBit) != 0;
+        }
+        auto pvar_of = [&](size_t m) { return static_cast<size_t>(mobies.value->s32(m, 0x68)); };
+        for (const auto& [cls, c] : classes) {
+            const size_t first = c.mobies.front();
+            const PvarEntry& model = table[pvar_of(first)];
+            for (size_t m : c.mobies) {
+                const PvarEntry& e = table[pvar_of(m)];
+                const uint64_t entry_at = g_.pvar_table.offset + 8 * pvar_of(m);
+                if (e.size != model.size)
+                    return reject(g_.pvar_table, entry_at + 4, Errc::bad_value,
+                                  fmt::format("moby class {}: moby {} has {} bytes of pvars, moby {} {}; a class has one size",
+                                              cls, m, e.size, first, model.size));
+                if (!c.sub_vars) continue;
+                if (e.size < kSubVarsHeader)
+                    return reject(g_.pvar_table, entry_at + 4, Errc::bad_value,
+                                  fmt::format("moby class {} has sub-vars (mode bit 0x20), moby {} only {} bytes of pvars, "
+                                              "under the 0x{:x}-byte header", cls, m, e.size, kSubVarsHeader));
+                if (!std::equal(data.begin() + e.offset, data.begin() + e.offset + kSubVarsHeader, data.begin() + model.offset))
+                    return reject(g_.pvar_data, g_.pvar_data.offset + static_cast<uint64_t>(e.offset), Errc::bad_value,
+                                  fmt::format("moby class {}: moby {}'s sub-vars header differs from moby {}'s; a class has one",
+                                              cls, m, first));
+            }
+        }
     }
 
     // §6.12

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <map>
+#include <set>
 
 #include "formats/gameplay/export.h"
 #include "formats/gameplay/gameplay.h"
@@ -61,6 +63,46 @@ TEST_CASE("the disc builder's gameplay has every block, each valid, and re-assem
             CHECK(f.error == "");
         }
     }
+}
+
+// §3.13 (Wrench's recover_pvars): a moby class's non-empty pvars share one
+// size and, if any of its mobies has mode bit 0x20, their first 0x20 bytes.
+// Returns the first class breaking that, or -1.
+int32_t class_with_two_pvar_layouts(const Gameplay& g) {
+    std::map<int32_t, std::vector<size_t>> pvars_of;  // class: pvar indices
+    std::map<int32_t, bool> sub_vars;
+    const auto& m = *g.mobies.value;
+    for (size_t i = 0; i < m.count(); ++i)
+        if (m.s32(i, 0x68) >= 0 && g.pvar_table.value->at(static_cast<size_t>(m.s32(i, 0x68))).size > 0) {
+            pvars_of[m.s32(i, 0x28)].push_back(static_cast<size_t>(m.s32(i, 0x68)));
+            sub_vars[m.s32(i, 0x28)] |= (m.s32(i, 0x70) & 0x20) != 0;
+        }
+    for (const auto& [cls, pvars] : pvars_of)
+        for (size_t p : pvars) {
+            const PvarEntry& a = g.pvar_table.value->at(pvars[0]), &b = g.pvar_table.value->at(p);
+            const auto& data = *g.pvar_data.value;
+            if (a.size != b.size || (sub_vars[cls] && !std::equal(data.begin() + a.offset, data.begin() + a.offset + 0x20,
+                                                                   data.begin() + b.offset)))
+                return cls;
+        }
+    return -1;
+}
+
+TEST_CASE("the builder gives each moby class one pvar layout, and both layouts occur") {
+    for (int level : {0, 1, 2, 3})
+        for (bool full : {false, true}) {
+            CAPTURE(level);
+            CAPTURE(full);
+            const Gameplay g = read_gameplay(built(level, full));
+            REQUIRE(g.mobies.ok());
+            REQUIRE(g.pvar_data.ok());
+            CHECK(class_with_two_pvar_layouts(g) == -1);
+            std::set<bool> layouts;
+            const auto& m = *g.mobies.value;
+            for (size_t i = 0; i < m.count(); ++i)
+                if (m.s32(i, 0x68) >= 0) layouts.insert((m.s32(i, 0x70) & 0x20) != 0);
+            CHECK(layouts.size() == 2);
+        }
 }
 
 TEST_CASE("gameplay damage fails the block it is in, and only that block") {
@@ -146,6 +188,15 @@ TEST_CASE("each gameplay invariant of §6, violated once") {
     const Gameplay g = read_gameplay(clean);
     REQUIRE(g.file_error.empty());
     const uint64_t moby0 = g.mobies.offset + 0x10;
+    // The second pvar of a moby class whose pvars carry the sub-vars header (§3.13).
+    const auto& m = *g.mobies.value;
+    std::map<int32_t, std::vector<int32_t>> pvars_of;
+    for (size_t i = 0; i < m.count(); ++i)
+        if (m.s32(i, 0x68) >= 0 && (m.s32(i, 0x70) & 0x20)) pvars_of[m.s32(i, 0x28)].push_back(m.s32(i, 0x68));
+    const auto two = std::find_if(pvars_of.begin(), pvars_of.end(), [](const auto& c) { return c.second.size() > 1; });
+    REQUIRE(two != pvars_of.end());
+    const int32_t second_pvar = two->second[1];
+    const auto& second_entry = g.pvar_table.value->at(static_cast<size_t>(second_pvar));
     struct Case {
         const char* what;
         std::function<void(Bytes&)> damage;
@@ -165,6 +216,10 @@ TEST_CASE("each gameplay invariant of §6, violated once") {
          "pvar index"},
         {"7: a fixup past its pvar", [&](Bytes& b) { patch_s32(b, g.moby_link_fixups.offset + 4, 0x1000); },
          err(&Gameplay::moby_link_fixups), "outside"},
+        {"3.13: two pvar sizes in one moby class", [&](Bytes& b) { patch_s32(b, g.pvar_table.offset + 8 * second_pvar + 4, second_entry.size - 4); },
+         err(&Gameplay::pvar_table), "a class has one size"},
+        {"3.13: two sub-vars headers in one moby class", [&](Bytes& b) { patch_s32(b, g.pvar_data.offset + second_entry.offset + 4, 0x40); },
+         err(&Gameplay::pvar_data), "sub-vars header differs"},
         {"8: a moby class the list does not name", [&](Bytes& b) { patch_s32(b, moby0 + 0x28, 999); }, err(&Gameplay::mobies),
          "class 999"},
         {"10: an odd group member offset", [&](Bytes& b) { patch_s32(b, g.moby_groups.offset + 0x10, 1); },
