@@ -24,7 +24,8 @@ Picture4 picture4(uint32_t width, uint32_t height, int seed) {
     for (int i = 0; i < 16; ++i)
         p.palette[static_cast<size_t>(i)] = {static_cast<uint8_t>(16 * i), static_cast<uint8_t>(255 - 16 * i), static_cast<uint8_t>(seed * 30), alpha_of(i)};
     for (uint32_t y = 0; y < height; ++y)
-        for (uint32_t x = 0; x < width; ++x) p.indices.push_back(static_cast<uint8_t>((x / 4 + 3 * (y / 4) + static_cast<uint32_t>(seed)) % 16));
+        for (uint32_t x = 0; x < width; ++x)  // odd pixels 7 colours on: the two pixels of each stored byte differ
+            p.indices.push_back(static_cast<uint8_t>((x / 4 + 3 * (y / 4) + 7 * (x % 2) + static_cast<uint32_t>(seed)) % 16));
     return p;
 }
 

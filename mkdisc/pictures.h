@@ -25,7 +25,9 @@ struct Picture4 {
     std::array<formats::png::Rgba, 16> palette{};
     formats::Bytes indices;  // one per pixel, 0-15
 };
-// A 4 × 4-pixel checker of the 16 colours, shifted by `seed`.
+// A 4 × 4-pixel checker of the 16 colours, shifted by `seed`, every odd
+// column 7 colours further on: the two pixels a 4-bit byte holds always
+// differ, so a decode with its nibbles swapped shows (formats-globals.md §5).
 Picture4 picture4(uint32_t width, uint32_t height, int seed);
 
 // A gradient: red along x, green along y, blue from `seed`, alpha in four bands.

@@ -9,6 +9,7 @@
 #include "disc_fixture.h"
 #include "formats/executable/executable.h"
 #include "formats/export/texture_png.h"
+#include "formats/pif/pif.h"
 #include "mkdisc/global_wads.h"
 #include "mkdisc/pictures.h"
 #include "tests/unit/png_pixels.h"
@@ -45,6 +46,22 @@ Bytes expected_rgba(const mkdisc::BonusPicture& p) {
 }
 
 }  // namespace
+
+TEST_CASE("every 4-bit picture the builder writes holds two different pixels in each byte") {
+    int pictures = 0;
+    for (const auto& p : mkdisc::bonus_pictures()) {
+        if (p.kind != mkdisc::BonusPicture::Kind::pif4) continue;
+        CAPTURE(p.table);
+        const auto q = mkdisc::picture4(p.width, p.height, mkdisc::bonus_seed(p));
+        const Bytes pif = pif::write_pif4(p.width, p.height, q.palette, q.indices);
+        // formats-globals.md §5, format 0x94: the 0x20-byte header, 16 u32 colours, then two pixels a byte.
+        REQUIRE(pif.size() >= 0x60 + p.width * p.height / 2);
+        const ByteSpan pixels = ByteSpan(pif).subspan(0x60, p.width * p.height / 2);
+        CHECK(std::all_of(pixels.begin(), pixels.end(), [](uint8_t b) { return (b >> 4) != (b & 0x0F); }));
+        ++pictures;
+    }
+    CHECK(pictures > 0);
+}
 
 TEST_CASE("global/bonus: every picture is the builder's, pixel for pixel, at the size stat gave") {
     auto disc = tree::open_disc(small_disc().path, 64 << 20);
