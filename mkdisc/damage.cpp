@@ -46,7 +46,8 @@ constexpr Named kNames[] = {{"tfrag-count", Damage::tfrag_count},
                             {"armor-packets", Damage::armor_packets},
                             {"exe-block", Damage::exe_block},
                             {"particle-frame-row", Damage::particle_frame_row},
-                            {"sound-remap-end", Damage::sound_remap_end}};
+                            {"sound-remap-end", Damage::sound_remap_end},
+                            {"stash-row-unlisted", Damage::stash_row_unlisted}};
 
 }  // namespace
 

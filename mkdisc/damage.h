@@ -46,6 +46,7 @@ enum class Damage {
     exe_block,       // MISC frontbin's third block claims more bytes than the executable holds (§8)
     particle_frame_row,  // particle 10's third frame names part_textures row 200, past the table (formats-globals.md §13)
     sound_remap_end,     // the sound remap's last element runs its block past core_index's end (§13)
+    stash_row_unlisted,  // moby class 100 names the stashed texture row without being on the stash list (formats-moby.md §10.2)
 };
 
 struct DamageSpec {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -326,7 +327,9 @@ Core build_core(const ScaleSizes& sizes, Random& random, uint64_t disc_seed, con
         idx.s32(moby_offsets[m]);
         idx.s32(mobies[m].o_class);
         idx.zeros(8);  // unknown_8, unknown_c (formats-moby.md §1.1)
-        for (uint8_t row : mobies[m].textures) idx.u8(row);
+        std::array<uint8_t, 16> rows = mobies[m].textures;
+        if (m == 0 && wants(damage, Damage::stash_row_unlisted)) rows[15] = kStashedMobyRow;
+        for (uint8_t row : rows) idx.u8(row);
     }
     h.tie_classes = {static_cast<int32_t>(ties.size()), static_cast<int32_t>(idx.size())};
     for (size_t t = 0; t < ties.size(); ++t) {
@@ -420,8 +423,12 @@ Core build_core(const ScaleSizes& sizes, Random& random, uint64_t disc_seed, con
     idx.append(remap);
     idx.pad_to(0x10);
     h.moby_gs_stash_list = static_cast<int32_t>(idx.size());
+    // formats-moby.md §10.2: a class on the list reads every row it names from
+    // the stash, one off it from the core; so every class naming the stashed
+    // row is listed, model-less ones too (the references are silent on
+    // whether a real model-less class names texture rows at all).
     for (size_t m = 0; m < moby_offsets.size(); ++m)
-        if (moby_offsets[m] != 0 && static_cast<int>(m) % 4 == kStashedMobyDesign) idx.s16(static_cast<int16_t>(mobies[m].o_class));
+        if (static_cast<int>(m) % 4 == kStashedMobyDesign) idx.s16(static_cast<int16_t>(mobies[m].o_class));
     idx.s16(-1);
     idx.pad_to(0x10);
     h.ratchet_seqs = static_cast<int32_t>(idx.size());

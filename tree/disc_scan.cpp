@@ -138,7 +138,18 @@ void scan_class_and_texture_offsets(LevelScan& level, const LevelCoreHeader& cor
                         if (row != 0xff) level.stashed_moby_rows.insert(row);
         }
     }
-    const bool stash_ok = stash.ok() && (stash->classes.empty() || level.moby_stash_address);
+    // A row a stashed class names and an unstashed one names too has its
+    // texels in two places (the stash, the core): the textures/ file shows the
+    // stash's, so such a class is named.
+    std::string mixed;
+    for (const auto& entry : level.classes[0])
+        if (!level.stashed_moby_classes.contains(static_cast<int16_t>(entry.o_class)))
+            for (uint8_t row : entry.textures)
+                if (mixed.empty() && row != 0xff && level.stashed_moby_rows.contains(row))
+                    mixed = fmt::format("moby class {} is not stashed but names row {}, which stashed classes read from the stash",
+                                        entry.o_class, row);
+    if (!mixed.empty()) stash_detail = mixed;
+    const bool stash_ok = stash.ok() && (stash->classes.empty() || level.moby_stash_address) && mixed.empty();
     level.checks.push_back({"moby stash", stash_ok, stash_detail + " (formats-moby.md 10.2)"});
 
     const std::pair<const char*, ArrayRange> texture_tables[4] = {

@@ -60,6 +60,7 @@ cases=(
     "gameplay-path-count|LEVEL01/gameplay/paths.obj LEVEL01/gameplay/paths.csv|declares|LEVEL00 LEVEL02 LEVEL03|gameplay/grind_paths.obj gameplay/mobies.csv gameplay/settings.json gameplay/volumes.obj gameplay/help"
     "particle-frame-row|LEVEL01/particles/010.png LEVEL01/particles/010/frame_02.png|names part_textures row 200|LEVEL00 LEVEL02 LEVEL03|particles/000.png particles/000 particles/003.png particles/010/frame_01.png textures sound_remap.bin sound_remap.csv ratchet_seqs overlay.elf tfrag gameplay"
     "sound-remap-end|LEVEL01/sound_remap.bin LEVEL01/sound_remap.csv|last element|LEVEL00 LEVEL02 LEVEL03|particles particles.csv ratchet_seqs textures overlay.elf tfrag gameplay"
+    "stash-row-unlisted|LEVEL01/..|moby class 100 is not stashed|LEVEL00 LEVEL02 LEVEL03|textures mobies gameplay"
     "vag-predictor|LEVEL01/audio/sfx_001.wav|predictor 5|LEVEL00 LEVEL02 LEVEL03|audio/sfx_000.wav audio/sfx_510.wav audio/upgrade_sample.wav gameplay tfrag"
 )
 for case in "${cases[@]}"; do

@@ -4,7 +4,10 @@
 // moby textures come from GS RAM, and a damaged class is rejected alone,
 // naming its byte in core_data.bin.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -97,6 +100,43 @@ TEST_CASE("textures/ holds every texture table of the core, particle and fx ones
     CHECK(level.stashed_moby_rows == std::set<size_t>{4});
     REQUIRE(level.moby_stash_address.has_value());
     CHECK(node_at(*disc, "LEVEL00/textures/moby_004.png").provenance->detail.find("stashed: gs_ram.bin") != std::string::npos);
+}
+
+TEST_CASE("a full-scale disc names the stashed row from stashed classes only, model-less ones too") {
+    // formats-moby.md §10.2: a class on the stash list reads its rows from the stash, one off it from
+    // the core; a row both kinds name would have its texels in two places.
+    const std::string path = "/tmp/gcfs-unit-full-stash-" + std::to_string(::getpid()) + ".iso";
+    mkdisc::build_disc({2, 1, mkdisc::Scale::full, {}}, path);
+    auto disc = tree::open_disc(path, 64 << 20);
+    for (size_t l = 0; l < 2; ++l) {
+        CAPTURE(l);
+        children(*disc, fmt::format("LEVEL{:02d}", l));  // scans the level
+        const tree::LevelScan& level = disc->scan.levels.at(l);
+        REQUIRE_FALSE(level.stashed_moby_rows.empty());
+        int modelless_stashed = 0;
+        for (const auto& entry : level.classes[0]) {
+            const bool names_stashed_row = std::any_of(entry.textures.begin(), entry.textures.end(),
+                                                       [&](uint8_t row) { return level.stashed_moby_rows.contains(row); });
+            CHECK_MESSAGE(names_stashed_row == level.stashed_moby_classes.contains(entry.o_class), entry.o_class);
+            modelless_stashed += names_stashed_row && entry.offset_in_asset_wad == 0;
+        }
+        CHECK(modelless_stashed > 0);
+        const auto stash = std::find_if(level.checks.begin(), level.checks.end(), [](const auto& c) { return c.name == "moby stash"; });
+        REQUIRE(stash != level.checks.end());
+        CHECK_MESSAGE(stash->ok, stash->detail);
+    }
+    ::unlink(path.c_str());
+}
+
+TEST_CASE("a class naming the stashed row off the stash list fails the level's stash check, named") {
+    const DamagedDisc damaged({{mkdisc::Damage::stash_row_unlisted, 1}}, 7);
+    auto disc = tree::open_disc(damaged.path, 64 << 20);
+    children(*disc, "LEVEL01");
+    const tree::LevelScan& level = disc->scan.levels.at(1);
+    const auto stash = std::find_if(level.checks.begin(), level.checks.end(), [](const auto& c) { return c.name == "moby stash"; });
+    REQUIRE(stash != level.checks.end());
+    CHECK_FALSE(stash->ok);
+    CHECK_MESSAGE(stash->detail.find("moby class 100 is not stashed but names row 4") != std::string::npos, stash->detail);
 }
 
 TEST_CASE("a damaged tie class and a damaged shrub class are rejected alone, naming their bytes") {
