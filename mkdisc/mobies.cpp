@@ -41,15 +41,43 @@ RecordSpec main_record(const Point& p, float scale, uint16_t id, uint8_t load = 
     return r;
 }
 
-// A joint at `t` (class space, world units), unrotated. §11: skeleton[j] is
-// read as the inverse bind matrix, its m_3.xyz in raw vertex units (times
-// scale/1024 gives world units), so the stored translation is -t x 1024/scale.
-formats::moby::Joint joint(int parent, std::array<float, 3> t, float scale) {
+// A joint's bind frame: a column-major 3x3, a rotation times a uniform scale
+// (uniform, so a glTF node's matrix built from two of them is still
+// translation, rotation and scale).
+using Frame = std::array<double, 9>;
+constexpr Frame kUnturned{1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+// `degrees` about `axis` (Rodrigues' formula), times `scale`.
+Frame turned(std::array<double, 3> axis, double degrees, double scale) {
+    const double n = std::hypot(axis[0], axis[1], axis[2]), x = axis[0] / n, y = axis[1] / n, z = axis[2] / n;
+    const double a = degrees * M_PI / 180, c = std::cos(a), s = std::sin(a), t = 1 - c;
+    Frame f{t * x * x + c,     t * x * y + s * z, t * x * z - s * y,   // column 0
+            t * x * y - s * z, t * y * y + c,     t * y * z + s * x,   // column 1
+            t * x * z + s * y, t * y * z - s * x, t * z * z + c};      // column 2
+    for (double& v : f) v *= scale;
+    return f;
+}
+
+// A joint at `p` (class space, world units) with bind frame `frame`. §11 as
+// Wrench's recover_moby_joints reads the skeleton: the stored 3x3 is the
+// inverse of the inverse bind matrix's, so the frame itself, and m_3.xyz the
+// inverse bind's translation, -frame⁻¹·p, in raw vertex units (× 1024/scale).
+// common_trans holds p (what its x, y, z mean is not published, §11).
+formats::moby::Joint joint(int parent, std::array<float, 3> p, float scale, const Frame& frame = kUnturned) {
     formats::moby::Joint j;
     j.parent = parent;
-    j.translation = t;
-    const float raw = 1024.0f / scale;
-    j.matrix = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -t[0] * raw, -t[1] * raw, -t[2] * raw, 1};
+    j.translation = p;
+    const double squared_scale = frame[0] * frame[0] + frame[1] * frame[1] + frame[2] * frame[2];
+    const double raw = 1024.0 / scale;
+    for (int c = 0; c < 3; ++c) {
+        double inverse_p = 0;  // (frame⁻¹ p)_c = (frameᵀ p)_c / scale² for a scaled rotation
+        for (int r = 0; r < 3; ++r) {
+            j.matrix[static_cast<size_t>(4 * c + r)] = static_cast<float>(frame[static_cast<size_t>(3 * c + r)]);
+            inverse_p += frame[static_cast<size_t>(3 * c + r)] * p[static_cast<size_t>(r)];
+        }
+        j.matrix[static_cast<size_t>(12 + c)] = static_cast<float>(-inverse_p / squared_scale * raw);
+    }
+    j.matrix[15] = 1;
     return j;
 }
 
@@ -116,14 +144,23 @@ ClassSpec crate(double half, float scale) {
     return spec;
 }
 
-// A tube along y in rings of 6, bent over three joints: packet 0 holds rings
-// 0-2 with blends, packet 1 rings 3-4 and re-sends ring 2 as duplicates of
-// packet 0's cache entries with new texture coordinates (§8.5).
+// A tube along y in rings of 6, bent over a chain of four joints, each bind
+// frame turned its own way and scaled (so §11's convention shows in every
+// pose): packet 0 holds rings 0-2 with blends, packet 1 rings 3-4 on the last
+// two joints and re-sends ring 2 as duplicates of packet 0's cache entries
+// with new texture coordinates (§8.5).
 ClassSpec worm(double length, float scale) {
     ClassSpec spec;
     spec.scale = scale ? scale : static_cast<float>(std::ceil(length * 1024.0 / 32000.0 * 64.0) / 64.0);
     spec.bounding_sphere = {0, static_cast<float>(length / 2), 0, static_cast<float>(length)};
-    spec.joints = {joint(-1, {0, 0, 0}, spec.scale), joint(0, {0, static_cast<float>(length / 2), 0}, spec.scale), joint(1, {0, static_cast<float>(length), 0}, spec.scale)};
+    auto along = [&](double part) { return std::array<float, 3>{0, static_cast<float>(length * part), 0}; };
+    // One scale for the whole chain: a Blender bone keeps no scale of its own at rest, so its
+    // glTF importer cannot give a chain whose joints differ in scale its bind pose back.
+    constexpr double kChainScale = 1.25;
+    spec.joints = {joint(-1, along(0), spec.scale, turned({0, 0, 1}, 30, kChainScale)),
+                   joint(0, along(0.25), spec.scale, turned({1, 0, 0}, 40, kChainScale)),
+                   joint(1, along(0.5), spec.scale, turned({1, 1, 0}, -55, kChainScale)),
+                   joint(2, along(0.75), spec.scale, turned({0, 1, 1}, 70, kChainScale))};
     const int sides = 6;
     auto ring_point = [&](int ring, int k, double v) {
         const double a = 2 * M_PI * k / sides, y = length * ring / 4.0;
@@ -165,11 +202,13 @@ ClassSpec worm(double length, float scale) {
         return s;
     };
     p0.strips = {band(0, 0, 6), band(1, 6, 12)};
-    // Packet 1: ring 2 again as duplicates (VU1 0-5 come after 12 records: 12-17), rings 3 and 4.
+    // Packet 1: ring 2 again as duplicates (VU1 0-5 come after 12 records: 12-17), ring 3 on
+    // joint 2 and ring 4 on joint 3, the end of the chain.
     PacketSpec p1;
-    p1.transfers = {{2, 0x08}};
+    p1.transfers = {{2, 0x08}, {3, 0x0c}};
     for (int ring = 3; ring < 5; ++ring)
-        for (int k = 0; k < sides; ++k) p1.records.push_back(main_record(ring_point(ring, k, ring / 4.0), spec.scale, id++, 0x08));
+        for (int k = 0; k < sides; ++k)
+            p1.records.push_back(main_record(ring_point(ring, k, ring / 4.0), spec.scale, id++, ring == 3 ? 0x08 : 0x0c));
     for (int k = 0; k < sides; ++k)
         p1.duplicates.push_back({static_cast<uint16_t>(kFirstCacheId + 2 * sides + k), static_cast<int16_t>(4096 * k / sides), 4096 / 2});
     p1.strips = {band(1, 12, 0), band(0, 0, 6)};

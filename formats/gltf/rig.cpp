@@ -76,13 +76,16 @@ std::vector<int> add_joint_nodes(Scene& scene, const std::vector<RigJoint>& rig,
 
 std::vector<RigJoint> moby_rig(const std::vector<moby::Joint>& joints, float scale) {
     std::vector<RigJoint> out;
-    const float unit = scale / 1024.0f;  // §11: m_3.xyz in raw vertex units
+    const double unit = scale / 1024.0;  // §11: m_3.xyz in raw vertex units
     for (const moby::Joint& j : joints) {
-        RigJoint r{j.parent, j.matrix};
-        r.inverse_bind[3] = r.inverse_bind[7] = r.inverse_bind[11] = 0;
-        for (size_t k = 12; k < 15; ++k) r.inverse_bind[k] *= unit;
-        r.inverse_bind[15] = 1;
-        out.push_back(r);
+        // The stored 3x3 alone, inverted (the reader checked it invertible).
+        Affine frame{};
+        for (size_t c = 0; c < 3; ++c)
+            for (size_t r = 0; r < 3; ++r) frame[4 * c + r] = j.matrix[4 * c + r];
+        frame[15] = 1;
+        Affine inverse_bind = invert(frame);
+        for (size_t k = 0; k < 3; ++k) inverse_bind[12 + k] = j.matrix[12 + k] * unit;
+        out.push_back({j.parent, as_single(inverse_bind)});
     }
     return out;
 }

@@ -21,11 +21,13 @@ struct RigJoint {
     Matrix inverse_bind;  // class space (game units, z up) to the joint's space
 };
 
-// §11 read as Wrench's disabled recovery reads it: skeleton[j] is joint j's
-// inverse bind matrix, its 3x3 part a rotation and its m_3.xyz a translation
-// in raw vertex units (times scale/1024). gcfs takes m_0..m_3 as the columns
-// (the row/column convention is not confirmed, §11); the stored w's carry no
-// meaning and the bottom row is written 0 0 0 1. common_trans gives the parents.
+// §11 read as Wrench's disabled recovery (moby_low.cpp :: recover_moby_joints)
+// reads it: with m_0..m_3 as columns, joint j's inverse bind matrix is the
+// inverse of the stored 3x3 (the joint's bind frame: a rotation, maybe scaled)
+// beside m_3.xyz as its translation, in raw vertex units (times scale/1024).
+// So the joint sits at -frame · m_3.xyz. §11 calls the convention unconfirmed;
+// the stored w's carry no meaning and the bottom row is written 0 0 0 1.
+// common_trans gives the parents.
 std::vector<RigJoint> moby_rig(const std::vector<moby::Joint>& joints, float scale);
 
 // A rig of `count` joints, each a root at the origin with the identity as its

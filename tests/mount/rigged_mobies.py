@@ -10,9 +10,16 @@
 # weights to that joint or to a joint below it in skeleton.json's hierarchy
 # (a leaf: its own vertices alone; blender_pose.py), and for the classes
 # with bangles, the bangles' vertices move with the bones the same way.
+# For the classes whose skeleton is a chain at least four deep with turned,
+# scaled bind frames (formats-moby.md §11; the builder's worms): Blender's
+# rest pose is the class's OBJ, and a rotated bone turns its vertices about
+# the joint's bind position as the test reads it from skeleton.json itself
+# (-F · m_3 × scale/1024, F the stored 3x3, as Wrench's recover_moby_joints
+# reads the skeleton): each moved vertex keeps its distance to that point.
 # Usage: rigged_mobies.py MOUNT VALIDATOR BLENDER_POSE_SCRIPT
 import glob
 import json
+import math
 import os
 import shutil
 import struct
@@ -71,33 +78,80 @@ def pose(path, mesh_name):
     lines = [l for l in blender.stdout.splitlines() if l.startswith("POSE_")]
     armatures = [int(l.split()[1]) for l in lines if l.startswith("POSE_ARMATURES ")]
     bones = [int(l.split()[1]) for l in lines if l.startswith("POSE_BONES ")]
-    moved = {}
+    points = lambda words: [tuple(float(c) for c in p.split(",")) for p in words]
+    moved, turned, rest = {}, {}, []
     for line in lines:
+        parts = line.split()
         if line.startswith("POSE_MOVED "):
-            parts = line.split()
-            moved[int(parts[1].rsplit("_", 1)[1])] = [tuple(float(c) for c in p.split(",")) for p in parts[2:]]
-    return armatures[0] if armatures else None, bones[0] if bones else None, moved, blender.stderr[-800:]
+            moved[int(parts[1].rsplit("_", 1)[1])] = points(parts[2:])
+        elif line.startswith("POSE_TURNED "):
+            turned[int(parts[1].rsplit("_", 1)[1])] = points(parts[2:])
+        elif line.startswith("POSE_REST "):
+            rest = points(parts[1:])
+    return armatures[0] if armatures else None, bones[0] if bones else None, moved, blender.stderr[-800:], turned, rest
 
 
-def weighted_to(positions, joint_sets, weights, parents):
-    """Per joint, the positions weighted to it or to a joint below it."""
-    joints = len(parents)
-    def below(j):  # j and every joint under it
-        out = {j}
-        for k in range(joints):
-            if parents[k] in out:
-                out.add(k)
-        return out
-    return {j: [positions[v] for v in range(len(positions)) if any(joint_sets[v][k] in below(j) and weights[v][k] > 0 for k in range(4))]
-            for j in range(joints)}
+def obj_positions(path):
+    """An OBJ's vertices in the game's axes (gcfs writes the game's (x, y, z) as (x, z, -y))."""
+    out = []
+    for line in open(path):
+        if line.startswith("v "):
+            x, y, z = (float(c) for c in line.split()[1:4])
+            out.append((x, -z, y))
+    return out
 
 
-posed = posed_bangles = 0
+def chain_depth(parents):
+    def depth(j):
+        return 1 if parents[j] < 0 else 1 + depth(parents[j])
+    return max(depth(j) for j in range(len(parents)))
+
+
+def bind_position(joint, scale):
+    """formats-moby.md §11 as Wrench's recover_moby_joints reads it: the joint sits at -F · m_3 × scale/1024."""
+    m = joint["bind_matrix"]
+    return tuple(-(m[r] * m[12] + m[4 + r] * m[13] + m[8 + r] * m[14]) * scale / 1024 for r in range(3))
+
+
+def turned_frame(joint):
+    m = joint["bind_matrix"]
+    return any(abs(m[4 * c + r]) > 1e-3 for c in range(3) for r in range(3) if r != c) and abs(sum(m[r] ** 2 for r in range(3)) - 1) > 1e-2
+
+
+scales = {}
+for csv_path in glob.glob(os.path.join(mount, "LEVEL*", "mobies", "mobies.csv")):
+    rows = [l.rstrip("\n").split(",") for l in open(csv_path)]
+    head = rows[0]
+    for row in rows[1:]:
+        if len(row) == len(head):
+            scales[(os.path.dirname(csv_path), row[head.index("class")])] = float(row[head.index("scale")])
+
+
+def below(j, parents):
+    """j and every joint under it."""
+    out = {j}
+    for k in range(len(parents)):
+        if parents[k] in out:
+            out.add(k)
+    return out
+
+
+def weighted_to(positions, joint_sets, weights, parents, wholly=False):
+    """Per joint, the positions weighted to it or to a joint below it (wholly: all their weight)."""
+    def takes(v, j):
+        share = [joint_sets[v][k] in below(j, parents) for k in range(4) if weights[v][k] > 0]
+        return all(share) if wholly else any(share)
+    return {j: [positions[v] for v in range(len(positions)) if takes(v, j)] for j in range(len(parents))}
+
+
+posed = posed_bangles = posed_chains = 0
 for path in files:
     name = os.path.basename(path)[:-4]
     lod = "_low_lod" if "/low/" in path else "_high_lod"
-    skeleton_path = os.path.join(os.path.dirname(path).removesuffix("/low"), name + ".skeleton.json")
-    parents = [j["parent"] for j in json.load(open(skeleton_path))["joints"]] if os.path.exists(skeleton_path) else []
+    folder = os.path.dirname(path).removesuffix("/low")
+    skeleton_path = os.path.join(folder, name + ".skeleton.json")
+    skeleton = json.load(open(skeleton_path))["joints"] if os.path.exists(skeleton_path) else []
+    parents = [j["parent"] for j in skeleton]
     joints = len(parents)
     doc, binary = read_glb(path)
     for image in doc.get("images", []):
@@ -130,7 +184,7 @@ for path in files:
         attributes = doc["meshes"][bangle["mesh"]]["primitives"][0]["attributes"]
         want = weighted_to(accessor(doc, binary, attributes["POSITION"]), accessor(doc, binary, attributes["JOINTS_0"]),
                            accessor(doc, binary, attributes["WEIGHTS_0"]), parents)
-        armatures, bones, moved, stderr = pose(path, bangle["name"])
+        armatures, bones, moved, stderr, _, _ = pose(path, bangle["name"])
         if armatures != 1 or bones != joints:
             problems.append("%s: Blender made %s armatures of %s bones for bangle %s (want 1 of %d)%s" % (path, armatures, bones, bangle["name"], joints, stderr))
             continue
@@ -146,7 +200,7 @@ for path in files:
     weighted = weighted_to(positions, joint_sets, weights, parents)
     if len({len(p) for p in weighted.values()}) < 2 or not any(0 < sum(1 for k in range(4) if w[k] > 0) > 1 for w in weights):
         problems.append("%s: no vertex blends joints; the posing check would prove little" % path)
-    armatures, bones, moved, stderr = pose(path, name + lod)
+    armatures, bones, moved, stderr, turned, rest = pose(path, name + lod)
     if armatures != 1 or bones != joints:
         problems.append("%s: Blender made %s armatures, of %s bones; the class has %d joints%s" % (path, armatures, bones, joints, stderr))
         continue
@@ -154,9 +208,30 @@ for path in files:
         if not moved.get(j) or not same_points(weighted[j], moved[j]):
             problems.append("%s: rotating joint %d moved %d vertices, the file weights %d to it and the joints below it" % (path, j, len(moved.get(j, [])), len(weighted[j])))
     posed += 1
-if posed == 0 or posed_bangles == 0:
-    problems.append("%d classes with several joints and %d bangles were posed; the test needs both" % (posed, posed_bangles))
-print("%d moby .glb files validated alone, %d posed in Blender, %d bangles posed with their class's armature" % (len(files), posed, posed_bangles))
+    if chain_depth(parents) < 4 or not all(turned_frame(j) for j in skeleton):
+        continue
+    # The bind pose is the OBJ: every vertex Blender's armature leaves in the rest pose is one of the OBJ's.
+    obj = obj_positions(os.path.join(os.path.dirname(path), name + ".obj"))
+    if not rest or not all(any(near(r, o) for o in obj) for r in rest):
+        problems.append("%s: Blender's rest pose (%d vertices) is not the OBJ's vertices" % (path, len(rest)))
+    scale = scales.get((folder, name.split("_")[1]))
+    if scale is None:
+        problems.append("%s: mobies.csv gives no scale" % path)
+        continue
+    # A vertex all of whose weight is on the joint and those below it turns rigidly with it
+    # (one that blends in a joint above it moves partway, as linear blending does).
+    rigid = weighted_to(positions, joint_sets, weights, parents, wholly=True)
+    for j in range(joints):
+        pivot = bind_position(skeleton[j], scale)
+        pairs = [(a, b) for a, b in zip(moved.get(j, []), turned.get(j, [])) if any(near(a, r) for r in rigid[j])]
+        if not pairs or any(abs(math.dist(a, pivot) - math.dist(b, pivot)) > 2e-3 for a, b in pairs):
+            problems.append("%s: rotating joint %d does not turn its %d vertices about its bind position %s" % (path, j, len(pairs), pivot))
+    posed_chains += 1
+if posed == 0 or posed_bangles == 0 or posed_chains == 0:
+    problems.append("%d classes with several joints, %d bangles and %d turned, scaled chains four deep were posed; the test needs each"
+                    % (posed, posed_bangles, posed_chains))
+print("%d moby .glb files validated alone, %d posed in Blender (%d turned, scaled chains four deep), %d bangles posed with their class's armature"
+      % (len(files), posed, posed_chains, posed_bangles))
 for p in problems:
     print(p)
 sys.exit(1 if problems else 0)

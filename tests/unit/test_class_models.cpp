@@ -189,8 +189,9 @@ TEST_CASE("mobies/ lists every class with a model, its low LOD, the skeletons an
     formats::Bytes skeleton;
     REQUIRE(read_whole(*disc, "LEVEL02/mobies/moby_101.skeleton.json", skeleton).ok());
     const auto joints = nlohmann::json::parse(skeleton.begin(), skeleton.end())["joints"];
-    REQUIRE(joints.size() == 3);
+    REQUIRE(joints.size() == 4);
     CHECK(joints[2]["parent"] == 1);
+    CHECK(joints[3]["parent"] == 2);
 }
 
 // The JSON chunk of a .glb (glTF 2.0 §4.4.3.1: it follows the 12-byte header and its 8-byte chunk header).

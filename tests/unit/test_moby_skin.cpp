@@ -49,11 +49,11 @@ TEST_CASE("two_packets: every vertex's matrix followed back to its joints, VU0 s
     for (const VertexSkin& s : skins_of(cls->low)) CHECK(s == one(0));
 }
 
-TEST_CASE("the builder's worm decodes to the blends it wrote, on three joints") {
+TEST_CASE("the builder's worm decodes to the blends it wrote, on a chain of four joints") {
     const moby::ClassSpec spec = mkdisc::moby_design(1, 1.0);
     const auto cls = moby::read_moby_class(moby::write_moby_class(spec));
     REQUIRE(cls.ok());
-    REQUIRE(cls->joints.size() == 3);
+    REQUIRE(cls->joints.size() == 4);
     CHECK_FALSE(cls->rig_error);
     const auto got = skins_of(cls->high);
     REQUIRE(got.size() == 18 + 12 + 6);  // packet 0: rings 0-2; packet 1: rings 3, 4 and ring 2's duplicates
@@ -63,8 +63,8 @@ TEST_CASE("the builder's worm decodes to the blends it wrote, on three joints") 
         CHECK(got[static_cast<size_t>(k)] == (k == 0 ? blend2 : k == 1 ? blend3 : one(0)));  // ring 0
         CHECK(got[static_cast<size_t>(6 + k)] == blend2);                                    // ring 1 loads 0x10
         CHECK(got[static_cast<size_t>(12 + k)] == (k % 2 ? blend3 : one(1)));                 // ring 2: 0x14 or 0x04
-        CHECK(got[static_cast<size_t>(18 + k)] == one(2));                                   // rings 3 and 4 load 0x08
-        CHECK(got[static_cast<size_t>(24 + k)] == one(2));
+        CHECK(got[static_cast<size_t>(18 + k)] == one(2));                                   // ring 3 loads 0x08
+        CHECK(got[static_cast<size_t>(24 + k)] == one(3));                                   // ring 4 0x0c
         CHECK(got[static_cast<size_t>(30 + k)] == got[static_cast<size_t>(12 + k)]);         // a duplicate keeps its original's
     }
 }
@@ -98,31 +98,55 @@ TEST_CASE("glTF weights: fractions of the blend's sum, repeats merged, the large
         }
 }
 
-TEST_CASE("the rig's bind pose is the stored mesh: joints where the builder put them, each joint's world matrix times its inverse bind the identity") {
+// Column-major 4x4 products, for chaining the joint nodes' local matrices.
+std::array<double, 16> times(const std::array<double, 16>& a, const std::array<double, 16>& b) {
+    std::array<double, 16> out{};
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+            for (int k = 0; k < 4; ++k) out[static_cast<size_t>(4 * c + r)] += a[static_cast<size_t>(4 * k + r)] * b[static_cast<size_t>(4 * c + k)];
+    return out;
+}
+
+TEST_CASE("the rig's bind pose is the stored mesh: turned, scaled joints where the builder put them, each joint's world matrix times its inverse bind the identity") {
     const moby::ClassSpec spec = mkdisc::moby_design(1, 1.0);
     const auto cls = moby::read_moby_class(moby::write_moby_class(spec));
     REQUIRE(cls.ok());
     const auto rig = gltf::moby_rig(cls->joints, cls->header.scale);
-    REQUIRE(rig.size() == 3);
-    for (size_t j = 0; j < 3; ++j) {
+    REQUIRE(rig.size() == 4);
+    for (size_t j = 0; j < rig.size(); ++j) {
         CAPTURE(j);
         CHECK(rig[j].parent == static_cast<int>(j) - 1);
-        // §11 with the builder's unrotated joints: the inverse bind's translation is minus the
-        // joint's position in world units (common_trans holds it too).
-        for (size_t k = 0; k < 3; ++k) CHECK(-rig[j].inverse_bind[12 + k] == doctest::Approx(cls->joints[j].translation[k]).epsilon(1e-4));
+        // §11 as Wrench's recover_moby_joints reads it, worked here by hand: the stored 3x3 F is
+        // the joint's frame, so the joint sits at -F · m_3 × scale/1024 (common_trans holds it too).
+        const auto& m = cls->joints[j].matrix;
+        const double unit = cls->header.scale / 1024.0;
+        for (size_t r = 0; r < 3; ++r) {
+            const double at = -(m[r] * m[12] + m[4 + r] * m[13] + m[8 + r] * m[14]) * unit;
+            CHECK(at == doctest::Approx(cls->joints[j].translation[r]).epsilon(1e-4));
+        }
+        // The frame is turned and not of unit scale: the convention shows.
+        CHECK(std::abs(m[1]) + std::abs(m[2]) + std::abs(m[4]) + std::abs(m[6]) + std::abs(m[8]) + std::abs(m[9]) > 0.1);
+        CHECK(std::abs(m[0] * m[0] + m[1] * m[1] + m[2] * m[2] - 1) > 0.1);
     }
     gltf::Scene scene;
-    const ClassMesh high = moby::lod_mesh(*cls, cls->high), low = moby::lod_mesh(*cls, cls->low);
+    const ClassMesh high = moby::lod_mesh(*cls, cls->high);
     gltf::add_rigged_parts(scene, "moby_1", {{"moby_1_high_lod", &high}}, rig, [](int) { return -1; });
     REQUIRE(scene.skins.size() == 1);
     const gltf::Skin& skin = scene.skins[0];
-    REQUIRE(skin.joints.size() == 3);
-    // Each joint node's local matrix chained from the root's children must give bind = inverse(IBM).
-    std::array<double, 3> at{};
-    for (size_t j = 0; j < 3; ++j) {
-        const gltf::Matrix& local = *scene.nodes[static_cast<size_t>(skin.joints[j])].matrix;
-        for (size_t k = 0; k < 3; ++k) at[k] += local[12 + k];  // unrotated: translations add up
-        for (size_t k = 0; k < 3; ++k) CHECK(at[k] == doctest::Approx(-rig[j].inverse_bind[12 + k]).epsilon(1e-4));
+    REQUIRE(skin.joints.size() == 4);
+    // The joint nodes' local matrices chained from the root: world · inverse bind = identity, and
+    // the world translation is where the builder put the joint.
+    std::array<double, 16> world{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    for (size_t j = 0; j < 4; ++j) {
+        CAPTURE(j);
+        std::array<double, 16> local, inverse_bind;
+        const gltf::Matrix& stored_local = *scene.nodes[static_cast<size_t>(skin.joints[j])].matrix;
+        std::copy(stored_local.begin(), stored_local.end(), local.begin());
+        std::copy(rig[j].inverse_bind.begin(), rig[j].inverse_bind.end(), inverse_bind.begin());
+        world = times(world, local);
+        const auto identity = times(world, inverse_bind);
+        for (size_t k = 0; k < 16; ++k) CHECK(identity[k] == doctest::Approx(k % 5 == 0 ? 1.0 : 0.0).epsilon(1e-4).scale(1));
+        for (size_t k = 0; k < 3; ++k) CHECK(world[12 + k] == doctest::Approx(cls->joints[j].translation[k]).epsilon(1e-4).scale(1));
     }
     const gltf::Mesh& mesh = scene.meshes[0];
     REQUIRE(mesh.joints.size() == high.positions.size());

@@ -378,11 +378,12 @@ TEST_CASE("a core damaged partway: level.glb reads at its stat size, and no text
         return out;
     };
     int failed_cores = 0, failed_textures = 0, noted_textures = 0;
-    for (int i = 1; i <= 12; ++i) {
-        // 16 bytes overwritten at i/40 of the compressed stream: the texels
-        // end early in it (the builder's classes after them compress worse),
-        // so some of these land after the terrain and before the texels' end.
-        const uint64_t at = stream_at + stream_bytes * static_cast<uint64_t>(i) / 40;
+    for (int i = 1; i <= 60; ++i) {
+        // 16 bytes overwritten at i/200 of the compressed stream, through its
+        // first 30%: the texels end early in it (13% on seed 1; the builder's
+        // classes after them compress worse), so some of these land after the
+        // terrain and before the texels' end.
+        const uint64_t at = stream_at + stream_bytes * static_cast<uint64_t>(i) / 200;
         CAPTURE(at);
         formats::Bytes damaged = clean;
         for (uint64_t k = 0; k < 16; ++k) damaged[at + k] = static_cast<uint8_t>(0x5a ^ (k * 37 + static_cast<uint64_t>(i)));
