@@ -15,7 +15,10 @@
 # rest pose is the class's OBJ, and a rotated bone turns its vertices about
 # the joint's bind position as the test reads it from skeleton.json itself
 # (-F · m_3 × scale/1024, F the stored 3x3, as Wrench's recover_moby_joints
-# reads the skeleton): each moved vertex keeps its distance to that point.
+# reads the skeleton): each vertex wholly weighted to it and the joints below
+# keeps its distance to that point. The same through three.js's GLTFLoader
+# and its CPU skinning (pose_three.mjs beside the validator), which also must
+# move exactly the vertices weighted to the bone or below it.
 # Usage: rigged_mobies.py MOUNT VALIDATOR BLENDER_POSE_SCRIPT
 import glob
 import json
@@ -99,6 +102,16 @@ def obj_positions(path):
             x, y, z = (float(c) for c in line.split()[1:4])
             out.append((x, -z, y))
     return out
+
+
+def three_pose(path, mesh_name):
+    """three.js's rest positions and, per bone, the posed ones, in the game's axes (its world is glTF's y-up)."""
+    run = subprocess.run(["node", os.path.join(os.path.dirname(validator), "pose_three.mjs"), path, mesh_name], capture_output=True, text=True)
+    if run.returncode != 0:
+        return None, None, run.stderr[-800:]
+    doc = json.loads(run.stdout)
+    game = lambda points: [(x, -z, y) for x, y, z in points]
+    return game(doc["rest"]), [game(p) for p in doc["posed"]], ""
 
 
 def chain_depth(parents):
@@ -226,11 +239,25 @@ for path in files:
         pairs = [(a, b) for a, b in zip(moved.get(j, []), turned.get(j, [])) if any(near(a, r) for r in rigid[j])]
         if not pairs or any(abs(math.dist(a, pivot) - math.dist(b, pivot)) > 2e-3 for a, b in pairs):
             problems.append("%s: rotating joint %d does not turn its %d vertices about its bind position %s" % (path, j, len(pairs), pivot))
+    three_rest, three_posed, stderr = three_pose(path, name + lod)
+    if three_rest is None or len(three_posed) != joints:
+        problems.append("%s: three.js did not pose it: %s" % (path, stderr))
+        continue
+    if not all(any(near(r, o) for o in obj) for r in three_rest):
+        problems.append("%s: three.js's rest pose is not the OBJ's vertices" % path)
+    for j in range(joints):
+        pivot = bind_position(skeleton[j], scale)
+        moved_now = [i for i, (a, b) in enumerate(zip(three_rest, three_posed[j])) if math.dist(a, b) > 1e-4]
+        if not same_points(weighted[j], [three_rest[i] for i in moved_now]):
+            problems.append("%s: in three.js, turning bone %d moved %d vertices, the file weights %d to it or below" % (path, j, len(moved_now), len(weighted[j])))
+        turned_rigidly = [i for i in moved_now if any(near(three_rest[i], r) for r in rigid[j])]
+        if not turned_rigidly or any(abs(math.dist(three_rest[i], pivot) - math.dist(three_posed[j][i], pivot)) > 2e-3 for i in turned_rigidly):
+            problems.append("%s: in three.js, bone %d does not turn its vertices about its bind position %s" % (path, j, pivot))
     posed_chains += 1
 if posed == 0 or posed_bangles == 0 or posed_chains == 0:
     problems.append("%d classes with several joints, %d bangles and %d turned, scaled chains four deep were posed; the test needs each"
                     % (posed, posed_bangles, posed_chains))
-print("%d moby .glb files validated alone, %d posed in Blender (%d turned, scaled chains four deep), %d bangles posed with their class's armature"
+print("%d moby .glb files validated alone, %d posed in Blender (%d turned, scaled chains four deep, in three.js too), %d bangles posed with their class's armature"
       % (len(files), posed, posed_chains, posed_bangles))
 for p in problems:
     print(p)

@@ -241,7 +241,7 @@ check "every level.glb and collision.glb: the glTF validator finds no error or w
 # Rigged mobies (formats-moby.md 8.7, 11, 12): every class .glb of both LODs validated
 # copied out alone, one skin for the class and its bangles against skeleton.json,
 # weights summing to 1, the worm and the bangles posed in Blender.
-check "every LEVELnn/mobies/moby_<class>.glb and low/moby_<class>.glb, copied out alone: the glTF validator finds no error or warning and nothing outside the file, one skin per file matching skeleton.json, weights sum to 1, Blender makes one armature whose bones move exactly the vertices weighted to them, the bangles' too" \
+check "every LEVELnn/mobies/moby_<class>.glb and low/moby_<class>.glb, copied out alone: the glTF validator finds no error or warning and nothing outside the file, one skin per file matching skeleton.json, weights sum to 1, Blender makes one armature whose bones move exactly the vertices weighted to them, the bangles' too; the four-deep turned, scaled chains' rest pose is the OBJ in Blender and three.js, and a bone turns its vertices about the joint's bind position" \
     python3 "$(dirname "$0")/rigged_mobies.py" "$MNT" "$GLTF_VALIDATOR" "$(dirname "$0")/blender_pose.py"
 # Sound and video (formats-globals.md 1-4): ffmpeg, ffprobe, Python's wave and
 # numpy (Debian's python3, where python3-numpy is) against every VAG, WAV, PSS and SRT.
