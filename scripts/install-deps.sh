@@ -28,7 +28,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-# The glTF validator, at the version tests/gltf/package-lock.json pins.
-if [ "${1:-test}" = test ] && [ ! -d "$(dirname "$0")/../tests/gltf/node_modules/gltf-validator" ]; then
+# The glTF validator and three.js, at the versions tests/gltf/package-lock.json pins.
+gltf_modules="$(dirname "$0")/../tests/gltf/node_modules"
+if [ "${1:-test}" = test ] && { [ ! -d "$gltf_modules/gltf-validator" ] || [ ! -d "$gltf_modules/three" ]; }; then
     (cd "$(dirname "$0")/../tests/gltf" && npm ci --no-audit --no-fund --loglevel=error)
 fi
