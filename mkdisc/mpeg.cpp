@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <string>
 
+#include "formats/audio/vag.h"
 #include "formats/mpeg/mpeg_wad.h"
 #include "formats/mpeg/pss.h"
 #include "formats/mpeg/subtitles.h"
@@ -38,8 +40,26 @@ Bytes subtitle_blob(const std::vector<Cue>& cues) {
     return write_subtitles(texts, frames);
 }
 
+// A sound track as long as `frames` pictures at 29.97 per second, whole
+// 512-byte blocks (pss_audio.h): a tone per channel, 440 Hz and up by fifths.
+Bytes sound(int frames, uint32_t channels, uint32_t rate) {
+    constexpr uint32_t kInterleave = 512;
+    constexpr uint64_t kBlockSamples = kInterleave / 16 * 28;
+    const uint64_t wanted = static_cast<uint64_t>(frames) * 1001 * rate / 30000;
+    const uint64_t samples = (wanted + kBlockSamples - 1) / kBlockSamples * kBlockSamples;
+    std::vector<Bytes> tracks;
+    for (uint32_t c = 0; c < channels; ++c) {
+        std::vector<int16_t> pcm(samples);
+        const double hz = 440.0 * std::pow(1.5, c);
+        for (uint64_t i = 0; i < samples; ++i)
+            pcm[i] = static_cast<int16_t>(std::lround(9000 * std::sin(2 * M_PI * hz * static_cast<double>(i) / rate)));
+        tracks.push_back(formats::audio::encode_adpcm(pcm, {.loop = std::nullopt, .end_frame = false}));
+    }
+    return write_audio_stream(tracks, rate, kInterleave);
+}
+
 // `frames` pictures of 64×48: the slot's colour, a lit macroblock moving along the middle row.
-Bytes video(int slot, int frames) {
+Bytes video(int slot, int frames, const Bytes& sound_track = {}) {
     const YCbCr background{static_cast<uint8_t>(40 + 20 * (slot % 5)), static_cast<uint8_t>(90 + 30 * (slot % 4)),
                            static_cast<uint8_t>(170 - 25 * (slot % 3))};
     const YCbCr lit{220, 128, 128};
@@ -49,7 +69,7 @@ Bytes video(int slot, int frames) {
         for (int mb = 0; mb < 12; ++mb) p.macroblocks.push_back(mb == 4 + f % 4 ? lit : background);
         pictures.push_back(std::move(p));
     }
-    return write_pss(64, 48, pictures);
+    return write_pss(64, 48, pictures, sound_track);
 }
 
 }  // namespace
@@ -66,10 +86,10 @@ Bytes mpeg_wad(const std::vector<Damage>& damage) {
         first[16 + 4 + 2 * 2] = static_cast<uint8_t>(past);
         first[16 + 4 + 2 * 2 + 1] = static_cast<uint8_t>(past >> 8);
     }
-    slots[0] = {add(first), add(video(0, 16))};
-    slots[1].second = add(video(1, 12));      // a video without subtitles
+    slots[0] = {add(first), add(video(0, 16, sound(16, 2, 48000)))};  // stereo sound, as PSS files have
+    slots[1].second = add(video(1, 12, sound(12, 1, 22050)));  // a video without subtitles, mono sound
     slots[3].first = add(subtitle_blob(kCues[1]));  // subtitles without a video
-    slots[49] = {add(subtitle_blob(kCues[2])), add(video(49, 20))};  // the last slot
+    slots[49] = {add(subtitle_blob(kCues[2])), add(video(49, 20))};  // the last slot: no sound
     if (has(Damage::video_extent)) slots[1].second.offset = wad.sector() + 2;
     return wad.finish(write_mpeg_header(slots));
 }

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "formats/mpeg/pss.h"
@@ -145,15 +147,16 @@ void pack_header(ByteWriter& out, uint64_t scr) {
     out.append(bits.take());
 }
 
-// 13818-1 2.5.3.5: the system header naming the one video stream.
-void system_header(ByteWriter& out) {
+// 13818-1 2.5.3.5: the system header naming the video stream and, with
+// sound, private stream 1.
+void system_header(ByteWriter& out, bool sound) {
     BitWriter bits;
     bits.start_code(0xBB);
-    bits.put(6 + 3, 16);  // header length
+    bits.put(6 + 3 * (sound ? 2 : 1), 16);  // header length
     bits.put(1, 1);
     bits.put(25200, 22);  // rate bound
     bits.put(1, 1);
-    bits.put(0, 6);       // audio bound
+    bits.put(sound ? 1 : 0, 6);  // audio bound
     bits.put(0, 4);       // fixed, CSPS, audio lock, video lock
     bits.put(1, 1);
     bits.put(1, 5);       // video bound
@@ -163,7 +166,40 @@ void system_header(ByteWriter& out) {
     bits.put(0b11, 2);
     bits.put(1, 1);       // buffer bound scale: 1024 bytes
     bits.put(232, 13);    // buffer size bound
+    if (sound) {
+        bits.put(kPrivateStream1, 8);
+        bits.put(0b11, 2);
+        bits.put(0, 1);   // buffer bound scale: 128 bytes
+        bits.put(64, 13); // 8 KiB
+    }
     out.append(bits.take());
+}
+
+// 90 kHz ticks, with a PTS's marker bits (2.4.3.7).
+void put_pts(BitWriter& bits, uint64_t pts) {
+    bits.put(0b0010, 4);
+    bits.put(static_cast<uint32_t>(pts >> 30 & 7), 3);
+    bits.put(1, 1);
+    bits.put(static_cast<uint32_t>(pts >> 15 & 0x7FFF), 15);
+    bits.put(1, 1);
+    bits.put(static_cast<uint32_t>(pts & 0x7FFF), 15);
+    bits.put(1, 1);
+}
+
+// A private stream 1 packet of the sound track (pss_audio.h): sub-stream 0,
+// three zero bytes, then `piece`, presented at `pts`.
+void sound_packet(ByteWriter& out, uint64_t pts, ByteSpan piece) {
+    BitWriter bits;
+    bits.start_code(kPrivateStream1);
+    bits.put(static_cast<uint32_t>(3 + 5 + kSubStreamHeader + piece.size()), 16);
+    bits.put(0x84, 8);  // '10', not scrambled, data aligned
+    bits.put(0x80, 8);  // a PTS only
+    bits.put(5, 8);     // header data length
+    put_pts(bits, pts);
+    bits.put(kSoundSubStream, 8);
+    bits.put(0, 24);
+    out.append(bits.take());
+    out.append(piece);
 }
 
 // 13818-1 2.4.3.6: a video PES packet carrying `payload`, presented at `pts`.
@@ -174,24 +210,40 @@ void pes_packet(ByteWriter& out, uint64_t pts, const Bytes& payload) {
     bits.put(0x84, 8);  // '10', not scrambled, data aligned
     bits.put(0x80, 8);  // a PTS only
     bits.put(5, 8);     // header data length
-    bits.put(0b0010, 4);
-    bits.put(static_cast<uint32_t>(pts >> 30 & 7), 3);
-    bits.put(1, 1);
-    bits.put(static_cast<uint32_t>(pts >> 15 & 0x7FFF), 15);
-    bits.put(1, 1);
-    bits.put(static_cast<uint32_t>(pts & 0x7FFF), 15);
-    bits.put(1, 1);
+    put_pts(bits, pts);
     out.append(bits.take());
     out.append(payload);
 }
 
+constexpr uint64_t kFrameTicks = 3003;  // 90 kHz / (30000/1001)
+constexpr uint64_t kSoundPiece = 2048;  // sound bytes per packet
+
+// When the sound track's byte `at` plays: its block's first sample, from the
+// first picture's time on.
+uint64_t sound_pts(const SpuStreamHeader& h, uint64_t at) {
+    const uint64_t body = at < kSpuStreamHeader ? 0 : at - kSpuStreamHeader;
+    const uint64_t samples = body / (uint64_t{h.interleave} * h.channels) * (h.interleave / 16 * 28);
+    return kFrameTicks + samples * 90000 / h.sample_rate;
+}
+
 }  // namespace
 
-Bytes write_pss(uint32_t width, uint32_t height, const std::vector<FlatPicture>& pictures) {
+Bytes write_pss(uint32_t width, uint32_t height, const std::vector<FlatPicture>& pictures, const Bytes& audio) {
     if (width == 0 || height == 0 || width % 16 || height % 16 || width > 4080 || height > 2800)
         throw std::invalid_argument("a PSS picture's sides are multiples of 16, at most 4080 x 2800");
-    constexpr uint64_t kFrameTicks = 3003;  // 90 kHz / (30000/1001)
+    std::optional<SpuStreamHeader> sound;
+    if (!audio.empty()) {
+        auto parsed = parse_spu_header(audio);
+        if (!parsed.ok()) throw std::invalid_argument("a PSS sound track: " + parsed.error().describe());
+        sound = *parsed;
+    }
     ByteWriter out;
+    uint64_t sent = 0;  // sound bytes out so far
+    auto send_sound = [&] {
+        const uint64_t piece = std::min<uint64_t>(kSoundPiece, audio.size() - sent);
+        sound_packet(out, sound_pts(*sound, sent), ByteSpan(audio).subspan(sent, piece));
+        sent += piece;
+    };
     for (size_t i = 0; i < pictures.size(); ++i) {
         BitWriter video;
         if (i == 0) sequence_headers(video, width, height);
@@ -200,8 +252,13 @@ Bytes write_pss(uint32_t width, uint32_t height, const std::vector<FlatPicture>&
         const Bytes payload = video.take();
         if (payload.size() + 8 > 0xFFFF) throw std::invalid_argument("a PSS picture does not fit one PES packet");
         pack_header(out, i * kFrameTicks);
-        if (i == 0) system_header(out);
+        if (i == 0) system_header(out, sound.has_value());
         pes_packet(out, kFrameTicks * (i + 1), payload);
+        if (sound && sent < audio.size()) send_sound();
+    }
+    while (sound && sent < audio.size()) {  // what is left after the last picture
+        pack_header(out, pictures.size() * kFrameTicks);
+        send_sound();
     }
     BitWriter end;
     end.start_code(0xB9);  // MPEG_program_end_code

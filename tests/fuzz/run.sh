@@ -122,6 +122,9 @@ for slot in range(50):
         open("%s/slot%02d" % (sys.argv[1], slot), "wb").write(wad[sector * 2048:sector * 2048 + size])
 PY
 cp "$(dirname "$0")"/../../../shared/vectors/globals/mpeg/*.wad "$WORK/seeds/subtitles/" 2>/dev/null
+# pss_sound: every cutscene's PSS (two with a sound track, one without).
+mkdir -p "$WORK/seeds/pss_sound"
+for f in $("$GCFS" ls "$disc" global/mpeg | awk '/\.pss$/ {print $2}'); do seed pss_sound global/mpeg/$f; done
 
 # pif: the disc's global PIFs and texture lists, raw; armor: its mesh-only
 # classes; executable: the frontbin and the IRX table (formats-globals.md 5-8),

@@ -10,8 +10,14 @@
 #   minus the header (44 bytes, 112 with the smpl loop chunk), halved, and the
 #   smpl chunk is there exactly when audio.csv names a loop;
 # - ffprobe reads every .pss as an MPEG program stream with MPEG-2 video that
-#   ffmpeg decodes without an error, and every .srt as SubRip with as many
-#   cues as subtitles.csv has rows with text in that language.
+#   ffmpeg decodes without an error (and no audio stream: its MPEG-PS demuxer
+#   skips the PSS's sound, private stream 1 sub-stream 0), and every .srt as
+#   SubRip with as many cues as subtitles.csv has rows with text in that
+#   language;
+# - every .pss with a sound track has its NN.wav, whose samples equal this
+#   test's own decode of the PSS's packets (demuxed here from 13818-1, the
+#   SShd/SSbd stream and PS-ADPCM decoded here from their descriptions), and
+#   equal ffmpeg's ADS demuxer's decode of the demuxed track.
 import concurrent.futures
 import csv
 import glob
@@ -27,11 +33,55 @@ import numpy
 
 mount = sys.argv[1]
 problems = []
-checked = {"vag": 0, "pss": 0, "srt": 0}
+checked = {"vag": 0, "pss": 0, "pss_sound": 0, "srt": 0}
 
 
 def run(args):
     return subprocess.run(args, capture_output=True)
+
+
+def pss_sound(data):
+    """The payloads of private stream 1, sub-stream 0, joined (formats/mpeg/pss_audio.h's reading)."""
+    at, out = 0, bytearray()
+    while at < len(data):
+        assert data[at:at + 3] == b"\0\0\1", "no start code at %d" % at
+        code = data[at + 3]
+        if code == 0xB9:
+            break
+        if code == 0xBA:
+            at += 14 + (data[at + 13] & 7)
+            continue
+        end = at + 6 + int.from_bytes(data[at + 4:at + 6], "big")
+        if code == 0xBD:
+            payload = at + 9 + data[at + 8]
+            if data[payload] == 0:
+                out += data[payload + 4:end]
+        at = end
+    return bytes(out)
+
+
+def spu_decode(track):
+    """SShd, SSbd, then blocks of `interleave` bytes per channel of PS-ADPCM (formats-globals.md §1): PCM, interleaved."""
+    assert track[:4] == b"SShd" and track[32:36] == b"SSbd"
+    kind, rate, channels, interleave = struct.unpack_from("<4I", track, 8)
+    body = track[40:40 + struct.unpack_from("<I", track, 36)[0]]
+    k0, k1 = (0, 60, 115, 98, 122), (0, 0, -52, -55, -60)
+    samples = [[] for _ in range(channels)]
+    history = [(0, 0)] * channels
+    for block in range(len(body) // interleave):
+        c = block % channels
+        h1, h2 = history[c]
+        for f in range(block * interleave, (block + 1) * interleave, 16):
+            p, shift = body[f] >> 4, body[f] & 15
+            for i in range(28):
+                nibble = (body[f + 2 + i // 2] >> (4 * (i & 1))) & 15
+                nibble -= 16 if nibble & 8 else 0
+                mixed = h1 * k0[p] + h2 * k1[p]
+                y = ((nibble << 12) >> shift) + int(mixed / 64)  # C's division: toward zero
+                samples[c].append(max(-32768, min(32767, y)))
+                h1, h2 = y, h1
+        history[c] = (h1, h2)
+    return rate, channels, numpy.array(samples, dtype="<i2").T.reshape(-1)
 
 
 def wav_samples(path):
@@ -112,6 +162,24 @@ for pss in sorted(glob.glob(os.path.join(mpeg, "*.pss"))):
     if decoded.returncode or decoded.stderr or len(decoded.stdout) < 10 * 64 * 48 * 3 // 2:
         problems.append("%s: ffmpeg decodes %d bytes of pictures: %s" % (pss, len(decoded.stdout), decoded.stderr.decode()))
     checked["pss"] += 1
+    track, wav_path = pss_sound(open(pss, "rb").read()), pss[:-4] + ".wav"
+    if not track:
+        if os.path.exists(wav_path):
+            problems.append("%s: a WAV for a PSS without sound" % wav_path)
+        continue
+    if not os.path.exists(wav_path):
+        problems.append("%s: the PSS has a sound track and no WAV beside it" % pss)
+        continue
+    rate, channels, ours = spu_decode(track)
+    w, theirs = wav_samples(wav_path)
+    if (w.getframerate(), w.getnchannels()) != (rate, channels) or not numpy.array_equal(ours, theirs):
+        problems.append("%s: %d Hz x %d, %d samples; the PSS's packets decode to %d Hz x %d, %d samples%s" % (
+            wav_path, w.getframerate(), w.getnchannels(), len(theirs), rate, channels, len(ours),
+            "" if len(ours) != len(theirs) else ", %d differ" % numpy.count_nonzero(ours != theirs)))
+    ads = subprocess.run(["ffmpeg", "-v", "error", "-f", "ads", "-i", "pipe:", "-f", "s16le", "-"], input=track, capture_output=True)
+    if ads.returncode or not numpy.array_equal(numpy.frombuffer(ads.stdout, dtype="<i2"), theirs):
+        problems.append("%s: ffmpeg's ADS decode of the demuxed track differs (%s)" % (wav_path, ads.stderr.decode().strip()))
+    checked["pss_sound"] += 1
 
 subtitles = list(csv.DictReader(open(os.path.join(mpeg, "subtitles.csv"), newline="")))
 languages = {"en": "english", "fr": "french", "de": "german", "es": "spanish", "it": "italian"}
@@ -124,7 +192,7 @@ for srt in sorted(glob.glob(os.path.join(mpeg, "*.srt"))):
         problems.append("%s: ffprobe: rc %d, %s; subtitles.csv has %d cues" % (srt, probe.returncode, streams, want))
     checked["srt"] += 1
 
-print("checked %d VAG/WAV pairs in %d folders, %d PSS, %d SRT" % (checked["vag"], len(folders), checked["pss"], checked["srt"]))
+print("checked %d VAG/WAV pairs in %d folders, %d PSS (%d with sound), %d SRT" % (checked["vag"], len(folders), checked["pss"], checked["pss_sound"], checked["srt"]))
 for p in problems:
     print("PROBLEM", p)
 sys.exit(1 if problems or not all(checked.values()) else 0)

@@ -1,17 +1,23 @@
 // The MPEG WAD, subtitles and SubRip (formats-globals.md §4): the vector's
 // slots, videos, subtitle times and texts as Wrench's unpacker read them;
 // its bad variants fail their slot's subtitles alone; the builder's program
-// streams are well formed.
+// streams are well formed, and their sound tracks read back.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 
+#include "formats/audio/vag.h"
+#include "formats/audio/wav.h"
 #include "formats/mpeg/mpeg_wad.h"
 #include "formats/mpeg/pss.h"
 #include "formats/mpeg/subtitles.h"
+#include "mkdisc/mpeg.h"
 #include "tests/unit/gameplay_vectors.h"
 
 namespace test_mpeg {  // this file's names, apart from the other test files' (unity builds join them)
@@ -212,6 +218,123 @@ TEST_CASE("the builder's PSS: packs, one system header, a PES per picture, the e
     CHECK(count(0xB7) == 1);
     CHECK(std::equal(pss.end() - 4, pss.end(), Bytes{0, 0, 1, 0xB9}.begin()));
     CHECK_THROWS(write_pss(60, 48, pictures));
+}
+
+namespace {
+
+// Two channels of PS-ADPCM, whole 512-byte blocks: a rising and a falling ramp.
+std::vector<Bytes> two_tracks(uint64_t blocks) {
+    std::vector<Bytes> tracks;
+    for (int c = 0; c < 2; ++c) {
+        std::vector<int16_t> pcm(blocks * 896);
+        for (size_t i = 0; i < pcm.size(); ++i) pcm[i] = static_cast<int16_t>((c ? -1 : 1) * static_cast<int>(i % 4000) * 5);
+        tracks.push_back(audio::encode_adpcm(pcm, {.loop = std::nullopt, .end_frame = false}));
+    }
+    return tracks;
+}
+
+std::vector<FlatPicture> grey(size_t count) {
+    std::vector<FlatPicture> pictures(count);
+    for (auto& p : pictures) p.macroblocks.assign(12, YCbCr{120, 128, 128});
+    return pictures;
+}
+
+}  // namespace
+
+TEST_CASE("a PSS's sound track: private stream 1 packets whose payloads join into the SPU stream, decoded channel by channel") {
+    const std::vector<Bytes> tracks = two_tracks(5);
+    const Bytes stream = write_audio_stream(tracks, 48000, 512);
+    REQUIRE(stream.size() == kSpuStreamHeader + 2 * tracks[0].size());
+    const Bytes pss = write_pss(64, 48, grey(3), stream);  // more sound than three pictures carry: the rest after them
+    const auto joined = pss_sound_bytes(pss);
+    REQUIRE(joined.ok());
+    CHECK(*joined == stream);
+    const auto head = pss_sound_header(ByteSpan(pss).first(4096));
+    REQUIRE(head.ok());
+    REQUIRE(head->has_value());
+    CHECK((*head)->channels == 2);
+    CHECK((*head)->sample_rate == 48000);
+    CHECK((*head)->samples() == 5 * 896);
+    const auto wav = pss_sound_wav(pss);
+    REQUIRE(wav.ok());
+    REQUIRE(wav->size() == audio::wav_size((*head)->wav()));
+    // Each channel decoded alone, its frames in one run: the WAV interleaves exactly those samples.
+    for (int c = 0; c < 2; ++c) {
+        std::vector<int16_t> want(5 * 896);
+        audio::AdpcmHistory history;
+        REQUIRE(audio::decode_frames(tracks[static_cast<size_t>(c)], 5 * 32, history, want).ok());
+        for (size_t i = 0; i < want.size(); i += 97) {
+            CAPTURE(i);
+            const size_t at = 44 + 2 * (2 * i + static_cast<size_t>(c));
+            CHECK(static_cast<int16_t>((*wav)[at] | (*wav)[at + 1] << 8) == want[i]);
+        }
+    }
+    CHECK_FALSE(pss_sound_header(write_pss(64, 48, grey(2)))->has_value());  // no sound track, no WAV
+}
+
+TEST_CASE("a PSS's sound track is held to its headers: each check fails naming the byte in the PSS") {
+    const Bytes stream = write_audio_stream(two_tracks(2), 22050, 512);
+    const Bytes pss = write_pss(64, 48, grey(2), stream);
+    const auto first = std::search(pss.begin(), pss.end(), stream.begin(), stream.begin() + 4);  // "SShd"
+    REQUIRE(first != pss.end());
+    const uint64_t sshd = static_cast<uint64_t>(first - pss.begin());
+    auto with = [&](uint64_t at, uint32_t value) {
+        Bytes b = pss;
+        for (int i = 0; i < 4; ++i) b[at + i] = static_cast<uint8_t>(value >> (8 * i));
+        return b;
+    };
+    struct Case {
+        const char* what;
+        Bytes pss;
+        const char* says;
+    };
+    const Case cases[] = {
+        {"16-bit PCM", with(sshd + 8, 1), "sound type 1"},
+        {"nine channels", with(sshd + 16, 9), "9 channels"},
+        {"an interleave of no whole frames", with(sshd + 20, 500), "interleave 500"},
+        {"a body past the packets", with(sshd + 36, static_cast<uint32_t>(stream.size())), "whole blocks"},
+        {"a body short of the packets", with(sshd + 36, 1024), "SSbd declares 1024 bytes"},
+        {"a rate of 0", with(sshd + 12, 0), "sample rate 0"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.what);
+        const auto wav = pss_sound_wav(c.pss);
+        REQUIRE_FALSE(wav.ok());
+        CHECK_MESSAGE(wav.error().message.find(c.says) != std::string::npos, wav.error().message);
+        CHECK(wav.error().offset >= sshd);  // a byte of the PSS, not of the joined track
+        CHECK(wav.error().offset < sshd + 40);
+    }
+    // A packet that runs past the bytes: the walk stops with the packet's byte.
+    const auto cut = pss_sound_wav(ByteSpan(pss).first(sshd + 100));
+    REQUIRE_FALSE(cut.ok());
+    CHECK(cut.error().code == Errc::truncated);
+    // A damaged frame (predictor 5) names its byte too.
+    Bytes damaged = pss;
+    damaged[sshd + 40 + 16 * 3] = 0x50;
+    const auto frame = pss_sound_wav(damaged);
+    REQUIRE_FALSE(frame.ok());
+    CHECK(frame.error().offset == sshd + 40 + 16 * 3);
+}
+
+TEST_CASE("the disc builder's cutscenes carry sound: stereo 48 kHz, mono 22.05 kHz, and one without") {
+    const Bytes wad = mkdisc::mpeg_wad({});
+    const auto slots = parse_mpeg_wad(wad, wad.size());
+    REQUIRE(slots.ok());
+    std::map<int, std::optional<SpuStreamHeader>> sound;
+    for (const MpegSlot& slot : *slots)
+        if (!slot.video.empty()) {
+            const auto head = pss_sound_header(ByteSpan(wad).subspan(slot.video.byte_offset(), slot.video.byte_size()));
+            REQUIRE(head.ok());
+            sound[slot.index] = *head;
+        }
+    REQUIRE(sound.size() == 3);
+    REQUIRE(sound[0].has_value());
+    CHECK(sound[0]->channels == 2);
+    CHECK(sound[0]->sample_rate == 48000);
+    REQUIRE(sound[1].has_value());
+    CHECK(sound[1]->channels == 1);
+    CHECK(sound[1]->sample_rate == 22050);
+    CHECK_FALSE(sound[49].has_value());
 }
 
 }  // namespace test_mpeg

@@ -1,8 +1,12 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "formats/export/csv.h"
 #include "formats/mpeg/mpeg_wad.h"
+#include "formats/mpeg/pss_audio.h"
 #include "formats/mpeg/subtitles.h"
+#include "tree/derived_file.h"
 #include "tree/globals/globals.h"
 
 namespace gcfs::tree::globals {
@@ -33,6 +37,40 @@ SlotSubtitles read_subtitles(const GlobalFolder& f, const MpegSlot& slot) {
     return {std::move(*parsed), {}};
 }
 
+// Where a PSS's sound track headers lie: its first packets (the builder's
+// first sound packet follows the first picture).
+constexpr uint64_t kSoundHeadBytes = 64 << 10;
+
+// NN.wav: the PSS's sound track as 16-bit PCM (formats/mpeg/pss_audio.h).
+// Whether there is one, and its size, come from the headers in the PSS's
+// first packets; the first read reads the PSS whole and decodes the track.
+void sound_file(GlobalFolder& f, const MpegSlot& slot, const std::string& nn) {
+    const uint64_t at = slot.video.byte_offset(), size = slot.video.byte_size();
+    const uint64_t in_image = f.offset + at;
+    const std::string where = fmt::format("{}.pss, slot {} video at image byte 0x{:x}", nn, slot.index, in_image);
+    const auto head = pss_sound_header(f.image().read_clamped(in_image, std::min(size, kSoundHeadBytes)));
+    const auto origin = f.from_wad(at, size, "the PSS's sound track (private stream 1, sub-stream 0: SShd, SSbd, PS-ADPCM), as 16-bit PCM",
+                                   fmt::format("slot {} video's sound; layout from public descriptions, not formats-globals.md (README)", slot.index));
+    if (!head.ok()) {
+        f.file(nn + ".wav", std::make_shared<Unreadable>(fmt::format("sound track: {} ({})", head.error().describe(), where)), origin);
+        return;
+    }
+    if (!*head) return;  // a video without sound
+    const formats::audio::WavLayout layout = (*head)->wav();
+    const Image& image = f.image();
+    f.file(nn + ".wav",
+           std::make_shared<DerivedFile>(
+               f.cache(), [layout]() -> formats::Result<uint64_t> { return formats::audio::wav_size(layout); },
+               [&image, in_image, size]() -> formats::Result<formats::Bytes> {
+                   formats::Bytes pss(size);
+                   if (!image.read(in_image, pss))
+                       return formats::FormatError{formats::Errc::truncated, 0, fmt::format("image read at 0x{:x} failed", in_image)};
+                   return pss_sound_wav(pss);
+               },
+               where),
+           origin);
+}
+
 std::string seconds(int64_t frame, VideoRegion region) {
     const int64_t ms = frame_milliseconds(frame, region);
     return fmt::format("{}.{:03}", ms / 1000, ms % 1000);
@@ -56,8 +94,9 @@ void subtitle_rows(std::string& out, int slot, const SlotSubtitles& subs, VideoR
 
 }  // namespace
 
-// global/mpeg/ (formats-globals.md §4): each slot's video as NN.pss, its
-// subtitles as one SubRip file per language with text, and subtitles.csv.
+// global/mpeg/ (formats-globals.md §4): each slot's video as NN.pss and its
+// sound track as NN.wav, its subtitles as one SubRip file per language with
+// text, and subtitles.csv.
 // The subtitle tables are small and read when the folder is built, so the
 // SubRip files' sizes are known at once.
 void mpeg(GlobalFolder& f) {
@@ -77,12 +116,13 @@ void mpeg(GlobalFolder& f) {
         const std::string nn = fmt::format("{:02d}", slot.index);
         if (!slot.video.empty()) {
             const uint64_t at = slot.video.byte_offset(), size = slot.video.byte_size();
-            if (slot.video_error.empty())
+            if (slot.video_error.empty()) {
                 f.file(nn + ".pss", std::make_shared<ImageSlice>(f.image(), f.offset + at, size),
                        f.from_wad(at, size, "none: the PSS as stored (an MPEG-2 program stream)",
                                   fmt::format("slot {} video: {} bytes at sector {} of {} (formats-globals.md 4)", slot.index, size,
                                               slot.video.offset, f.label)));
-            else
+                sound_file(f, slot, nn);
+            } else
                 f.file(nn + ".pss", std::make_shared<Unreadable>(slot.video_error), f.from_wad(0, 0, "none", slot.video_error));
         }
         subtitles->push_back(slot.subtitles.empty() ? SlotSubtitles{} : read_subtitles(f, slot));
