@@ -87,7 +87,8 @@ Bytes mpeg_wad(const std::vector<Damage>& damage) {
         first[16 + 4 + 2 * 2 + 1] = static_cast<uint8_t>(past >> 8);
     }
     slots[0] = {add(first), add(video(0, 16, sound(16, 2, 48000)))};  // stereo sound, as PSS files have
-    slots[1].second = add(video(1, 12, sound(12, 1, 22050)));  // a video without subtitles, mono sound
+    slots[1].second = add(video(1, 12, sound(12, 1, 44100)));  // a video without subtitles, mono sound
+    slots[2].second = add(video(2, 10, sound(10, 1, 22050)));  // a rate DVD LPCM cannot carry
     slots[3].first = add(subtitle_blob(kCues[1]));  // subtitles without a video
     slots[49] = {add(subtitle_blob(kCues[2])), add(video(49, 20))};  // the last slot: no sound
     if (has(Damage::video_extent)) slots[1].second.offset = wad.sector() + 2;

@@ -33,6 +33,7 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"global/mpeg/", "the cutscenes (formats-globals.md 4)"},
     {"global/mpeg/<NN>.pss", "a cutscene as recorded: an MPEG-2 program stream"},
     {"global/mpeg/<NN>.wav", "its sound track (private stream 1: SShd, SSbd, PS-ADPCM), 16-bit PCM; for a cutscene that has one"},
+    {"global/mpeg/<NN>.mpg", "the cutscene with that sound as DVD LPCM, which every player plays; where LPCM can carry its rate"},
     {"global/mpeg/<NN>.<lang>.srt", "its subtitles in one language (en fr de es it), SubRip in UTF-8; the game's bytes >= 0x80 "
                                     "read as Windows-1252"},
     {"global/mpeg/subtitles.csv", "every subtitle of every cutscene, times in seconds"},

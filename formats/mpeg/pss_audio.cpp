@@ -17,38 +17,6 @@ constexpr uint32_t kMaxSampleRate = 192000;
 // 13818-1: every pack, header and packet opens with 00 00 01 and its code.
 bool start_code_at(ByteSpan b, uint64_t at) { return at + 4 <= b.size() && b[at] == 0 && b[at + 1] == 0 && b[at + 2] == 1; }
 
-// Walks the packs and PES packets from the start, handing `sound` each
-// payload of sub-stream 0 in private stream 1; stops when it returns false.
-template <class Sound>
-void walk_packets(ByteSpan pss, Sound&& sound) {
-    uint64_t at = 0;
-    while (at < pss.size()) {
-        if (!start_code_at(pss, at)) fail(Errc::bad_value, at, "no start code where a pack or packet should begin (13818-1 2.5.3)");
-        const uint8_t code = pss[at + 3];
-        if (code == 0xB9) return;  // MPEG_program_end_code
-        if (code == 0xBA) {        // 2.5.3.3: 14 bytes of an MPEG-2 pack header, then its stuffing
-            require(pss, at, 14, "pack header");
-            if ((pss[at + 4] & 0xC0) != 0x40) fail(Errc::bad_value, at + 4, "an MPEG-1 pack header; a PSS is MPEG-2");
-            at += 14 + (pss[at + 13] & 7);
-            continue;
-        }
-        if (code < 0xBB) fail(Errc::bad_value, at + 3, fmt::format("start code 0x{:02x} between packets", code));
-        require(pss, at, 6, "packet header");
-        const uint64_t length = uint64_t{pss[at + 4]} << 8 | pss[at + 5], end = at + 6 + length;
-        require(pss, at + 6, length, "packet");
-        if (code == kPrivateStream1) {
-            // 2.4.3.6: '10' flags, flags, the header's data length, then the payload.
-            if (length < 3 || (pss[at + 6] & 0xC0) != 0x80) fail(Errc::bad_value, at + 6, "private stream 1 without an MPEG-2 PES header");
-            const uint64_t payload = at + 9 + pss[at + 8];
-            if (payload + kSubStreamHeader > end)
-                fail(Errc::bad_value, at + 8, "private stream 1 packet too short for its sub-stream header");
-            if (pss[payload] == kSoundSubStream && !sound(pss.subspan(payload + kSubStreamHeader, end - payload - kSubStreamHeader), payload))
-                return;
-        }
-        at = end;
-    }
-}
-
 }  // namespace
 
 Result<SpuStreamHeader> parse_spu_header(ByteSpan b) {
@@ -71,6 +39,64 @@ Result<SpuStreamHeader> parse_spu_header(ByteSpan b) {
     });
 }
 
+Result<uint64_t> walk_pss(ByteSpan pss, const std::function<bool(const PssPiece&)>& visit) {
+    return capture([&]() -> uint64_t {
+        uint64_t at = 0;
+        while (at < pss.size()) {
+            if (!start_code_at(pss, at)) fail(Errc::bad_value, at, "no start code where a pack or packet should begin (13818-1 2.5.3)");
+            const uint8_t code = pss[at + 3];
+            if (code == 0xB9) return at;  // MPEG_program_end_code
+            PssPiece piece{at, 0, false, {}, 0};
+            if (code == 0xBA) {  // 2.5.3.3: 14 bytes of an MPEG-2 pack header, then its stuffing
+                require(pss, at, 14, "pack header");
+                if ((pss[at + 4] & 0xC0) != 0x40) fail(Errc::bad_value, at + 4, "an MPEG-1 pack header; a PSS is MPEG-2");
+                piece.end = at + 14 + (pss[at + 13] & 7);
+                require(pss, at, piece.end - at, "pack header and stuffing");
+            } else {
+                if (code < 0xBB) fail(Errc::bad_value, at + 3, fmt::format("start code 0x{:02x} between packets", code));
+                require(pss, at, 6, "packet header");
+                const uint64_t length = uint64_t{pss[at + 4]} << 8 | pss[at + 5];
+                require(pss, at + 6, length, "packet");
+                piece.end = at + 6 + length;
+                if (code == kPrivateStream1) {
+                    // 2.4.3.6: '10' flags, flags, the header's data length, then the payload.
+                    if (length < 3 || (pss[at + 6] & 0xC0) != 0x80) fail(Errc::bad_value, at + 6, "private stream 1 without an MPEG-2 PES header");
+                    const uint64_t payload = at + 9 + pss[at + 8];
+                    if (payload + kSubStreamHeader > piece.end)
+                        fail(Errc::bad_value, at + 8, "private stream 1 packet too short for its sub-stream header");
+                    if (pss[payload] == kSoundSubStream) {
+                        piece.sound = true;
+                        piece.payload_at = payload + kSubStreamHeader;
+                        piece.payload = pss.subspan(piece.payload_at, piece.end - piece.payload_at);
+                    }
+                }
+            }
+            if (!visit(piece)) return piece.end;
+            at = piece.end;
+        }
+        return at;
+    });
+}
+
+SoundDecoder::SoundDecoder(const SpuStreamHeader& header)
+    : header_(header), history_(header.channels), block_(header.interleave / audio::kFrameSize * audio::kSamplesPerFrame) {}
+
+Result<uint64_t> SoundDecoder::decode_row(ByteSpan row, std::vector<int16_t>& out) {
+    const uint64_t frames = header_.interleave / audio::kFrameSize, first = out.size();
+    out.resize(first + block_.size() * header_.channels);
+    for (uint32_t c = 0; c < header_.channels; ++c) {
+        auto decoded = audio::decode_frames(row.subspan(uint64_t{c} * header_.interleave, header_.interleave), frames, history_[c], block_);
+        if (!decoded.ok()) {
+            FormatError e = decoded.error();
+            e.offset += uint64_t{c} * header_.interleave;
+            out.resize(first);
+            return e;
+        }
+        for (uint64_t i = 0; i < block_.size(); ++i) out[first + i * header_.channels + c] = block_[i];
+    }
+    return block_.size();
+}
+
 Bytes write_spu_header(const SpuStreamHeader& h) {
     ByteWriter w;
     w.append(ByteSpan(reinterpret_cast<const uint8_t*>("SShd"), 4));
@@ -81,15 +107,14 @@ Bytes write_spu_header(const SpuStreamHeader& h) {
 }
 
 Result<Bytes> pss_sound_bytes(ByteSpan pss, uint64_t limit) {
-    return capture([&] {
-        Bytes out;
-        walk_packets(pss, [&](ByteSpan payload, uint64_t) {
-            out.insert(out.end(), payload.begin(), payload.end());
-            return limit == 0 || out.size() < limit;
-        });
-        if (limit != 0 && out.size() > limit) out.resize(limit);
-        return out;
+    Bytes out;
+    auto walked = walk_pss(pss, [&](const PssPiece& piece) {
+        out.insert(out.end(), piece.payload.begin(), piece.payload.end());
+        return limit == 0 || out.size() < limit;
     });
+    if (!walked.ok()) return walked.error();
+    if (limit != 0 && out.size() > limit) out.resize(limit);
+    return out;
 }
 
 namespace {
@@ -108,15 +133,15 @@ struct SoundTrack {
 };
 
 Result<SoundTrack> sound_track(ByteSpan pss) {
-    return capture([&] {
-        SoundTrack t;
-        walk_packets(pss, [&](ByteSpan payload, uint64_t payload_at) {
-            t.pieces.emplace_back(t.bytes.size(), payload_at + kSubStreamHeader);
-            t.bytes.insert(t.bytes.end(), payload.begin(), payload.end());
-            return true;
-        });
-        return t;
+    SoundTrack t;
+    auto walked = walk_pss(pss, [&](const PssPiece& piece) {
+        if (!piece.sound) return true;
+        t.pieces.emplace_back(t.bytes.size(), piece.payload_at);
+        t.bytes.insert(t.bytes.end(), piece.payload.begin(), piece.payload.end());
+        return true;
     });
+    if (!walked.ok()) return walked.error();
+    return t;
 }
 
 }  // namespace
@@ -124,12 +149,9 @@ Result<SoundTrack> sound_track(ByteSpan pss) {
 Result<std::optional<SpuStreamHeader>> pss_sound_header(ByteSpan head) {
     // The head may end inside a packet: what lies whole in it is walked.
     Bytes sound;
-    auto walked = capture([&] {
-        walk_packets(head, [&](ByteSpan payload, uint64_t) {
-            sound.insert(sound.end(), payload.begin(), payload.end());
-            return sound.size() < kSpuStreamHeader;
-        });
-        return true;
+    auto walked = walk_pss(head, [&](const PssPiece& piece) {
+        sound.insert(sound.end(), piece.payload.begin(), piece.payload.end());
+        return sound.size() < kSpuStreamHeader;
     });
     if (sound.size() < kSpuStreamHeader) {
         if (!walked.ok() && walked.error().code != Errc::truncated) return walked.error();
@@ -158,21 +180,18 @@ Result<Bytes> pss_sound_wav(ByteSpan pss) {
         return failed({Errc::size_mismatch, 36, fmt::format("SSbd declares {} bytes, the packets hold {}", h.body_size, body)});
     auto wav = audio::wav_header(h.wav());
     if (!wav.ok()) return wav.error();
-    // Each channel's frames are its blocks in turn; its history runs on across them.
-    const uint64_t samples = h.samples(), block_frames = h.interleave / audio::kFrameSize;
-    std::vector<int16_t> pcm(samples * h.channels), block(block_frames * audio::kSamplesPerFrame);
-    std::vector<audio::AdpcmHistory> history(h.channels);
+    // Row by row: a block per channel, each channel's history running on.
+    SoundDecoder decoder(h);
+    std::vector<int16_t> pcm;
+    pcm.reserve(h.samples() * h.channels);
     const ByteSpan data = ByteSpan(sound).subspan(kSpuStreamHeader);
-    for (uint64_t b = 0; b < body / h.interleave; ++b) {
-        const uint32_t channel = static_cast<uint32_t>(b % h.channels);
-        auto decoded = audio::decode_frames(data.subspan(b * h.interleave, h.interleave), block_frames, history[channel], block);
+    for (uint64_t at = 0; at < body; at += decoder.row_bytes()) {
+        auto decoded = decoder.decode_row(data.subspan(at, decoder.row_bytes()), pcm);
         if (!decoded.ok()) {
             FormatError e = decoded.error();
-            e.offset += kSpuStreamHeader + b * h.interleave;
+            e.offset += kSpuStreamHeader + at;
             return failed(e);
         }
-        const uint64_t first = b / h.channels * block.size();
-        for (uint64_t i = 0; i < block.size(); ++i) pcm[(first + i) * h.channels + channel] = block[i];
     }
     Bytes out = std::move(*wav);
     out.reserve(out.size() + 2 * pcm.size());

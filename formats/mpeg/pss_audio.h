@@ -19,8 +19,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <vector>
 
+#include "formats/audio/vag.h"
 #include "formats/audio/wav.h"
 #include "formats/common/bytes.h"
 
@@ -50,6 +53,38 @@ struct SpuStreamHeader {
 // up to 64 KiB, and a body of whole blocks.
 Result<SpuStreamHeader> parse_spu_header(ByteSpan header);
 Bytes write_spu_header(const SpuStreamHeader& header);
+
+// A pack, header or packet of a PSS as walk_pss meets it: its bytes
+// [begin, end) and, for a packet of the sound track, its payload after the
+// sub-stream header (empty otherwise).
+struct PssPiece {
+    uint64_t begin = 0, end = 0;
+    bool sound = false;
+    ByteSpan payload;
+    uint64_t payload_at = 0;
+};
+// Walks packs and PES packets from the start (13818-1 2.5.3); stops at the
+// end code, at the bytes' end, or when `visit` returns false. Returns where
+// it stopped (the end code's offset, or the size). Fails on a packet that
+// runs past the bytes or a start code where none can be.
+Result<uint64_t> walk_pss(ByteSpan pss, const std::function<bool(const PssPiece&)>& visit);
+
+// Decodes a sound track's body a row at a time (a block per channel): the
+// histories carry across rows.
+class SoundDecoder {
+public:
+    explicit SoundDecoder(const SpuStreamHeader& header);
+    uint64_t row_bytes() const { return uint64_t{header_.interleave} * header_.channels; }
+    uint64_t row_samples() const { return header_.interleave / 16 * 28; }  // per channel
+    // Appends the row's samples, channels interleaved; fails naming the
+    // frame's byte inside the row.
+    Result<uint64_t> decode_row(ByteSpan row, std::vector<int16_t>& out);
+
+private:
+    SpuStreamHeader header_;
+    std::vector<audio::AdpcmHistory> history_;
+    std::vector<int16_t> block_;
+};
 
 // Sub-stream 0's bytes in a PSS, in order, walking packs and PES packets
 // from the start; stops with `limit` bytes (0: no limit). Fails on a packet

@@ -17,7 +17,10 @@
 # - every .pss with a sound track has its NN.wav, whose samples equal this
 #   test's own decode of the PSS's packets (demuxed here from 13818-1, the
 #   SShd/SSbd stream and PS-ADPCM decoded here from their descriptions), and
-#   equal ffmpeg's ADS demuxer's decode of the demuxed track.
+#   equal ffmpeg's ADS demuxer's decode of the demuxed track;
+# - every such PSS whose rate DVD LPCM carries has NN.mpg, which ffprobe reads
+#   as MPEG-2 video and pcm_dvd audio, ffmpeg decodes with no error, and whose
+#   audio equals NN.wav sample for sample; one at another rate has none.
 import concurrent.futures
 import csv
 import glob
@@ -33,7 +36,7 @@ import numpy
 
 mount = sys.argv[1]
 problems = []
-checked = {"vag": 0, "pss": 0, "pss_sound": 0, "srt": 0}
+checked = {"vag": 0, "pss": 0, "pss_sound": 0, "mpg": 0, "srt": 0}
 
 
 def run(args):
@@ -180,6 +183,20 @@ for pss in sorted(glob.glob(os.path.join(mpeg, "*.pss"))):
     if ads.returncode or not numpy.array_equal(numpy.frombuffer(ads.stdout, dtype="<i2"), theirs):
         problems.append("%s: ffmpeg's ADS decode of the demuxed track differs (%s)" % (wav_path, ads.stderr.decode().strip()))
     checked["pss_sound"] += 1
+    mpg = pss[:-4] + ".mpg"
+    if rate not in (48000, 96000, 44100, 32000):
+        if os.path.exists(mpg):
+            problems.append("%s: an MPEG with LPCM sound at %d Hz, a rate LPCM does not name" % (mpg, rate))
+        continue
+    probe = run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "json", mpg])
+    codecs = [st.get("codec_name") for st in json.loads(probe.stdout or b"{}").get("streams", [])]
+    whole = run(["ffmpeg", "-v", "error", "-i", mpg, "-f", "null", "-"])
+    audio = run(["ffmpeg", "-v", "error", "-i", mpg, "-map", "0:a", "-f", "s16le", "-"])
+    if probe.returncode or sorted(codecs) != ["mpeg2video", "pcm_dvd"] or whole.returncode or whole.stderr:
+        problems.append("%s: ffprobe finds %s; ffmpeg: %s" % (mpg, codecs, whole.stderr.decode().strip()))
+    elif not numpy.array_equal(numpy.frombuffer(audio.stdout, dtype="<i2"), theirs):
+        problems.append("%s: its audio (%d samples) is not %s's (%d)" % (mpg, len(audio.stdout) // 2, wav_path, len(theirs)))
+    checked["mpg"] += 1
 
 subtitles = list(csv.DictReader(open(os.path.join(mpeg, "subtitles.csv"), newline="")))
 languages = {"en": "english", "fr": "french", "de": "german", "es": "spanish", "it": "italian"}
@@ -192,7 +209,7 @@ for srt in sorted(glob.glob(os.path.join(mpeg, "*.srt"))):
         problems.append("%s: ffprobe: rc %d, %s; subtitles.csv has %d cues" % (srt, probe.returncode, streams, want))
     checked["srt"] += 1
 
-print("checked %d VAG/WAV pairs in %d folders, %d PSS (%d with sound), %d SRT" % (checked["vag"], len(folders), checked["pss"], checked["pss_sound"], checked["srt"]))
+print("checked %d VAG/WAV pairs in %d folders, %d PSS (%d with sound, %d MPEG with it), %d SRT" % (checked["vag"], len(folders), checked["pss"], checked["pss_sound"], checked["mpg"], checked["srt"]))
 for p in problems:
     print("PROBLEM", p)
 sys.exit(1 if problems or not all(checked.values()) else 0)

@@ -16,6 +16,7 @@
 #include "formats/audio/wav.h"
 #include "formats/mpeg/mpeg_wad.h"
 #include "formats/mpeg/pss.h"
+#include "formats/mpeg/pss_mpg.h"
 #include "formats/mpeg/subtitles.h"
 #include "mkdisc/mpeg.h"
 #include "tests/unit/gameplay_vectors.h"
@@ -316,7 +317,54 @@ TEST_CASE("a PSS's sound track is held to its headers: each check fails naming t
     CHECK(frame.error().offset == sshd + 40 + 16 * 3);
 }
 
-TEST_CASE("the disc builder's cutscenes carry sound: stereo 48 kHz, mono 22.05 kHz, and one without") {
+TEST_CASE("NN.mpg: the PSS's bytes in order with the sound added as DVD LPCM packets, at the size the headers give") {
+    const std::vector<Bytes> tracks = two_tracks(3);
+    const Bytes pss = write_pss(64, 48, grey(4), write_audio_stream(tracks, 44100, 512));
+    const auto head = pss_sound_header(pss);
+    REQUIRE(head.ok());
+    REQUIRE(head->has_value());
+    REQUIRE(lpcm_carries(**head));
+    const auto mpg = pss_to_mpg(pss);
+    REQUIRE(mpg.ok());
+    CHECK(mpg->size() == mpg_size(pss.size(), **head));
+    // Take the LPCM packets out again: what is left is the PSS, byte for byte; their samples
+    // (big-endian after a 7-byte sub-stream and LPCM header) are the WAV's.
+    Bytes rest, samples;
+    uint64_t lpcm_packets = 0;
+    const auto walked = walk_pss(*mpg, [&](const PssPiece& piece) {
+        const bool lpcm = (*mpg)[piece.begin + 3] == kPrivateStream1 && (*mpg)[piece.begin + 9 + (*mpg)[piece.begin + 8]] == kLpcmSubStream;
+        if (!lpcm) {
+            rest.insert(rest.end(), mpg->begin() + static_cast<std::ptrdiff_t>(piece.begin), mpg->begin() + static_cast<std::ptrdiff_t>(piece.end));
+            return true;
+        }
+        ++lpcm_packets;
+        const uint64_t data = piece.begin + 9 + (*mpg)[piece.begin + 8] + 7;
+        CHECK((*mpg)[data - 2] == (2 << 4 | 1));  // 44.1 kHz is code 2; two channels
+        samples.insert(samples.end(), mpg->begin() + static_cast<std::ptrdiff_t>(data), mpg->begin() + static_cast<std::ptrdiff_t>(piece.end));
+        return true;
+    });
+    REQUIRE(walked.ok());
+    rest.insert(rest.end(), mpg->begin() + static_cast<std::ptrdiff_t>(*walked), mpg->end());
+    CHECK(rest == pss);
+    CHECK(lpcm_packets == (3 * 896 + 999) / 1000);
+    const auto wav = pss_sound_wav(pss);
+    REQUIRE(wav.ok());
+    REQUIRE(samples.size() == wav->size() - 44);
+    for (size_t i = 0; i + 1 < samples.size(); i += 2) {
+        if (samples[i] != (*wav)[44 + i + 1] || samples[i + 1] != (*wav)[44 + i]) {
+            FAIL_CHECK("sample byte " << i << " differs");
+            break;
+        }
+    }
+    // A rate DVD LPCM has no code for: no MPEG.
+    const Bytes odd = write_pss(64, 48, grey(2), write_audio_stream(two_tracks(1), 22050, 512));
+    CHECK_FALSE(lpcm_carries(**pss_sound_header(odd)));
+    const auto refused = pss_to_mpg(odd);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("22050 Hz") != std::string::npos);
+}
+
+TEST_CASE("the disc builder's cutscenes carry sound: stereo 48 kHz, mono 44.1 and 22.05 kHz, and one without") {
     const Bytes wad = mkdisc::mpeg_wad({});
     const auto slots = parse_mpeg_wad(wad, wad.size());
     REQUIRE(slots.ok());
@@ -327,13 +375,15 @@ TEST_CASE("the disc builder's cutscenes carry sound: stereo 48 kHz, mono 22.05 k
             REQUIRE(head.ok());
             sound[slot.index] = *head;
         }
-    REQUIRE(sound.size() == 3);
+    REQUIRE(sound.size() == 4);
     REQUIRE(sound[0].has_value());
     CHECK(sound[0]->channels == 2);
     CHECK(sound[0]->sample_rate == 48000);
     REQUIRE(sound[1].has_value());
     CHECK(sound[1]->channels == 1);
-    CHECK(sound[1]->sample_rate == 22050);
+    CHECK(sound[1]->sample_rate == 44100);
+    REQUIRE(sound[2].has_value());
+    CHECK(sound[2]->sample_rate == 22050);
     CHECK_FALSE(sound[49].has_value());
 }
 

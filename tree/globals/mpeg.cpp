@@ -5,6 +5,7 @@
 #include "formats/export/csv.h"
 #include "formats/mpeg/mpeg_wad.h"
 #include "formats/mpeg/pss_audio.h"
+#include "formats/mpeg/pss_mpg.h"
 #include "formats/mpeg/subtitles.h"
 #include "tree/derived_file.h"
 #include "tree/globals/globals.h"
@@ -41,9 +42,11 @@ SlotSubtitles read_subtitles(const GlobalFolder& f, const MpegSlot& slot) {
 // first sound packet follows the first picture).
 constexpr uint64_t kSoundHeadBytes = 64 << 10;
 
-// NN.wav: the PSS's sound track as 16-bit PCM (formats/mpeg/pss_audio.h).
-// Whether there is one, and its size, come from the headers in the PSS's
-// first packets; the first read reads the PSS whole and decodes the track.
+// NN.wav: the PSS's sound track as 16-bit PCM (formats/mpeg/pss_audio.h),
+// and NN.mpg: the PSS with that sound added as DVD LPCM, for the rates LPCM
+// can carry (formats/mpeg/pss_mpg.h). Whether there is a sound track, and
+// both sizes, come from the headers in the PSS's first packets; a first read
+// reads the PSS whole.
 void sound_file(GlobalFolder& f, const MpegSlot& slot, const std::string& nn) {
     const uint64_t at = slot.video.byte_offset(), size = slot.video.byte_size();
     const uint64_t in_image = f.offset + at;
@@ -56,19 +59,28 @@ void sound_file(GlobalFolder& f, const MpegSlot& slot, const std::string& nn) {
         return;
     }
     if (!*head) return;  // a video without sound
-    const formats::audio::WavLayout layout = (*head)->wav();
+    const SpuStreamHeader sound = **head;
     const Image& image = f.image();
+    // The PSS whole, for either file.
+    auto made_from_pss = [&image, in_image, size](formats::Result<formats::Bytes> (*make)(formats::ByteSpan)) {
+        return [&image, in_image, size, make]() -> formats::Result<formats::Bytes> {
+            formats::Bytes pss(size);
+            if (!image.read(in_image, pss))
+                return formats::FormatError{formats::Errc::truncated, 0, fmt::format("image read at 0x{:x} failed", in_image)};
+            return make(pss);
+        };
+    };
     f.file(nn + ".wav",
            std::make_shared<DerivedFile>(
-               f.cache(), [layout]() -> formats::Result<uint64_t> { return formats::audio::wav_size(layout); },
-               [&image, in_image, size]() -> formats::Result<formats::Bytes> {
-                   formats::Bytes pss(size);
-                   if (!image.read(in_image, pss))
-                       return formats::FormatError{formats::Errc::truncated, 0, fmt::format("image read at 0x{:x} failed", in_image)};
-                   return pss_sound_wav(pss);
-               },
-               where),
+               f.cache(), [sound]() -> formats::Result<uint64_t> { return formats::audio::wav_size(sound.wav()); },
+               made_from_pss(&pss_sound_wav), where),
            origin);
+    if (!lpcm_carries(sound)) return;  // README: DVD LPCM names four rates only
+    f.file(nn + ".mpg",
+           std::make_shared<DerivedFile>(
+               f.cache(), [sound, size]() -> formats::Result<uint64_t> { return mpg_size(size, sound); }, made_from_pss(&pss_to_mpg), where),
+           f.from_wad(at, size, "the PSS with its sound track added as DVD LPCM (private stream 1, sub-stream 0xA0)",
+                      fmt::format("slot {} video with sound every player plays (README)", slot.index)));
 }
 
 std::string seconds(int64_t frame, VideoRegion region) {
@@ -94,8 +106,8 @@ void subtitle_rows(std::string& out, int slot, const SlotSubtitles& subs, VideoR
 
 }  // namespace
 
-// global/mpeg/ (formats-globals.md §4): each slot's video as NN.pss and its
-// sound track as NN.wav, its subtitles as one SubRip file per language with
+// global/mpeg/ (formats-globals.md §4): each slot's video as NN.pss, its
+// sound track as NN.wav, both together as NN.mpg, its subtitles as one SubRip file per language with
 // text, and subtitles.csv.
 // The subtitle tables are small and read when the folder is built, so the
 // SubRip files' sizes are known at once.
