@@ -127,17 +127,23 @@ void picture(BitWriter& bits, uint32_t width, uint32_t height, const FlatPicture
     }
 }
 
+// A 33-bit 90 kHz time as 13818-1 spreads it: 3, 15 and 15 bits, each
+// followed by a marker bit (the SCR base, 2.5.3.3; a PTS, 2.4.3.7).
+void put_clock(BitWriter& bits, uint64_t ticks) {
+    bits.put(static_cast<uint32_t>(ticks >> 30 & 7), 3);
+    bits.put(1, 1);
+    bits.put(static_cast<uint32_t>(ticks >> 15 & 0x7FFF), 15);
+    bits.put(1, 1);
+    bits.put(static_cast<uint32_t>(ticks & 0x7FFF), 15);
+    bits.put(1, 1);
+}
+
 // 13818-1 2.5.3.3: a pack header whose clock reference is `scr` (90 kHz).
 void pack_header(ByteWriter& out, uint64_t scr) {
     BitWriter bits;
     bits.start_code(0xBA);
     bits.put(0b01, 2);
-    bits.put(static_cast<uint32_t>(scr >> 30 & 7), 3);
-    bits.put(1, 1);
-    bits.put(static_cast<uint32_t>(scr >> 15 & 0x7FFF), 15);
-    bits.put(1, 1);
-    bits.put(static_cast<uint32_t>(scr & 0x7FFF), 15);
-    bits.put(1, 1);
+    put_clock(bits, scr);
     bits.put(0, 9);       // SCR extension
     bits.put(1, 1);
     bits.put(25200, 22);  // program mux rate, 50-byte units (10.08 Mbit/s)
@@ -175,15 +181,10 @@ void system_header(ByteWriter& out, bool sound) {
     out.append(bits.take());
 }
 
-// 90 kHz ticks, with a PTS's marker bits (2.4.3.7).
+// 2.4.3.7: a PTS alone, '0010' then the time.
 void put_pts(BitWriter& bits, uint64_t pts) {
     bits.put(0b0010, 4);
-    bits.put(static_cast<uint32_t>(pts >> 30 & 7), 3);
-    bits.put(1, 1);
-    bits.put(static_cast<uint32_t>(pts >> 15 & 0x7FFF), 15);
-    bits.put(1, 1);
-    bits.put(static_cast<uint32_t>(pts & 0x7FFF), 15);
-    bits.put(1, 1);
+    put_clock(bits, pts);
 }
 
 // A private stream 1 packet of the sound track (pss_audio.h): sub-stream 0,
