@@ -106,17 +106,6 @@ Bytes write_spu_header(const SpuStreamHeader& h) {
     return std::move(w.bytes());
 }
 
-Result<Bytes> pss_sound_bytes(ByteSpan pss, uint64_t limit) {
-    Bytes out;
-    auto walked = walk_pss(pss, [&](const PssPiece& piece) {
-        out.insert(out.end(), piece.payload.begin(), piece.payload.end());
-        return limit == 0 || out.size() < limit;
-    });
-    if (!walked.ok()) return walked.error();
-    if (limit != 0 && out.size() > limit) out.resize(limit);
-    return out;
-}
-
 namespace {
 
 // The sound track's bytes and where each packet's share of them lies in the

@@ -75,7 +75,6 @@ class SoundDecoder {
 public:
     explicit SoundDecoder(const SpuStreamHeader& header);
     uint64_t row_bytes() const { return uint64_t{header_.interleave} * header_.channels; }
-    uint64_t row_samples() const { return header_.interleave / 16 * 28; }  // per channel
     // Appends the row's samples, channels interleaved; fails naming the
     // frame's byte inside the row.
     Result<uint64_t> decode_row(ByteSpan row, std::vector<int16_t>& out);
@@ -85,12 +84,6 @@ private:
     std::vector<audio::AdpcmHistory> history_;
     std::vector<int16_t> block_;
 };
-
-// Sub-stream 0's bytes in a PSS, in order, walking packs and PES packets
-// from the start; stops with `limit` bytes (0: no limit). Fails on a packet
-// that runs past the bytes or a start code where none can be; a stream with
-// no sound gives no bytes.
-Result<Bytes> pss_sound_bytes(ByteSpan pss, uint64_t limit = 0);
 
 // What a WAV of the PSS's sound needs: the header, if the PSS has a sound
 // track (nullopt: none). `head` is the PSS's first bytes; the header must lie
