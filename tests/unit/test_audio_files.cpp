@@ -107,7 +107,7 @@ TEST_CASE("global/audio: the extent rule, shared recordings, audio.csv and info.
     CHECK(info["entries"].size() == 14);
 }
 
-TEST_CASE("global/mpeg: video bytes as recorded, SubRip per language with text, sizes known at stat") {
+TEST_CASE("global/mpeg: video bytes as recorded, its sound as WAV and MPEG, SubRip per language with text, sizes known at stat") {
     const BuiltDisc& built = small_disc();
     auto disc = tree::open_disc(built.path, 64 << 20);
     const formats::Bytes pss = read_path(*disc, "global/mpeg/00.pss");
@@ -119,8 +119,14 @@ TEST_CASE("global/mpeg: video bytes as recorded, SubRip per language with text, 
     CHECK(std::string(srt.begin(), srt.end()) == "1\n00:00:00,501 --> 00:00:02,002\nSolo subt\u00edtulos.\n\n");
     const auto info = nlohmann::json::parse(read_path(*disc, "global/mpeg/info.json"));
     CHECK(info["ok"] == true);
-    CHECK(info["slots"].size() == 4);
-    CHECK(info["slots"][3]["slot"] == 49);
+    CHECK(info["slots"].size() == 5);
+    CHECK(info["slots"][4]["slot"] == 49);
+    // Sound: a WAV for each video with a sound track, an MPEG where DVD LPCM can carry its rate.
+    for (const char* path : {"global/mpeg/00.wav", "global/mpeg/00.mpg", "global/mpeg/01.wav", "global/mpeg/01.mpg", "global/mpeg/02.wav"})
+        CHECK_MESSAGE(disc->tree.resolve(path), path);
+    CHECK_FALSE(disc->tree.resolve("global/mpeg/02.mpg"));  // 22.05 kHz
+    CHECK_FALSE(disc->tree.resolve("global/mpeg/49.wav"));  // a silent video
+    CHECK(read_path(*disc, "global/mpeg/00.mpg").size() == node_at(*disc, "global/mpeg/00.mpg").source->size());
 }
 
 TEST_CASE("damage in the sound and video WADs fails only its files, each naming the byte") {
