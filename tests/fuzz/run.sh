@@ -99,6 +99,8 @@ core = cat("LEVEL00/core_data.bin")
 for kind, folder in (("tie", "ties"), ("shrub", "shrubs"), ("moby", "mobies")):
     os.makedirs("%s/%s" % (seeds, kind), exist_ok=True)
     for row in csv.DictReader(io.StringIO(cat("LEVEL00/%s/%s.csv" % (folder, folder)).decode())):
+        if not row["core_offset"]:
+            continue  # a moby class without a model: no bytes to cut
         start = int(row["core_offset"], 16)
         open("%s/%s/class_%s" % (seeds, kind, row["class"]), "wb").write(core[start:start + int(row["extent"])])
     for f in glob.glob("%s/%s/*.bin" % (vectors, kind)):
