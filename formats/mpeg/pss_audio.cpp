@@ -169,22 +169,23 @@ Result<Bytes> pss_sound_wav(ByteSpan pss) {
         return failed({Errc::size_mismatch, 36, fmt::format("SSbd declares {} bytes, the packets hold {}", h.body_size, body)});
     auto wav = audio::wav_header(h.wav());
     if (!wav.ok()) return wav.error();
-    // Row by row: a block per channel, each channel's history running on.
+    // Row by row (a block per channel, each channel's history running on),
+    // each row's samples appended to the WAV as they come.
     SoundDecoder decoder(h);
-    std::vector<int16_t> pcm;
-    pcm.reserve(h.samples() * h.channels);
+    Bytes out = std::move(*wav);
+    out.reserve(audio::wav_size(h.wav()));
+    std::vector<int16_t> row;
     const ByteSpan data = ByteSpan(sound).subspan(kSpuStreamHeader);
     for (uint64_t at = 0; at < body; at += decoder.row_bytes()) {
-        auto decoded = decoder.decode_row(data.subspan(at, decoder.row_bytes()), pcm);
+        row.clear();
+        auto decoded = decoder.decode_row(data.subspan(at, decoder.row_bytes()), row);
         if (!decoded.ok()) {
             FormatError e = decoded.error();
             e.offset += kSpuStreamHeader + at;
             return failed(e);
         }
+        for (int16_t v : row) out.push_back(static_cast<uint8_t>(v)), out.push_back(static_cast<uint8_t>(static_cast<uint16_t>(v) >> 8));
     }
-    Bytes out = std::move(*wav);
-    out.reserve(out.size() + 2 * pcm.size());
-    for (int16_t v : pcm) out.push_back(static_cast<uint8_t>(v)), out.push_back(static_cast<uint8_t>(static_cast<uint16_t>(v) >> 8));
     return out;
 }
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "formats/mpeg/pes.h"
+
 namespace gcfs::formats::mpeg {
 namespace {
 
@@ -21,21 +23,10 @@ int lpcm_rate_code(uint32_t rate) {
     return -1;
 }
 
-void put_pts(Bytes& out, uint64_t pts) {  // 13818-1 2.4.3.7, '0010' and marker bits
-    out.push_back(static_cast<uint8_t>(0x21 | (pts >> 29 & 0x0E)));
-    out.push_back(static_cast<uint8_t>(pts >> 22));
-    out.push_back(static_cast<uint8_t>(pts >> 14 | 1));
-    out.push_back(static_cast<uint8_t>(pts >> 7));
-    out.push_back(static_cast<uint8_t>(pts << 1 | 1));
-}
-
 // One LPCM packet: `samples` (channels interleaved) starting at sample `first` of each channel.
 void lpcm_packet(Bytes& out, const SpuStreamHeader& h, std::span<const int16_t> samples, uint64_t first, uint64_t number) {
-    const uint64_t data = 2 * samples.size();
-    const uint64_t length = kLpcmPacketHeader - 6 + data;
-    out.insert(out.end(), {0, 0, 1, kPrivateStream1, static_cast<uint8_t>(length >> 8), static_cast<uint8_t>(length)});
-    out.insert(out.end(), {0x84, 0x80, 5});  // '10', data aligned; a PTS only; 5 header bytes
-    put_pts(out, kFirstPts + first * 90000 / h.sample_rate);
+    pes_header_with_pts(out, kPrivateStream1, kLpcmPacketHeader - kPesHeaderWithPts + 2 * samples.size(),
+                        kFirstPts + first * 90000 / h.sample_rate);
     // Sub-stream, one frame header, first access unit at 1 (FFmpeg reads 6 as MLP), then the LPCM
     // header: frame number; 16 bits, the rate's code, channels - 1; dynamic range off (0x80).
     out.insert(out.end(), {kLpcmSubStream, 1, 0, 1, static_cast<uint8_t>(number % 20),

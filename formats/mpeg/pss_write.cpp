@@ -2,6 +2,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "formats/mpeg/pes.h"
 #include "formats/mpeg/pss.h"
 
 namespace gcfs::formats::mpeg {
@@ -127,23 +128,17 @@ void picture(BitWriter& bits, uint32_t width, uint32_t height, const FlatPicture
     }
 }
 
-// A 33-bit 90 kHz time as 13818-1 spreads it: 3, 15 and 15 bits, each
-// followed by a marker bit (the SCR base, 2.5.3.3; a PTS, 2.4.3.7).
-void put_clock(BitWriter& bits, uint64_t ticks) {
-    bits.put(static_cast<uint32_t>(ticks >> 30 & 7), 3);
-    bits.put(1, 1);
-    bits.put(static_cast<uint32_t>(ticks >> 15 & 0x7FFF), 15);
-    bits.put(1, 1);
-    bits.put(static_cast<uint32_t>(ticks & 0x7FFF), 15);
-    bits.put(1, 1);
-}
-
 // 13818-1 2.5.3.3: a pack header whose clock reference is `scr` (90 kHz).
 void pack_header(ByteWriter& out, uint64_t scr) {
     BitWriter bits;
     bits.start_code(0xBA);
     bits.put(0b01, 2);
-    put_clock(bits, scr);
+    bits.put(static_cast<uint32_t>(scr >> 30 & 7), 3);  // the SCR base: 3, 15 and 15 bits, each with a marker
+    bits.put(1, 1);
+    bits.put(static_cast<uint32_t>(scr >> 15 & 0x7FFF), 15);
+    bits.put(1, 1);
+    bits.put(static_cast<uint32_t>(scr & 0x7FFF), 15);
+    bits.put(1, 1);
     bits.put(0, 9);       // SCR extension
     bits.put(1, 1);
     bits.put(25200, 22);  // program mux rate, 50-byte units (10.08 Mbit/s)
@@ -181,38 +176,17 @@ void system_header(ByteWriter& out, bool sound) {
     out.append(bits.take());
 }
 
-// 2.4.3.7: a PTS alone, '0010' then the time.
-void put_pts(BitWriter& bits, uint64_t pts) {
-    bits.put(0b0010, 4);
-    put_clock(bits, pts);
-}
-
 // A private stream 1 packet of the sound track (pss_audio.h): sub-stream 0,
 // three zero bytes, then `piece`, presented at `pts`.
 void sound_packet(ByteWriter& out, uint64_t pts, ByteSpan piece) {
-    BitWriter bits;
-    bits.start_code(kPrivateStream1);
-    bits.put(static_cast<uint32_t>(3 + 5 + kSubStreamHeader + piece.size()), 16);
-    bits.put(0x84, 8);  // '10', not scrambled, data aligned
-    bits.put(0x80, 8);  // a PTS only
-    bits.put(5, 8);     // header data length
-    put_pts(bits, pts);
-    bits.put(kSoundSubStream, 8);
-    bits.put(0, 24);
-    out.append(bits.take());
+    pes_header_with_pts(out.bytes(), kPrivateStream1, kSubStreamHeader + piece.size(), pts);
+    out.append(Bytes{kSoundSubStream, 0, 0, 0});
     out.append(piece);
 }
 
 // 13818-1 2.4.3.6: a video PES packet carrying `payload`, presented at `pts`.
 void pes_packet(ByteWriter& out, uint64_t pts, const Bytes& payload) {
-    BitWriter bits;
-    bits.start_code(0xE0);
-    bits.put(static_cast<uint32_t>(3 + 5 + payload.size()), 16);
-    bits.put(0x84, 8);  // '10', not scrambled, data aligned
-    bits.put(0x80, 8);  // a PTS only
-    bits.put(5, 8);     // header data length
-    put_pts(bits, pts);
-    out.append(bits.take());
+    pes_header_with_pts(out.bytes(), 0xE0, payload.size(), pts);
     out.append(payload);
 }
 
@@ -251,7 +225,6 @@ Bytes write_pss(uint32_t width, uint32_t height, const std::vector<FlatPicture>&
         picture(video, width, height, pictures[i], static_cast<uint32_t>(i));
         if (i + 1 == pictures.size()) video.start_code(0xB7);  // sequence_end_code
         const Bytes payload = video.take();
-        if (payload.size() + 8 > 0xFFFF) throw std::invalid_argument("a PSS picture does not fit one PES packet");
         pack_header(out, i * kFrameTicks);
         if (i == 0) system_header(out, sound.has_value());
         pes_packet(out, kFrameTicks * (i + 1), payload);
