@@ -126,6 +126,12 @@ def bind_position(joint, scale):
     return tuple(-(m[r] * m[12] + m[4 + r] * m[13] + m[8 + r] * m[14]) * scale / 1024 for r in range(3))
 
 
+def turns_about(pivot, pairs, rigid):
+    """Of the (rest, posed) pairs, those whose rest position is one of `rigid`: how many, and whether each keeps its distance to `pivot`."""
+    kept = [(a, b) for a, b in pairs if any(near(a, r) for r in rigid)]
+    return len(kept), bool(kept) and all(abs(math.dist(a, pivot) - math.dist(b, pivot)) <= 2e-3 for a, b in kept)
+
+
 def turned_frame(joint):
     m = joint["bind_matrix"]
     return any(abs(m[4 * c + r]) > 1e-3 for c in range(3) for r in range(3) if r != c) and abs(sum(m[r] ** 2 for r in range(3)) - 1) > 1e-2
@@ -236,9 +242,9 @@ for path in files:
     rigid = weighted_to(positions, joint_sets, weights, parents, wholly=True)
     for j in range(joints):
         pivot = bind_position(skeleton[j], scale)
-        pairs = [(a, b) for a, b in zip(moved.get(j, []), turned.get(j, [])) if any(near(a, r) for r in rigid[j])]
-        if not pairs or any(abs(math.dist(a, pivot) - math.dist(b, pivot)) > 2e-3 for a, b in pairs):
-            problems.append("%s: rotating joint %d does not turn its %d vertices about its bind position %s" % (path, j, len(pairs), pivot))
+        count, kept = turns_about(pivot, zip(moved.get(j, []), turned.get(j, [])), rigid[j])
+        if not kept:
+            problems.append("%s: rotating joint %d does not turn its %d vertices about its bind position %s" % (path, j, count, pivot))
     three_rest, three_posed, stderr = three_pose(path, name + lod)
     if three_rest is None or len(three_posed) != joints:
         problems.append("%s: three.js did not pose it: %s" % (path, stderr))
@@ -250,8 +256,7 @@ for path in files:
         moved_now = [i for i, (a, b) in enumerate(zip(three_rest, three_posed[j])) if math.dist(a, b) > 1e-4]
         if not same_points(weighted[j], [three_rest[i] for i in moved_now]):
             problems.append("%s: in three.js, turning bone %d moved %d vertices, the file weights %d to it or below" % (path, j, len(moved_now), len(weighted[j])))
-        turned_rigidly = [i for i in moved_now if any(near(three_rest[i], r) for r in rigid[j])]
-        if not turned_rigidly or any(abs(math.dist(three_rest[i], pivot) - math.dist(three_posed[j][i], pivot)) > 2e-3 for i in turned_rigidly):
+        if not turns_about(pivot, [(three_rest[i], three_posed[j][i]) for i in moved_now], rigid[j])[1]:
             problems.append("%s: in three.js, bone %d does not turn its vertices about its bind position %s" % (path, j, pivot))
     posed_chains += 1
 if posed == 0 or posed_bangles == 0 or posed_chains == 0:
