@@ -199,6 +199,17 @@ Buffer LruCache::find(uint64_t key) {
     return it->second.bytes;
 }
 
+Buffer LruCache::find_complete(uint64_t key) {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(key);
+    if (it == entries_.end()) return nullptr;
+    const Entry& e = it->second;
+    if (e.filling && e.filling->ready() < e.bytes->size()) return nullptr;
+    ++stats_.hits;
+    touch_locked(it->second);
+    return e.bytes;
+}
+
 void LruCache::put(uint64_t key, Buffer bytes) {
     std::lock_guard lock(mutex_);
     if (entries_.contains(key) || in_flight_.contains(key)) return;

@@ -79,6 +79,9 @@ public:
 
     // The buffer cached under `key`, or null; nothing is loaded.
     Buffer find(uint64_t key);
+    // The same, but a streamed buffer too once its fill has written every
+    // byte (Filling::ready() at its size).
+    Buffer find_complete(uint64_t key);
     // Keeps `bytes` under `key` unless something is there already: a
     // by-product of a load (a decoder's restart point), not counted as one.
     void put(uint64_t key, Buffer bytes);

@@ -215,7 +215,7 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"by-name/<name>-LEVEL<nn>", "a second container reporting an id another one reports", "two containers report one id"},
     {".gcfs/", "the daemon's own files"},
     {".gcfs/log", "the program's last log lines (up to 500, oldest first): each EIO's line with the file and byte offset, whatever syslog keeps"},
-    {".gcfs/stats", "cache budget, resident and live bytes, hits, misses, loads that waited for room, bytes decoded, and every read error so far"},
+    {".gcfs/stats", "cache budget, resident and live bytes, hits, misses, loads that waited for room, bytes decoded and walked past to reach a window, and every read error so far"},
     {"edited.iso", "the image with the containers of every applied edit re-encoded and every other sector as recorded; cmp finds it "
                    "equal to the image while there are no edits", "mounted with -o edits=DIR"},
     {".gcfs/edits", "every edit: applied (how it was encoded) or refused (why), and the containers it changed with their new sizes",

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "tree/texel_regions.h"
 #include "tree/tree_builder.h"
 
 namespace gcfs::tree {
@@ -45,10 +46,17 @@ public:
     uint64_t gameplay_offset = 0, gameplay_length = 0;  // image bytes of gameplay.wad
     CoreStream core_stream{};                           // image bytes of core_data.wad
     uint64_t core_index_offset = 0, core_index_length = 0;
-    // Set by the textures part: the one core region every texel and bank
-    // palette of the level reads from (tree/parts/textures.cpp); null when
-    // no texture lies in the core.
-    std::shared_ptr<const StreamRegion> texels;
+    // Set by the textures part: the core regions the level's texels and bank
+    // palettes read from (tree/texel_regions.h); null when no texture lies
+    // in the core.
+    std::shared_ptr<const TexelRegions> texels;
+
+    // The texel region holding core bytes [from, to), or null (no texture
+    // region covers them: the file's own range checks say why).
+    std::shared_ptr<const StreamRegion> texel_region(uint64_t from, uint64_t to) const {
+        return texels ? texels->covering(from, to) : nullptr;
+    }
+    std::shared_ptr<const StreamRegion> texel_region(std::pair<uint64_t, uint64_t> range) const { return texel_region(range.first, range.second); }
 
     LevelDecoders& decoders() const { return disc.decoders.at(level.folder); }
     const Image& image() const { return *disc.image; }

@@ -67,6 +67,12 @@ std::string stream_error(const formats::FormatError& error, uint64_t image_offse
     return fmt::format("stream {} (image byte 0x{:x})", error.describe(), image_offset);
 }
 
+namespace {
+std::atomic<uint64_t> walked_bytes{0};
+}  // namespace
+
+uint64_t window_walk_bytes() { return walked_bytes.load(std::memory_order_relaxed); }
+
 uint64_t stream_window_peak(uint64_t available, uint64_t from, uint64_t length) {
     // A head is decoded from a buffer as long as the extent, of which it
     // touches what the head needs; a window past the start reads a piece at a time.
@@ -152,7 +158,7 @@ formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t
     uint64_t fails_past = UINT64_MAX;
     auto walk = [&](const formats::wad_lz::RestartPoint* from_point) {
         fails_past = UINT64_MAX;
-        return formats::wad_lz::decompress_window_read(
+        auto done = formats::wad_lz::decompress_window_read(
             available,
             [&](uint64_t at, std::span<uint8_t> into) -> std::string {
                 if (image.read(offset + at, into)) return {};
@@ -160,6 +166,10 @@ formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t
                 return fmt::format("image read at 0x{:x} failed: {}", offset + at, std::strerror(errno));
             },
             out->bytes(), from, length, formats::wad_lz::kInputStep, from_point, offer, &fails_past);
+        // What was decoded only to reach the window (a failed walk: up to its failing packet, when known).
+        const uint64_t began = from_point ? from_point->pos : 0, reached = done.ok() ? from : std::min(from, fails_past);
+        if (reached != UINT64_MAX && reached > began) walked_bytes.fetch_add(reached - began, std::memory_order_relaxed);
+        return done;
     };
     auto at = walk(start ? &start->point : nullptr);
     if (!at.ok() && start) {
@@ -253,6 +263,8 @@ void StreamedFill::run(std::shared_ptr<cache::Blob> out, std::shared_ptr<cache::
 cache::Loaded StreamedFill::loaded() const {
     return cache_.get(key_, [this] { return start(); }, plan_().peak);
 }
+
+cache::Buffer StreamedFill::resident() const { return cache_.find_complete(key_); }
 
 cache::Loaded StreamedFill::whole() const {
     cache::Loaded whole = loaded();
@@ -357,11 +369,10 @@ std::string StreamRegion::error() const {
 }
 
 StreamRegion::Bytes StreamRegion::bytes() const {
-    if (whole_->open_error().empty())
-        if (cache::Loaded whole = whole_->decoded(); whole.bytes) {
-            stream_.sound->extend(whole.bytes->size());
-            return {std::move(whole), 0};
-        }
+    if (cache::Buffer whole = whole_->resident()) {
+        stream_.sound->extend(whole->size());
+        return {{std::move(whole), {}}, 0};
+    }
     return {window(), offset_};
 }
 

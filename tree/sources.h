@@ -97,6 +97,7 @@ public:
 
     cache::Loaded loaded() const;  // through the cache, possibly still filling
     cache::Loaded whole() const;   // every byte final (null with `error` on failure)
+    cache::Buffer resident() const;  // the buffer, when the cache holds it whole and final; nothing is started
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const;
     std::string failure() const;   // why the last fill stopped, once it has
 
@@ -130,6 +131,10 @@ public:
     // The whole decoded buffer, once all of it is decoded (null with `error`
     // set on failure).
     cache::Loaded decoded() const { return decode_.whole(); }
+    // The whole decoded buffer if the cache holds it complete, else null:
+    // a decoder that needs a part of the stream uses it when it is at hand
+    // rather than start a whole decode of its own.
+    cache::Buffer resident() const { return decode_.resident(); }
 
 private:
     StreamedFill::Plan plan() const;
@@ -181,6 +186,10 @@ private:
 formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t offset, uint64_t available,
                                                     uint64_t from, uint64_t length, uint64_t decoded_total = 0,
                                                     RestartPoints* restarts = nullptr);
+// Bytes decode_stream_window has decoded only to reach its windows' starts
+// (from a restart point or the stream's head) and let go, in this process:
+// the work a window costs beyond its own bytes (.gcfs/stats bytes_walked).
+uint64_t window_walk_bytes();
 // "stream <error> (image byte 0x…)": how a damaged WAD-LZ stream is reported.
 std::string stream_error(const formats::FormatError& error, uint64_t image_offset);
 // The most memory decode_stream_window holds at once (output, history, stream).
@@ -218,15 +227,20 @@ cache::Loaded cached_core_window(cache::LruCache& cache, uint64_t key, const Ima
 // read first: it is served from the whole decode while that is sound, and,
 // once the whole decode has failed, from a window decoded up to its own end.
 // A region before the damage reads in full; one that reaches it fails.
+// bytes() (a decoder's input, not a read of the region's file) never starts
+// the whole decode: it takes the whole buffer only when the cache holds it
+// complete, and decodes the region's window otherwise.
 class StreamRegion final : public Source {
 public:
     StreamRegion(std::shared_ptr<const WadStream> whole, const Image& image, cache::LruCache& cache, CoreStream stream,
                  uint64_t offset, uint64_t length);
     uint64_t size() const override { return length_; }
+    uint64_t offset() const { return offset_; }  // in core_data.bin
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;
 
     // All of the region at once, by the same rule: the whole decode (`base`
-    // 0) while it is sound, else the region's window (`base` its offset).
+    // 0) when the cache holds it complete, else the region's window (`base`
+    // its offset).
     struct Bytes {
         cache::Loaded loaded;
         uint64_t base = 0;  // the core_data byte at loaded.bytes[0]

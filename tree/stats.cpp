@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "tree/sources.h"
+
 namespace gcfs::tree {
 
 void Diagnostics::report(const std::string& path, const std::string& what, const std::string& error) {
@@ -34,9 +36,9 @@ std::string Diagnostics::render(const cache::CacheStats& c) const {
     std::string out = fmt::format(
         "cache_budget_bytes {}\ncache_resident_bytes {}\ncache_sizing_bytes {}\ncache_entries {}\ncache_hits {}\n"
         "cache_misses {}\ncache_waits {}\ncache_evictions {}\nbytes_decoded {}\ndecode_failures {}\n"
-        "cache_live_bytes {}\ncache_room_waits {}\ncache_stalled_starts {}\n",
+        "cache_live_bytes {}\ncache_room_waits {}\ncache_stalled_starts {}\nbytes_walked {}\n",
         c.budget_bytes, c.resident_bytes, c.sizing_bytes, c.entries, c.hits, c.misses, c.waits, c.evictions, c.loaded_bytes,
-        c.failures, cache::Blob::live_bytes(), c.room_waits, c.stalled_starts);
+        c.failures, cache::Blob::live_bytes(), c.room_waits, c.stalled_starts, window_walk_bytes());
     const auto errs = errors();
     out += fmt::format("errors {}\n", errs.size());
     for (const auto& [path, error] : errs) out += fmt::format("error {}: {}\n", path, error);

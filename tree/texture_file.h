@@ -2,8 +2,8 @@
 // core (or, for a stashed moby row, the GS-RAM stash) and its palette in the
 // GS-RAM lump on first read, through the cache. Its size is known from the
 // texture table when the level folder is built (formats/export/png.h: stored image data).
-// The texels come from one region of the core shared by all of a level's
-// textures (StreamRegion): whether a texture reads depends on where the core
+// The texels come from the core region its neighbours share
+// (tree/texel_regions.h): whether a texture reads depends on where the core
 // stream is damaged, never on what was read first.
 #pragma once
 

@@ -1,5 +1,7 @@
 #include "formats/core/bank_textures.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "formats/core/core_tables.h"
@@ -31,6 +33,12 @@ std::string bank_texture_problem(const BankTexture& t, int32_t bank_offset, uint
     if (palette < 0 || static_cast<uint64_t>(palette) + kPaletteBytes > core_size)
         return fmt::format("palette at {} outside the {}-byte core", palette, core_size);
     return {};
+}
+
+std::pair<uint64_t, uint64_t> bank_texture_span(const BankTexture& t, int32_t bank_offset) {
+    const auto texels = static_cast<uint64_t>(int64_t{bank_offset} + t.texels), palette = static_cast<uint64_t>(int64_t{bank_offset} + t.palette);
+    const uint64_t bytes = static_cast<uint64_t>(t.width) * static_cast<uint64_t>(t.height);
+    return {std::min(texels, palette), std::max(texels + bytes, palette + kPaletteBytes)};
 }
 
 Result<Bytes> bank_texture_png(const BankTexture& t, ByteSpan core, int32_t bank_offset) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "formats/core/level_core.h"
@@ -23,6 +24,9 @@ struct BankTexture {
 Result<std::vector<BankTexture>> parse_bank_textures(ByteSpan core_index, ArrayRange range, bool particle);
 // Why the texels or palette lie outside DAT ("" when fine); sides up to 1024.
 std::string bank_texture_problem(const BankTexture& t, int32_t bank_offset, uint64_t core_size);
+// The core bytes [first, second) holding the texture's texels and palette
+// both; meaningful only when bank_texture_problem finds none.
+std::pair<uint64_t, uint64_t> bank_texture_span(const BankTexture& t, int32_t bank_offset);
 // The texture as PNG from `core`, the decompressed core or a window of it
 // (`bank_offset` counted from the window's start); the ranges are checked
 // against the window again.

@@ -50,8 +50,16 @@ void particles(LevelFolder& f) {
         const std::string what = fmt::format("particle {}: part_textures rows at core_index.bin 0x{:x} (formats-globals.md 13)", p.slot,
                                              static_cast<uint64_t>(level.core->part_defs_offset) + p.first_index);
         if (p.frames.empty()) continue;  // nothing to show; particles.csv says so
+        // Every frame's texels and palette (the bank's region holds them all when they check out).
+        uint64_t from = UINT64_MAX, to = 0;
+        for (const uint8_t row : p.frames)
+            if (row < level.particle_textures.size()) {
+                const auto [first, end] = formats::bank_texture_span(level.particle_textures[row], bank);
+                from = std::min(from, first);
+                to = std::max(to, end);
+            }
         f.file(dir, stem + ".png",
-               std::make_shared<ParticleAnimationFile>(f.cache(), f.core, f.texels, p, level.particle_textures, bank),
+               std::make_shared<ParticleAnimationFile>(f.cache(), f.core, f.texel_region(from, to), p, level.particle_textures, bank),
                f.decoded(f.core_stream.offset, f.core_stream.available, LevelFolder::kWadLz + std::string(", then animated PNG"),
                          what + fmt::format("; {} frames, 1/{} s each (gcfs's choice: the references give no rate)", p.frames.size(),
                                             formats::particles::kFrameDelayDen)));
@@ -64,7 +72,7 @@ void particles(LevelFolder& f) {
                 continue;
             }
             const formats::BankTexture& t = level.particle_textures[row];
-            f.file(frames, name, std::make_shared<BankTextureFile>(f.cache(), f.core, f.texels, t, bank),
+            f.file(frames, name, std::make_shared<BankTextureFile>(f.cache(), f.core, f.texel_region(formats::bank_texture_span(t, bank)), t, bank),
                    f.decoded(f.core_stream.offset, f.core_stream.available, LevelFolder::kWadLz + std::string(", then 8-bit indexed PNG"),
                              fmt::format("{}; frame {}: part_textures row {}, core_data.bin [0x{:x}, +{}) with its palette at 0x{:x}", what, k,
                                          row, int64_t{bank} + t.texels, int64_t{t.width} * t.height, int64_t{bank} + t.palette)));

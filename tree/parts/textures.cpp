@@ -8,36 +8,37 @@
 namespace gcfs::tree::parts {
 namespace {
 
-// The core bytes [from, to) that hold every texel and bank palette the
-// level's textures name (those whose ranges check out): one region, decoded
-// once for all of them (StreamRegion's rule decides what reads). Null when
-// no texture is in the core.
-std::shared_ptr<const StreamRegion> texel_region(LevelFolder& f) {
+// The core ranges the level's textures read (those whose ranges check out):
+// each table texture's texels, and each bank whole (its textures' texels and
+// palettes: a particle's animation reads several of them). Null when no
+// texture is in the core.
+std::shared_ptr<const TexelRegions> texel_regions(LevelFolder& f) {
     const LevelScan& level = f.level;
     const uint64_t core_size = f.core->size(), gs_ram_size = f.gs_ram->size();
-    uint64_t from = core_size, to = 0;
-    auto cover = [&](int64_t start, uint64_t bytes) {
-        from = std::min(from, static_cast<uint64_t>(start));
-        to = std::max(to, static_cast<uint64_t>(start) + bytes);
-    };
+    std::vector<std::pair<uint64_t, uint64_t>> ranges;
     for (const char* table : {"tfrag", "moby", "tie", "shrub"}) {
         const auto& entries = level.texture_table(table);
         for (size_t i = 0; i < entries.size(); ++i) {
             const formats::TextureEntry& e = entries[i];
             if (level.stashed_row(table, i)) continue;
             if (!formats::texture_problem(e, level.core->textures_base_offset, core_size, gs_ram_size).empty()) continue;
-            cover(int64_t{level.core->textures_base_offset} + e.data_offset, static_cast<uint64_t>(e.width) * static_cast<uint64_t>(e.height));
+            const auto at = static_cast<uint64_t>(int64_t{level.core->textures_base_offset} + e.data_offset);
+            ranges.emplace_back(at, at + static_cast<uint64_t>(e.width) * static_cast<uint64_t>(e.height));
         }
     }
     for (auto [table, bank] : {std::pair{&level.particle_textures, level.core->part_bank_offset},
-                               std::pair{&level.fx_textures, level.core->fx_bank_offset}})
+                               std::pair{&level.fx_textures, level.core->fx_bank_offset}}) {
+        uint64_t from = core_size, to = 0;
         for (const formats::BankTexture& t : *table) {
             if (!formats::bank_texture_problem(t, bank, core_size).empty()) continue;
-            cover(int64_t{bank} + t.texels, static_cast<uint64_t>(t.width) * static_cast<uint64_t>(t.height));
-            cover(int64_t{bank} + t.palette, formats::kPaletteBytes);
+            const auto [first, end] = formats::bank_texture_span(t, bank);
+            from = std::min(from, first);
+            to = std::max(to, end);
         }
-    if (from >= to) return nullptr;
-    return std::make_shared<StreamRegion>(f.core, f.image(), f.cache(), f.core_stream, from, to - from);
+        if (from < to) ranges.emplace_back(from, to);
+    }
+    if (ranges.empty()) return nullptr;
+    return std::make_shared<TexelRegions>(f.core, f.image(), f.cache(), f.core_stream, std::move(ranges));
 }
 
 }  // namespace
@@ -48,8 +49,7 @@ std::shared_ptr<const StreamRegion> texel_region(LevelFolder& f) {
 void textures(LevelFolder& f) {
     const LevelScan& level = f.level;
     if (!f.core || !level.core || !f.gs_ram) return;
-    f.texels = texel_region(f);
-    const auto& texels = f.texels;
+    f.texels = texel_regions(f);
     uint64_t dir = 0;
     for (const char* table : {"tfrag", "moby", "tie", "shrub"}) {
         const auto& entries = level.texture_table(table);
@@ -72,7 +72,8 @@ void textures(LevelFolder& f) {
             }
             const uint64_t at = static_cast<uint64_t>(level.core->textures_base_offset) + static_cast<uint64_t>(entries[i].data_offset);
             f.file(dir, fmt::format("{}_{:03d}.png", table, i),
-                   std::make_shared<TextureFile>(f.cache(), f.core, texels, f.gs_ram, entries[i], level.core->textures_base_offset),
+                   std::make_shared<TextureFile>(f.cache(), f.core, f.texel_region(at, at + uint64_t(entries[i].width) * uint64_t(entries[i].height)),
+                                                 f.gs_ram, entries[i], level.core->textures_base_offset),
                    f.decoded(f.core_stream.offset, f.core_stream.available, LevelFolder::kWadLz + std::string(", then 8-bit indexed PNG"),
                              fmt::format("{} texture {}: core_data.bin [0x{:x}, +{}) with the 256-colour palette at gs_ram.bin 0x{:x} "
                                          "(formats.md 6.3)",
@@ -86,7 +87,7 @@ void textures(LevelFolder& f) {
         for (size_t i = 0; i < table->size(); ++i) {
             if (!dir) dir = f.directory(f.dir, "textures");
             const formats::BankTexture& t = (*table)[i];
-            f.file(dir, fmt::format("{}_{:03d}.png", name, i), std::make_shared<BankTextureFile>(f.cache(), f.core, texels, t, bank),
+            f.file(dir, fmt::format("{}_{:03d}.png", name, i), std::make_shared<BankTextureFile>(f.cache(), f.core, f.texel_region(formats::bank_texture_span(t, bank)), t, bank),
                    f.decoded(f.core_stream.offset, f.core_stream.available, LevelFolder::kWadLz + std::string(", then 8-bit indexed PNG"),
                              fmt::format("{} texture {}: core_data.bin [0x{:x}, +{}) with its palette at core_data.bin 0x{:x} "
                                          "(formats.md 6.1; fields as Wrench reads them)",
