@@ -73,7 +73,7 @@ void open_for_edit(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     const auto held = session->disc();
     std::string path;
     if (!edit::Session::is_scratch(ino)) {
-        const tree::Node* n = held->tree.node(ino);
+        const tree::NodeRef n = held->tree.node(ino);
         if (!n) return (void)fuse_reply_err(req, ENOENT);
         if (n->type != tree::NodeType::file) return (void)fuse_reply_err(req, EISDIR);
         path = held->tree.path_of(ino);
@@ -141,7 +141,7 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t, fuse
     edit::Session* session = session_of(req);
     if (!session) return (void)fuse_reply_err(req, EROFS);
     const auto held = session->disc();
-    const tree::Node* dir = held->tree.node(parent);
+    const tree::NodeRef dir = held->tree.node(parent);
     if (!dir || dir->type != tree::NodeType::directory) return (void)fuse_reply_err(req, ENOTDIR);
     if (held->tree.lookup(parent, name)) return (void)fuse_reply_err(req, EEXIST);
     const uint64_t handle = session->create(held->tree.path_of(parent), name);

@@ -18,6 +18,7 @@ namespace gcfs::fs {
 namespace {
 
 using tree::Node;
+using tree::NodeRef;
 using tree::NodeType;
 
 constexpr double kTimeout = 86400.0;  // data never changes while mounted
@@ -88,7 +89,8 @@ double attr_timeout(fuse_req_t req, const Node& n) {
 
 fuse_entry_param entry_for(fuse_req_t req, const tree::Disc& disc, uint64_t ino) {
     fuse_entry_param e{};
-    const Node& n = *disc.tree.node(ino);
+    const NodeRef held_node = disc.tree.node(ino);
+    const Node& n = *held_node;
     e.ino = ino;
     e.attr = attributes(disc, n, served(req).session);
     e.attr_timeout = attr_timeout(req, n);
@@ -124,7 +126,7 @@ void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
 void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
     if (scratch_attributes(req, ino)) return;
     const auto held = disc_of(req);
-    const Node* n = held->tree.node(ino);
+    const NodeRef n = held->tree.node(ino);
     if (!n) {
         fuse_reply_err(req, ENOENT);
         return;
@@ -135,7 +137,7 @@ void op_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
 
 void op_readlink(fuse_req_t req, fuse_ino_t ino) {
     const auto held = disc_of(req);
-    const Node* n = held->tree.node(ino);
+    const NodeRef n = held->tree.node(ino);
     if (!n || n->type != NodeType::symlink) {
         fuse_reply_err(req, EINVAL);
         return;
@@ -145,7 +147,7 @@ void op_readlink(fuse_req_t req, fuse_ino_t ino) {
 
 void op_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     const auto held = disc_of(req);
-    const Node* n = held->tree.node(ino);
+    const NodeRef n = held->tree.node(ino);
     if (!n) return (void)fuse_reply_err(req, ENOENT);
     if (n->type != NodeType::directory) return (void)fuse_reply_err(req, ENOTDIR);
     fi->cache_readdir = !served(req).session;
@@ -159,7 +161,7 @@ void list_directory(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, b
     const auto held = disc_of(req);
     auto& disc = *held;
     if (folder_failed(req, disc, ino)) return;
-    const Node* n = disc.tree.node(ino);
+    const NodeRef n = disc.tree.node(ino);
     if (!n || n->type != NodeType::directory) return (void)fuse_reply_err(req, ENOTDIR);
     std::vector<char> buffer(size);
     size_t used = 0;
@@ -230,7 +232,7 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     if (edit::Session::is_scratch(ino) || (writing && served(req).session)) return open_for_edit(req, ino, fi);
     const auto held = disc_of(req);
     auto& disc = *held;
-    const Node* n = disc.tree.node(ino);
+    const NodeRef n = disc.tree.node(ino);
     if (!n) return (void)fuse_reply_err(req, ENOENT);
     if (n->type != NodeType::file) return (void)fuse_reply_err(req, EISDIR);
     if (writing) return (void)fuse_reply_err(req, EROFS);
@@ -253,7 +255,7 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_fil
     if (is_edit_handle(fi->fh)) return read_edit(req, size, offset, fi);
     const auto held = disc_of(req);
     auto& disc = *held;
-    const Node* n = disc.tree.node(ino);
+    const NodeRef n = disc.tree.node(ino);
     if (!n || n->type != NodeType::file) return (void)fuse_reply_err(req, EISDIR);
     if (fi->fh) {
         const auto& text = reinterpret_cast<Snapshot*>(fi->fh)->text;
@@ -325,7 +327,7 @@ void reply_xattr(fuse_req_t req, const std::string& value, size_t size) {
 void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
     const auto held = disc_of(req);
     auto& disc = *held;
-    const Node* n = disc.tree.node(ino);
+    const NodeRef n = disc.tree.node(ino);
     if (!n) return (void)fuse_reply_err(req, ENOENT);
     // Only the user namespace holds attributes here; gcfs has no POSIX ACLs
     // and no security labels. Saying so (EOPNOTSUPP, not ENODATA) lets `ls -l`
@@ -342,7 +344,7 @@ void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) 
 void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
     const auto held = disc_of(req);
     const auto& disc = *held;
-    const Node* n = disc.tree.node(ino);
+    const NodeRef n = disc.tree.node(ino);
     if (!n) return (void)fuse_reply_err(req, ENOENT);
     std::string names;
     for (const auto& name : tree::xattr_names(disc, *n)) names += name + '\0';

@@ -20,7 +20,7 @@ struct BrowseArgs {
 };
 
 void list(const tree::Disc& disc, uint64_t ino) {
-    const tree::Node* n = disc.tree.node(ino);
+    const tree::NodeRef n = disc.tree.node(ino);
     if (n->type != tree::NodeType::directory) {
         fmt::print("{:>12}  {}\n", n->type == tree::NodeType::file ? n->source->size() : 0, disc.tree.path_of(ino));
         return;
@@ -33,7 +33,7 @@ void list(const tree::Disc& disc, uint64_t ino) {
     });
     std::sort(children.begin(), children.end());
     for (const auto& [name, child] : children) {
-        const tree::Node* c = disc.tree.node(child);
+        const tree::NodeRef c = disc.tree.node(child);
         switch (c->type) {
             case tree::NodeType::directory: fmt::print("{:>12}  {}/\n", "", name); break;
             case tree::NodeType::symlink: fmt::print("{:>12}  {} -> {}\n", "", name, c->link_target()); break;

@@ -50,7 +50,8 @@ public:
     Extractor(const tree::Disc& disc, std::filesystem::path dest) : disc_(disc), dest_(std::move(dest).lexically_normal()) {}
 
     void node(uint64_t ino, const std::filesystem::path& to) {
-        const tree::Node& n = *disc_.tree.node(ino);
+        const tree::NodeRef held_node = disc_.tree.node(ino);
+        const tree::Node& n = *held_node;
         std::error_code ec;
         if (!inside_dest(to)) return problem(to.string(), "refused: the path would leave " + dest_.string());
         if (std::filesystem::is_symlink(std::filesystem::symlink_status(to, ec)))

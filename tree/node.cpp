@@ -172,7 +172,7 @@ void Tree::add_file_run(uint64_t parent, std::shared_ptr<const FileRun> run) {
 std::vector<std::shared_ptr<const FileRun>> Tree::runs_of(uint64_t dir) const {
     if (Subtree* sub = subtree_of(dir)) return built(*sub).runs_of(dir);
     std::vector<std::shared_ptr<const FileRun>> found;
-    const Node* n = node(dir);
+    const NodeRef n = node(dir);
     if (!n || n->type != NodeType::directory) return found;
     for (size_t r : n->branch->runs) found.push_back(runs_[r].files);
     return found;
@@ -186,24 +186,21 @@ const Tree::Run* Tree::run_of(uint64_t ino) const {
     return ino - it->first_ino < it->files->count() ? &*it : nullptr;
 }
 
-const Node* Tree::node(uint64_t ino) const {
-    if (Subtree* sub = subtree_of(ino)) return ino == sub->folder->ino ? sub->folder : built(*sub).node(ino);
+NodeRef Tree::node(uint64_t ino) const {
+    // Built nodes stay put for the life of the tree: the reference shares no ownership.
+    auto built_node = [](const Node* n) { return n ? NodeRef(std::shared_ptr<const Node>(), n) : nullptr; };
+    if (Subtree* sub = subtree_of(ino)) return ino == sub->folder->ino ? built_node(sub->folder) : built(*sub).node(ino);
     if (!owns(ino)) return nullptr;
-    if (!is_run_file(ino)) return ino - base_ <= nodes_.size() ? &own(ino) : nullptr;
-    {
-        std::shared_lock lock(run_nodes_mutex_);
-        if (auto it = run_nodes_.find(ino); it != run_nodes_.end()) return &it->second;
-    }
+    if (!is_run_file(ino)) return ino - base_ <= nodes_.size() ? built_node(&own(ino)) : nullptr;
     const Run* run = run_of(ino);
     if (!run) return nullptr;
-    Node n;
-    n.ino = ino;
-    n.parent = run->parent;
-    n.name = run->files->name(ino - run->first_ino);
-    n.type = NodeType::file;
-    n.source = run->files->source(ino - run->first_ino);
-    std::unique_lock lock(run_nodes_mutex_);
-    return &run_nodes_.try_emplace(ino, std::move(n)).first->second;  // a racing thread's node wins; same content
+    auto n = std::make_shared<Node>();
+    n->ino = ino;
+    n->parent = run->parent;
+    n->name = run->files->name(ino - run->first_ino);
+    n->type = NodeType::file;
+    n->source = run->files->source(ino - run->first_ino);
+    return n;
 }
 
 std::shared_ptr<const Provenance> Tree::provenance(const Node& file) const {
@@ -215,7 +212,7 @@ std::shared_ptr<const Provenance> Tree::provenance(const Node& file) const {
 
 std::optional<uint64_t> Tree::lookup(uint64_t parent, const std::string& name) const {
     if (Subtree* sub = subtree_of(parent)) return built(*sub).lookup(parent, name);
-    const Node* dir = node(parent);
+    const NodeRef dir = node(parent);
     if (!dir || dir->type != NodeType::directory) return std::nullopt;
     if (name == ".") return parent;
     if (name == "..") return dir->parent;
@@ -230,7 +227,7 @@ void Tree::for_each_child(uint64_t ino, uint64_t skip, const ChildVisitor& visit
         if (skip == 0 && ino == sub->folder->ino && listener_) listener_(ino);
         return built(*sub).for_each_child(ino, skip, visit);
     }
-    const Node* dir = node(ino);
+    const NodeRef dir = node(ino);
     if (!dir || dir->type != NodeType::directory) return;
     for (const auto& [name, child] : dir->children()) {
         if (skip > 0) {
@@ -272,7 +269,7 @@ std::optional<uint64_t> Tree::resolve(const std::string& path) const {
 
 std::string Tree::path_of(uint64_t ino) const {
     std::string path;
-    for (const Node* n = node(ino); n && n->ino != kRootIno; n = node(n->parent))
+    for (NodeRef n = node(ino); n && n->ino != kRootIno; n = node(n->parent))
         path = path.empty() ? n->name : n->name + "/" + path;
     return path;
 }

@@ -1,7 +1,7 @@
 // The virtual tree: every directory, file and symlink the mount shows, with
 // inode numbers fixed for the life of the mount. Built nodes have ino =
 // index + 1; files of a FileRun have inodes reserved from kRunBase and get a
-// Node only when first looked up. A folder may be a subtree of its own (a
+// Node made for each caller that asks (Tree::node), kept by none. A folder may be a subtree of its own (a
 // level folder), built on first listing or lookup inside it: its inodes
 // carry the subtree's number above kTreeShift.
 #pragma once
@@ -15,11 +15,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace gcfs::tree {
@@ -97,9 +95,8 @@ struct Node {
     std::shared_ptr<const Source> source;      // files
     std::shared_ptr<const Provenance> provenance;  // built files; a run's files: Tree::provenance
 
-    // What only directories and symlinks carry, kept apart: most nodes are a
-    // run's files (a full listing materialises ~65,000), and these fields
-    // cost them 100 bytes each, measured as 6 MiB of a 64 MiB listing.
+    // What only directories and symlinks carry, kept apart: most built nodes
+    // are files, which need none of it.
     struct Branch {
         std::map<std::string, uint64_t> children;  // directories: built children, sorted by name
         std::vector<size_t> runs;                  // directories: indices of their file runs
@@ -110,6 +107,9 @@ struct Node {
     const std::map<std::string, uint64_t>& children() const;  // empty for a file
     const std::string& link_target() const;                   // empty but for a symlink
 };
+
+// A node for as long as it is held (Tree::node).
+using NodeRef = std::shared_ptr<const Node>;
 
 class Tree {
 public:
@@ -147,11 +147,13 @@ public:
     using ListingListener = std::function<void(uint64_t folder)>;
     void on_folder_listed(ListingListener listener) { listener_ = std::move(listener); }
 
-    // Stable for the life of the tree; a run's file is materialised here.
-    const Node* node(uint64_t ino) const;
-    // Where a file's bytes come from. A run's files make theirs when asked:
-    // kept with each of the ~65,000 nodes a full listing materialises, they
-    // once held 35 MiB.
+    // Null when there is no such inode. A built node is the tree's own (the
+    // reference owns nothing); a run's file is made afresh for the caller and
+    // let go with the last reference, so a listing of 70,000 run files keeps
+    // none of them (their sources' cache keys are fixed by the run, so a file
+    // made again finds what it decoded before).
+    NodeRef node(uint64_t ino) const;
+    // Where a file's bytes come from. A run's files make theirs when asked.
     std::shared_ptr<const Provenance> provenance(const Node& file) const;
     std::optional<uint64_t> lookup(uint64_t parent, const std::string& name) const;
     // Built children in name order, then each run in position order, from
@@ -202,8 +204,6 @@ private:
     std::vector<std::unique_ptr<Subtree>> subtrees_;
     std::vector<Run> runs_;  // by first_ino, ascending
     uint64_t next_run_ino_ = base_ + kRunBase;
-    mutable std::shared_mutex run_nodes_mutex_;
-    mutable std::unordered_map<uint64_t, Node> run_nodes_;  // node-based: pointers stay valid
     ListingListener listener_;
     std::shared_ptr<const SubtreeMemo> memo_;
     // The path of built folder `dir` under this subtree's folder ("" for the folder).

@@ -19,10 +19,13 @@ std::span<const uint8_t> as_span(const std::string& text) {
 
 }  // namespace
 
-uint64_t new_cache_key() {
-    static std::atomic<uint64_t> counter{1};
-    return counter++;
-}
+namespace {
+std::atomic<uint64_t> next_key{1};
+}  // namespace
+
+uint64_t new_cache_key() { return next_key++; }
+
+uint64_t new_cache_keys(uint64_t count) { return next_key.fetch_add(count); }
 
 ReadOutcome copy_window(std::span<const uint8_t> content, uint64_t offset, std::span<uint8_t> out) {
     if (offset >= content.size()) return {0, {}};

@@ -18,6 +18,9 @@ namespace gcfs::tree {
 
 // A fresh key for one cached buffer (one per source that caches).
 uint64_t new_cache_key();
+// `count` fresh keys in a row; returns the first (a file run's files, made
+// again on every lookup, keep theirs: first + position).
+uint64_t new_cache_keys(uint64_t count);
 
 // A byte range of the image, read with pread on every request (no cache copy).
 class ImageSlice final : public Source {

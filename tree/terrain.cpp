@@ -76,7 +76,8 @@ PatchEntry LevelTerrain::patch(uint32_t i) const {
 
 PatchObjRun::PatchObjRun(std::shared_ptr<const LevelTerrain> terrain, const formats::TfragsHeader& header, int lod,
                          std::shared_ptr<const Provenance> block_origin)
-    : terrain_(std::move(terrain)), header_(header), lod_(lod), block_origin_(std::move(block_origin)) {}
+    : terrain_(std::move(terrain)), header_(header), lod_(lod), block_origin_(std::move(block_origin)),
+      first_key_(new_cache_keys(count())) {}
 
 std::shared_ptr<const Provenance> PatchObjRun::provenance(uint64_t position) const {
     auto origin = std::make_shared<Provenance>(*block_origin_);
@@ -105,11 +106,11 @@ std::optional<uint64_t> PatchObjRun::position(std::string_view name) const {
 }
 
 std::shared_ptr<const Source> PatchObjRun::source(uint64_t position) const {
-    return std::make_shared<TerrainFile>(terrain_, TerrainFile::Kind::patch_obj, static_cast<uint32_t>(position), lod_);
+    return std::make_shared<TerrainFile>(terrain_, TerrainFile::Kind::patch_obj, static_cast<uint32_t>(position), lod_, first_key_ + position);
 }
 
-TerrainFile::TerrainFile(std::shared_ptr<const LevelTerrain> terrain, Kind kind, uint32_t patch, int lod)
-    : terrain_(std::move(terrain)), kind_(kind), patch_(patch), lod_(lod), key_(new_cache_key()) {}
+TerrainFile::TerrainFile(std::shared_ptr<const LevelTerrain> terrain, Kind kind, uint32_t patch, int lod, uint64_t key)
+    : terrain_(std::move(terrain)), kind_(kind), patch_(patch), lod_(lod), key_(key) {}
 
 uint64_t TerrainFile::size() const {
     if (kind_ == Kind::patch_obj) {

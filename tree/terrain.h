@@ -81,13 +81,15 @@ private:
     formats::TfragsHeader header_;  // read with the level headers (§7.1): the patch count and table
     int lod_;
     std::shared_ptr<const Provenance> block_origin_;
+    uint64_t first_key_;  // patch p's OBJ is cached under first_key_ + p
 };
 
 // The three kinds of file in tfrag/.
 class TerrainFile final : public Source {
 public:
     enum class Kind { patch_obj, terrain_obj, patches_csv };
-    TerrainFile(std::shared_ptr<const LevelTerrain> terrain, Kind kind, uint32_t patch = 0, int lod = 0);
+    // `key`: where its text is cached (a run's files are made again on each lookup: the run fixes it).
+    TerrainFile(std::shared_ptr<const LevelTerrain> terrain, Kind kind, uint32_t patch = 0, int lod = 0, uint64_t key = new_cache_key());
 
     uint64_t size() const override;
     ReadOutcome read(uint64_t offset, std::span<uint8_t> out) const override;

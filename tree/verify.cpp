@@ -199,7 +199,8 @@ void read_every_file(const Tree& tree, uint64_t folder, FolderVerdict& v, bool r
             return true;
         });
         for (const auto& [name, ino] : files) {
-            const Source& source = *tree.node(ino)->source;
+            const std::shared_ptr<const Source> held = tree.node(ino)->source;
+            const Source& source = *held;
             const std::string path = tree.path_of(ino);
             std::string error = source.open_error();
             const uint64_t size = source.size();

@@ -64,7 +64,7 @@ const Template& the_template() {
 void must_read_whole(const tree::Disc& disc, const char* path) {
     const auto ino = disc.tree.resolve(path);
     if (!ino) return;  // the level's headers did not allow a scene at all
-    const tree::Node* node = disc.tree.node(*ino);
+    const tree::NodeRef node = disc.tree.node(*ino);
     formats::Bytes out(node->source->size());
     const tree::ReadOutcome got = node->source->read(0, out);
     if (!got.ok() || got.bytes != out.size()) {

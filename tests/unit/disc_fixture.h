@@ -27,17 +27,18 @@ struct DamagedDisc {
     DamagedDisc& operator=(const DamagedDisc&) = delete;
 };
 
-// The node at `path` of an opened disc's tree; fails the test when absent.
-inline const gcfs::tree::Node& node_at(const gcfs::tree::Disc& disc, const std::string& path) {
+// The node at `path` of an opened disc's tree, held; fails the test when absent.
+inline gcfs::tree::NodeRef node_at(const gcfs::tree::Disc& disc, const std::string& path) {
     const auto ino = disc.tree.resolve(path);
     REQUIRE_MESSAGE(ino, path);
-    return *disc.tree.node(*ino);
+    return disc.tree.node(*ino);
 }
 
 // The whole file at `path`, read through its source at the size stat gives;
 // fails the test when it cannot be read.
 inline std::string file_text(const gcfs::tree::Disc& disc, const std::string& path) {
-    const gcfs::tree::Node& n = node_at(disc, path);
+    const gcfs::tree::NodeRef n_held = node_at(disc, path);
+    const gcfs::tree::Node& n = *n_held;
     std::string out(n.source->size(), '\0');
     const auto got = n.source->read(0, {reinterpret_cast<uint8_t*>(out.data()), out.size()});
     const std::string why = path + ": " + got.error;

@@ -34,7 +34,7 @@ formats::Bytes read_source(const tree::Source& source) {
     return out;
 }
 
-formats::Bytes read_path(const tree::Disc& disc, const std::string& path) { return read_source(*node_at(disc, path).source); }
+formats::Bytes read_path(const tree::Disc& disc, const std::string& path) { return read_source(*node_at(disc, path)->source); }
 
 // What a WAV of `vag` holds, decoded in one go.
 formats::Bytes expected_wav(const formats::Bytes& vag) {
@@ -76,7 +76,7 @@ TEST_CASE("every WAV of global/audio and LEVELnn/audio is its VAG's decode, at t
         for (const std::string& vag_path : files_under(*disc, folder, ".vag")) {
             CAPTURE(vag_path);
             const std::string wav_path = vag_path.substr(0, vag_path.size() - 4) + ".wav";
-            const uint64_t stat_size = node_at(*disc, wav_path).source->size();
+            const uint64_t stat_size = node_at(*disc, wav_path)->source->size();
             const formats::Bytes vag = read_path(*disc, vag_path);
             const formats::Bytes wav = read_path(*disc, wav_path);
             CHECK(wav.size() == stat_size);
@@ -126,7 +126,7 @@ TEST_CASE("global/mpeg: video bytes as recorded, its sound as WAV and MPEG, SubR
         CHECK_MESSAGE(disc->tree.resolve(path), path);
     CHECK_FALSE(disc->tree.resolve("global/mpeg/02.mpg"));  // 22.05 kHz
     CHECK_FALSE(disc->tree.resolve("global/mpeg/49.wav"));  // a silent video
-    CHECK(read_path(*disc, "global/mpeg/00.mpg").size() == node_at(*disc, "global/mpeg/00.mpg").source->size());
+    CHECK(read_path(*disc, "global/mpeg/00.mpg").size() == node_at(*disc, "global/mpeg/00.mpg")->source->size());
 }
 
 TEST_CASE("damage in the sound and video WADs fails only its files, each naming the byte") {
@@ -134,11 +134,11 @@ TEST_CASE("damage in the sound and video WADs fails only its files, each naming 
     auto disc = tree::open_disc(damaged.path, 64 << 20);
     for (const char* path : {"global/audio/vendor/001.vag", "global/audio/vendor/001.wav"}) {
         CAPTURE(path);
-        CHECK(node_at(*disc, path).source->open_error().find("data_size") != std::string::npos);
+        CHECK(node_at(*disc, path)->source->open_error().find("data_size") != std::string::npos);
     }
-    CHECK(node_at(*disc, "LEVEL01/audio/sfx_001.vag").source->open_error().empty());
-    CHECK(node_at(*disc, "LEVEL01/audio/sfx_001.wav").source->open_error().find("predictor 5") != std::string::npos);
-    CHECK(node_at(*disc, "global/mpeg/00.en.srt").source->open_error().find("mpeg.wad byte 0x") != std::string::npos);
+    CHECK(node_at(*disc, "LEVEL01/audio/sfx_001.vag")->source->open_error().empty());
+    CHECK(node_at(*disc, "LEVEL01/audio/sfx_001.wav")->source->open_error().find("predictor 5") != std::string::npos);
+    CHECK(node_at(*disc, "global/mpeg/00.en.srt")->source->open_error().find("mpeg.wad byte 0x") != std::string::npos);
     (void)read_path(*disc, "global/audio/vendor/000.wav");
     (void)read_path(*disc, "global/mpeg/00.pss");
     const tree::DiscVerdict verdict = tree::verify_disc(*disc);

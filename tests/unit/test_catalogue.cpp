@@ -92,7 +92,7 @@ TEST_CASE("README.txt carries the catalogue, and user.gcfs.what gives a file its
     const std::string readme = file_text(*disc, "README.txt");
     CHECK(readme.find(tree::catalogue_text()) != std::string::npos);
     for (const tree::CatalogueEntry& e : tree::catalogue()) CHECK_MESSAGE(readme.find(e.pattern) != std::string::npos, e.pattern);
-    const auto what = tree::xattr_value(*disc, node_at(*disc, "LEVEL01/tfrag/lod2/patch_0003.obj"), "user.gcfs.what");
+    const auto what = tree::xattr_value(*disc, *node_at(*disc, "LEVEL01/tfrag/lod2/patch_0003.obj"), "user.gcfs.what");
     REQUIRE(what);
     CHECK(*what == "LEVEL<nn>/tfrag/lod<N>/patch_<NNNN>.obj: one patch at that LOD");
 }

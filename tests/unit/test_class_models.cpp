@@ -26,14 +26,15 @@ namespace {
 
 // Reads a file whole; its size must be the size stat reports.
 tree::ReadOutcome read_whole(const tree::Disc& disc, const std::string& path, formats::Bytes& out) {
-    const tree::Node& n = node_at(disc, path);
+    const tree::NodeRef n_held = node_at(disc, path);
+    const tree::Node& n = *n_held;
     out.assign(n.source->size(), 0);
     return n.source->read(0, out);
 }
 
 std::vector<std::string> children(const tree::Disc& disc, const std::string& dir) {
     std::vector<std::string> names;
-    disc.tree.for_each_child(node_at(disc, dir).ino, 0, [&](const std::string& name, uint64_t, tree::NodeType) {
+    disc.tree.for_each_child(node_at(disc, dir)->ino, 0, [&](const std::string& name, uint64_t, tree::NodeType) {
         names.push_back(name);
         return true;
     });
@@ -99,7 +100,7 @@ TEST_CASE("textures/ holds every texture table of the core, particle and fx ones
     const tree::LevelScan& level = disc->scan.levels.at(0);
     CHECK(level.stashed_moby_rows == std::set<size_t>{4});
     REQUIRE(level.moby_stash_address.has_value());
-    CHECK(node_at(*disc, "LEVEL00/textures/moby_004.png").provenance->detail.find("stashed: gs_ram.bin") != std::string::npos);
+    CHECK(node_at(*disc, "LEVEL00/textures/moby_004.png")->provenance->detail.find("stashed: gs_ram.bin") != std::string::npos);
 }
 
 TEST_CASE("a full-scale disc names the stashed row from stashed classes only, model-less ones too") {

@@ -170,7 +170,7 @@ TEST_CASE("a built level shows its particles, sound remap, sequences, overlay an
     const test::Pixels first = test::png_pixels({reinterpret_cast<const uint8_t*>(apng.data()), apng.size()});
     CHECK(first.width == 32);
     CHECK(file_text(*disc, "LEVEL00/sound_remap.csv").starts_with("element,offset,words,bytes\n0,"));
-    CHECK(node_at(*disc, "LEVEL00/ratchet_seqs/seq_000.bin").source->size() > 0);
+    CHECK(node_at(*disc, "LEVEL00/ratchet_seqs/seq_000.bin")->source->size() > 0);
     CHECK(file_text(*disc, "LEVEL00/overlay.elf").starts_with("\x7f" "ELF"));
     CHECK(file_text(*disc, "LEVEL00/transition/02.png").size() > 0);
     CHECK_FALSE(disc->tree.resolve("LEVEL01/transition"));  // odd levels have none (formats.md 4.1: offset -1)
@@ -186,7 +186,8 @@ TEST_CASE("a damaged particle definition or sound remap fails its own files, and
     const DamagedDisc damaged({{mkdisc::Damage::particle_frame_row, 1}, {mkdisc::Damage::sound_remap_end, 1}}, 7);
     auto disc = tree::open_disc(damaged.path, 64 << 20);
     for (const char* path : {"LEVEL01/particles/010.png", "LEVEL01/particles/010/frame_02.png", "LEVEL01/sound_remap.bin", "LEVEL01/sound_remap.csv"}) {
-        const tree::Node& n = node_at(*disc, path);
+        const tree::NodeRef n_held = node_at(*disc, path);
+    const tree::Node& n = *n_held;
         Bytes out(std::max<uint64_t>(n.source->size(), 1));
         CHECK_MESSAGE(!n.source->read(0, out).ok(), path);
     }

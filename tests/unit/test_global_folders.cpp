@@ -155,7 +155,7 @@ TEST_CASE("damage in the ARMOR, BONUS and MISC WADs fails only the files made fr
                         42);
     auto disc = tree::open_disc(damaged.path, 64 << 20);
     auto error_of = [&](const std::string& path) {
-        const tree::Source& s = *node_at(*disc, path).source;
+        const tree::Source& s = *node_at(*disc, path)->source;
         if (std::string e = s.open_error(); !e.empty()) return e;
         Bytes out(s.size());
         return s.read(0, out).error;

@@ -25,7 +25,8 @@ using namespace gcfs;
 namespace {
 
 nlohmann::json scene_json(const tree::Disc& disc, const std::string& level, const std::string& file = "level.glb") {
-    const tree::Node& n = node_at(disc, level + "/" + file);
+    const tree::NodeRef n_held = node_at(disc, level + "/" + file);
+    const tree::Node& n = *n_held;
     formats::Bytes bytes(n.source->size());
     const tree::ReadOutcome got = n.source->read(0, bytes);
     REQUIRE_MESSAGE(got.ok(), got.error);
@@ -120,7 +121,7 @@ TEST_CASE("level.glb: stat builds one level's scene only, and a read returns tha
     const BuiltDisc& built = small_disc();
     auto disc = tree::open_disc(built.path, 64 << 20);
     CHECK(disc->cache->stats().misses == 0);  // mounting builds no scene
-    const uint64_t size = node_at(*disc, "LEVEL02/level.glb").source->size();
+    const uint64_t size = node_at(*disc, "LEVEL02/level.glb")->source->size();
     CHECK(size > 1000);
     // Its sources: that level's core head, tfrag region, class window and
     // gameplay, once each; the class window shows the texels it embeds decode.

@@ -51,7 +51,7 @@ TEST_CASE("tfrag/ lists each patch at three LODs and decodes only the tfrag regi
     const int patches = built.levels.at(1).patch_count;
     for (const char* dir : {"LEVEL01/tfrag", "LEVEL01/tfrag/lod1", "LEVEL01/tfrag/lod2"}) {
         size_t objs = 0;
-        disc->tree.for_each_child(node_at(*disc, dir).ino, 0, [&](const std::string& name, uint64_t, tree::NodeType) {
+        disc->tree.for_each_child(node_at(*disc, dir)->ino, 0, [&](const std::string& name, uint64_t, tree::NodeType) {
             objs += name.rfind("patch_", 0) == 0;
             return true;
         });
@@ -59,7 +59,7 @@ TEST_CASE("tfrag/ lists each patch at three LODs and decodes only the tfrag regi
     }
     CHECK(disc->cache->stats().misses == 0);  // mount decoded only the 16-byte tfrags header
 
-    const uint64_t size = node_at(*disc, "LEVEL01/tfrag/patch_0003.obj").source->size();
+    const uint64_t size = node_at(*disc, "LEVEL01/tfrag/patch_0003.obj")->source->size();
     CHECK(size > 0);
     const auto stats = disc->cache->stats();
     CHECK(stats.misses == 1);
@@ -124,13 +124,14 @@ TEST_CASE("gcfs verify: every invariant holds on a built disc, totals add up") {
 TEST_CASE("a damaged patch is rejected alone: open error for it, verify fails naming it, the rest reads") {
     const DamagedDisc damaged({{mkdisc::Damage::tfrag_count, 2}}, 9);
     auto disc = tree::open_disc(damaged.path, 64 << 20);
-    const tree::Node& bad = node_at(*disc, "LEVEL02/tfrag/patch_0001.obj");
+    const tree::NodeRef bad_held = node_at(*disc, "LEVEL02/tfrag/patch_0001.obj");
+    const tree::Node& bad = *bad_held;
     CHECK(bad.source->open_error().find("vert_count") != std::string::npos);
-    CHECK(node_at(*disc, "LEVEL02/tfrag/lod2/patch_0001.obj").source->open_error() != "");
-    CHECK(node_at(*disc, "LEVEL02/tfrag/patch_0000.obj").source->open_error() == "");
+    CHECK(node_at(*disc, "LEVEL02/tfrag/lod2/patch_0001.obj")->source->open_error() != "");
+    CHECK(node_at(*disc, "LEVEL02/tfrag/patch_0000.obj")->source->open_error() == "");
     file_text(*disc, "LEVEL02/tfrag/patch_0000.obj");
     file_text(*disc, "LEVEL02/tfrag/terrain.obj");
-    CHECK(node_at(*disc, "LEVEL01/tfrag/patch_0001.obj").source->open_error() == "");  // other levels untouched
+    CHECK(node_at(*disc, "LEVEL01/tfrag/patch_0001.obj")->source->open_error() == "");  // other levels untouched
 
     const tree::DiscVerdict verdict = tree::verify_disc(*disc);
     CHECK_FALSE(verdict.ok());

@@ -108,7 +108,7 @@ TEST_CASE("classes/ and textures/ of a built disc: tables as CSV, every tfrag te
     auto disc = tree::open_disc(built.path, 64 << 20);
     const auto& level = disc->level(2);
     const auto read = [&](const std::string& path) {
-        const tree::Node* n = disc->tree.node(*disc->tree.resolve(path));
+        const tree::NodeRef n = disc->tree.node(*disc->tree.resolve(path));
         Bytes out(n->source->size());
         const auto outcome = n->source->read(0, out);
         REQUIRE_MESSAGE(outcome.ok(), outcome.error);

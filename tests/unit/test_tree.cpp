@@ -30,7 +30,7 @@ namespace {
 formats::Bytes read_all(const tree::Disc& disc, const std::string& path) {
     const auto ino = disc.tree.resolve(path);
     REQUIRE_MESSAGE(ino, path);
-    const tree::Node* n = disc.tree.node(*ino);
+    const tree::NodeRef n = disc.tree.node(*ino);
     REQUIRE(n->type == tree::NodeType::file);
     formats::Bytes out(n->source->size());
     const auto outcome = n->source->read(0, out);
@@ -74,7 +74,7 @@ TEST_CASE("tree shows the design's layout with header-derived sizes and no decod
     const auto ino = disc->tree.resolve("LEVEL02/core_data.bin");
     CHECK(disc->tree.node(*ino)->source->size() == built.levels.at(2).core_data.size());
     CHECK(disc->cache->stats().misses == 0);  // sizes came from headers
-    const tree::Node* link = disc->tree.node(*disc->tree.resolve("by-id/30"));
+    const tree::NodeRef link = disc->tree.node(*disc->tree.resolve("by-id/30"));
     CHECK(link->link_target() == "../LEVEL04");
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("a corrupt core stream reads as an error naming its offset; the rest s
         f.write(packet, 4);
     }
     auto disc = tree::open_disc(copy, 64 << 20);
-    const tree::Node* bad = disc->tree.node(*disc->tree.resolve("LEVEL01/core_data.bin"));
+    const tree::NodeRef bad = disc->tree.node(*disc->tree.resolve("LEVEL01/core_data.bin"));
     formats::Bytes buffer(4096);
     const auto outcome = bad->source->read(0, buffer);
     CHECK_FALSE(outcome.ok());
@@ -142,7 +142,7 @@ private:
 
 }  // namespace
 
-TEST_CASE("file runs: reserved inodes, nodes made on first lookup and kept, listed after built children") {
+TEST_CASE("file runs: reserved inodes, nodes made for each caller and not kept, listed after built children") {
     tree::Tree t;
     const uint64_t dir = t.add_directory(tree::Tree::kRootIno, "d");
     t.add_file(dir, "a.txt", std::make_shared<tree::StaticText>("a"), nullptr);
@@ -155,11 +155,19 @@ TEST_CASE("file runs: reserved inodes, nodes made on first lookup and kept, list
     const auto f3 = t.lookup(dir, "f3");
     REQUIRE(f3);
     CHECK(*f3 >= tree::Tree::kRunBase);
-    const tree::Node* node = t.node(*f3);
+    const tree::NodeRef node = t.node(*f3);
     REQUIRE(node);
     CHECK(node->name == "f3");
     CHECK(node->parent == dir);
-    CHECK(t.node(*f3) == node);  // materialised once, stable
+    // Made afresh for each caller, the same content, let go with its last reference.
+    std::weak_ptr<const tree::Node> made;
+    {
+        const tree::NodeRef again = t.node(*f3);
+        made = again;
+        CHECK(again != node);
+        CHECK((again->ino == node->ino && again->name == node->name && again->parent == node->parent));
+    }
+    CHECK(made.expired());
     CHECK(t.path_of(*f3) == "d/f3");
     CHECK(t.resolve("e/f2") == t.lookup(other, "f2"));
     CHECK(t.resolve("e/f2") != t.resolve("d/f2"));
@@ -286,7 +294,7 @@ TEST_CASE("a core stream is served while it decodes: readers at scattered offset
     const BuiltDisc& built = small_disc();
     auto disc = tree::open_disc(built.path, 64 << 20);
     const formats::Bytes& expected = built.levels.at(3).core_data;
-    const tree::Node* core = disc->tree.node(*disc->tree.resolve("LEVEL03/core_data.bin"));
+    const tree::NodeRef core = disc->tree.node(*disc->tree.resolve("LEVEL03/core_data.bin"));
     std::atomic<int> wrong{0};
     std::vector<std::thread> readers;
     for (int t = 0; t < 6; ++t)
@@ -323,7 +331,7 @@ TEST_CASE("a core stream found damaged near its end is rejected whole from then 
         f.write(reinterpret_cast<const char*>(&declared), 4);
     }
     auto disc = tree::open_disc(copy, 64 << 20);
-    const tree::Node* bad = disc->tree.node(*disc->tree.resolve("LEVEL02/core_data.bin"));
+    const tree::NodeRef bad = disc->tree.node(*disc->tree.resolve("LEVEL02/core_data.bin"));
     formats::Bytes whole(bad->source->size());
     const auto outcome = bad->source->read(0, whole);
     CHECK_FALSE(outcome.ok());
@@ -368,7 +376,7 @@ TEST_CASE("a core damaged partway: level.glb reads at its stat size, and no text
         };
         if (scene_first) read_scene();
         disc->tree.for_each_child(*disc->tree.resolve("LEVEL02/textures"), 0, [&](const std::string& name, uint64_t ino, tree::NodeType) {
-            const tree::Node* n = disc->tree.node(ino);
+            const tree::NodeRef n = disc->tree.node(ino);
             formats::Bytes png(n->source->size());
             const auto got = n->source->read(0, png);
             out.textures[name] = got.ok() ? "" : got.error;
@@ -408,7 +416,7 @@ TEST_CASE("a core damaged partway: level.glb reads at its stat size, and no text
         }
         for (const auto& [name, error] : scene_first.textures) failed_textures += !error.empty();
         auto disc = tree::open_disc(copy, 64 << 20);
-        const tree::Node* core = disc->tree.node(*disc->tree.resolve("LEVEL02/core_data.bin"));
+        const tree::NodeRef core = disc->tree.node(*disc->tree.resolve("LEVEL02/core_data.bin"));
         formats::Bytes whole(core->source->size());
         failed_cores += !core->source->read(0, whole).ok();
     }

@@ -90,17 +90,17 @@ TEST_CASE("a record renamed ../../PWNED1 shows escaped inside disc/, never at th
     const auto disc = tree::open_disc(image.path, 16 << 20);
     CHECK(!disc->tree.resolve("PWNED1"));
     CHECK(!disc->tree.resolve("disc/PWNED1"));
-    const auto& escaped = node_at(*disc, "disc/..%2F..%2FPWNED1");
-    CHECK(escaped.type == tree::NodeType::file);
-    CHECK(escaped.source->size() == node_at(*tree::open_disc(small_disc().path, 16 << 20), "disc/SYSTEM.CNF").source->size());
+    const auto escaped = node_at(*disc, "disc/..%2F..%2FPWNED1");
+    CHECK(escaped->type == tree::NodeType::file);
+    CHECK(escaped->source->size() == node_at(*tree::open_disc(small_disc().path, 16 << 20), "disc/SYSTEM.CNF")->source->size());
 }
 
 TEST_CASE("two records with one name in a folder both show, the second with a suffix") {
     const ScratchImage image(".twice.iso", renamed_bytes("LEVEL01.WAD;1", "LEVEL00.WAD;1"));
     const auto disc = tree::open_disc(image.path, 16 << 20);
-    const auto& first = node_at(*disc, "disc/LEVELS/LEVEL00.WAD");
-    const auto& second = node_at(*disc, "disc/LEVELS/LEVEL00.WAD~2");
-    CHECK(first.provenance->image_offset != second.provenance->image_offset);
+    const auto first = node_at(*disc, "disc/LEVELS/LEVEL00.WAD");
+    const auto second = node_at(*disc, "disc/LEVELS/LEVEL00.WAD~2");
+    CHECK(first->provenance->image_offset != second->provenance->image_offset);
 }
 
 TEST_CASE("directory records that point back at a walked directory cannot multiply the walk") {
@@ -141,8 +141,8 @@ TEST_CASE("a directory whose extent holds file data shows empty; the mount, glob
     CHECK(disc->tree.resolve("disc/LEVELS"));
     REQUIRE(disc->scan.iso_damage.size() == 1);
     CHECK(disc->scan.iso_damage[0].byte == lba * 2048);
-    CHECK(node_at(*disc, "LEVEL00/data.bin").source->size() == node_at(*clean, "LEVEL00/data.bin").source->size());
-    CHECK(node_at(*disc, "global/misc.wad").source->size() == node_at(*clean, "global/misc.wad").source->size());
+    CHECK(node_at(*disc, "LEVEL00/data.bin")->source->size() == node_at(*clean, "LEVEL00/data.bin")->source->size());
+    CHECK(node_at(*disc, "global/misc.wad")->source->size() == node_at(*clean, "global/misc.wad")->source->size());
 }
 
 TEST_CASE("log lines escape the control bytes they quote: one line each, no terminal sequence") {

@@ -26,7 +26,8 @@ struct Cost {
 // What reading `path` whole cost: the decoders' output and the walks.
 Cost read_cost(const tree::Disc& disc, const std::string& path) {
     const uint64_t loaded = disc.cache->stats().loaded_bytes, walked = tree::window_walk_bytes();
-    const tree::Node& n = node_at(disc, path);
+    const tree::NodeRef n_held = node_at(disc, path);
+    const tree::Node& n = *n_held;
     formats::Bytes out(n.source->size());
     const tree::ReadOutcome got = n.source->read(0, out);
     REQUIRE_MESSAGE(got.ok(), path, ": ", got.error);
@@ -40,7 +41,7 @@ TEST_CASE("a texture decodes its own region of the core: not the core, not the s
     const std::string path = "/tmp/gcfs-unit-windows-" + std::to_string(::getpid()) + ".iso";
     mkdisc::build_disc({2, 1, mkdisc::Scale::full, {}}, path);
     auto disc = tree::open_disc(path, 512 << 20);  // room for the whole core: the texture must not want it anyway
-    const uint64_t core = node_at(*disc, "LEVEL00/core_data.bin").source->size();
+    const uint64_t core = node_at(*disc, "LEVEL00/core_data.bin")->source->size();
     REQUIRE(core > (20u << 20));
     const tree::LevelScan& level = disc->scan.levels.at(0);
     REQUIRE(level.core.has_value());
@@ -62,7 +63,7 @@ TEST_CASE("a texture decodes its own region of the core: not the core, not the s
     // Its neighbour shares the decoded region: only its PNG is new.
     const Cost next = read_cost(*disc, "LEVEL00/textures/tfrag_001.png");
     CHECK(next.walked == 0);
-    CHECK(next.loaded == node_at(*disc, "LEVEL00/textures/tfrag_001.png").source->size());
+    CHECK(next.loaded == node_at(*disc, "LEVEL00/textures/tfrag_001.png")->source->size());
 
     // A particle texture: its bank, not the 20 MB between the tables and it.
     // With no saved points the walk to the bank is long; what is kept is small.

@@ -18,7 +18,7 @@ using namespace gcfs;
 namespace {
 
 std::string value(tree::Disc& disc, const std::string& path, const char* name) {
-    const auto v = tree::xattr_value(disc, node_at(disc, path), name);
+    const auto v = tree::xattr_value(disc, *node_at(disc, path), name);
     REQUIRE_MESSAGE(v, path, " has no ", name);
     return *v;
 }
@@ -28,7 +28,8 @@ std::string value(tree::Disc& disc, const std::string& path, const char* name) {
 TEST_CASE("a raw extent's attributes give its container and exactly its image bytes") {
     const BuiltDisc& built = small_disc();
     auto disc = tree::open_disc(built.path, 64 << 20);
-    const tree::Node& data = node_at(*disc, "LEVEL00/data.bin");
+    const tree::NodeRef data_held = node_at(*disc, "LEVEL00/data.bin");
+    const tree::Node& data = *data_held;
     CHECK(tree::xattr_names(*disc, data).size() == 6);
     CHECK(value(*disc, "LEVEL00/data.bin", "user.gcfs.container") == "LEVELS/LEVEL00.WAD");
     CHECK(value(*disc, "LEVEL00/data.bin", "user.gcfs.decoder").starts_with("none"));
@@ -50,10 +51,10 @@ TEST_CASE("a raw extent's attributes give its container and exactly its image by
 TEST_CASE("decoded files name the stream they come from and where in it") {
     const BuiltDisc& built = small_disc();
     auto disc = tree::open_disc(built.path, 64 << 20);
-    const auto& stream = *disc->tree.provenance(node_at(*disc, "LEVEL00/core_data.wad"));
+    const auto& stream = *disc->tree.provenance(*node_at(*disc, "LEVEL00/core_data.wad"));
     for (const char* path : {"LEVEL00/core_data.bin", "LEVEL00/collision.obj", "LEVEL00/tfrag/lod2/patch_0004.obj",
                              "LEVEL00/textures/tfrag_000.png", "LEVEL00/core/sky.bin"}) {
-        const auto origin = disc->tree.provenance(node_at(*disc, path));  // a run's file makes it now
+        const auto origin = disc->tree.provenance(*node_at(*disc, path));  // a run's file makes it now
         REQUIRE(origin);
         const auto& p = *origin;
         CHECK_MESSAGE(p.image_offset == stream.image_offset, path);
@@ -78,9 +79,9 @@ TEST_CASE("decoded files name the stream they come from and where in it") {
 TEST_CASE("directories, symlinks and unknown names have no attributes") {
     const BuiltDisc& built = small_disc();
     auto disc = tree::open_disc(built.path, 64 << 20);
-    CHECK(tree::xattr_names(*disc, node_at(*disc, "LEVEL00")).empty());
-    CHECK_FALSE(tree::xattr_value(*disc, node_at(*disc, "LEVEL00"), "user.gcfs.container"));
-    CHECK_FALSE(tree::xattr_value(*disc, node_at(*disc, "LEVEL00/data.bin"), "user.gcfs.colour"));
+    CHECK(tree::xattr_names(*disc, *node_at(*disc, "LEVEL00")).empty());
+    CHECK_FALSE(tree::xattr_value(*disc, *node_at(*disc, "LEVEL00"), "user.gcfs.container"));
+    CHECK_FALSE(tree::xattr_value(*disc, *node_at(*disc, "LEVEL00/data.bin"), "user.gcfs.colour"));
     CHECK(tree::xattr_names(*disc, *disc->tree.node(*disc->tree.resolve("by-id"))).empty());
 }
 
