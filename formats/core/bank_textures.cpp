@@ -24,15 +24,22 @@ Result<std::vector<BankTexture>> parse_bank_textures(ByteSpan idx, ArrayRange ra
     });
 }
 
-std::string bank_texture_problem(const BankTexture& t, int32_t bank_offset, uint64_t core_size) {
+std::string bank_texture_outside(const BankTexture& t, int32_t bank_offset, uint64_t size) {
     if (t.width <= 0 || t.height <= 0 || t.width > 1024 || t.height > 1024) return fmt::format("size {}x{}", t.width, t.height);
     const int64_t texels = int64_t{bank_offset} + t.texels, palette = int64_t{bank_offset} + t.palette;
     const uint64_t bytes = static_cast<uint64_t>(t.width) * static_cast<uint64_t>(t.height);
-    if (bank_offset <= 0 || texels < 0 || static_cast<uint64_t>(texels) + bytes > core_size)
-        return fmt::format("texels [{}, +{}) outside the {}-byte core", texels, bytes, core_size);
-    if (palette < 0 || static_cast<uint64_t>(palette) + kPaletteBytes > core_size)
-        return fmt::format("palette at {} outside the {}-byte core", palette, core_size);
+    if (texels < 0 || static_cast<uint64_t>(texels) + bytes > size)
+        return fmt::format("texels [{}, +{}) outside the {}-byte core", texels, bytes, size);
+    if (palette < 0 || static_cast<uint64_t>(palette) + kPaletteBytes > size)
+        return fmt::format("palette at {} outside the {}-byte core", palette, size);
     return {};
+}
+
+std::string bank_texture_problem(const BankTexture& t, int32_t bank_offset, uint64_t core_size) {
+    if (bank_offset <= 0 && t.width > 0 && t.height > 0 && t.width <= 1024 && t.height <= 1024)  // the header names no bank
+        return fmt::format("texels [{}, +{}) outside the {}-byte core", int64_t{bank_offset} + t.texels,
+                           static_cast<uint64_t>(t.width) * static_cast<uint64_t>(t.height), core_size);
+    return bank_texture_outside(t, bank_offset, core_size);
 }
 
 std::pair<uint64_t, uint64_t> bank_texture_span(const BankTexture& t, int32_t bank_offset) {

@@ -24,6 +24,10 @@ struct BankTexture {
 Result<std::vector<BankTexture>> parse_bank_textures(ByteSpan core_index, ArrayRange range, bool particle);
 // Why the texels or palette lie outside DAT ("" when fine); sides up to 1024.
 std::string bank_texture_problem(const BankTexture& t, int32_t bank_offset, uint64_t core_size);
+// Its size and range checks alone, in `size` bytes with the bank at
+// `bank_offset`: a window of the core may begin inside the bank, past its
+// first byte, so the bank's own offset need not be positive there.
+std::string bank_texture_outside(const BankTexture& t, int32_t bank_offset, uint64_t size);
 // The core bytes [first, second) holding the texture's texels and palette
 // both; meaningful only when bank_texture_problem finds none.
 std::pair<uint64_t, uint64_t> bank_texture_span(const BankTexture& t, int32_t bank_offset);

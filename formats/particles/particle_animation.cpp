@@ -32,7 +32,7 @@ Result<Bytes> animation_png(const Particle& particle, const std::vector<BankText
         std::vector<std::vector<png::Rgba>> frames;
         for (size_t f = 0; f < particle.frames.size(); ++f) {
             const BankTexture& t = textures[particle.frames[f]];
-            if (const std::string problem = bank_texture_problem(t, bank_offset, core.size()); !problem.empty())
+            if (const std::string problem = bank_texture_outside(t, bank_offset, core.size()); !problem.empty())
                 fail(Errc::out_of_range, 0, fmt::format("particle {} frame {} (part_textures row {}): {}", particle.slot, f, particle.frames[f], problem));
             if (t.width != t.height) fail(Errc::bad_value, 0, fmt::format("particle {} frame {} is not square", particle.slot, f));
             const auto edge = static_cast<uint32_t>(t.width);

@@ -70,6 +70,11 @@ TEST_CASE("a texture decodes its own region of the core: not the core, not the s
     const Cost part = read_cost(*disc, "LEVEL00/textures/part_000.png");
     CHECK(part.loaded < (256u << 10));
     CHECK(part.walked <= bank);
+    // A particle's animation reads the same bank region (its frames' texels
+    // and palettes; the region begins inside the bank, past its first byte).
+    const Cost animation = read_cost(*disc, "LEVEL00/particles/000.png");
+    CHECK(animation.walked == 0);
+    CHECK(animation.loaded == node_at(*disc, "LEVEL00/particles/000.png")->source->size());
 
     // None of it decoded the core whole.
     CHECK(disc->cache->stats().loaded_bytes < core / 8);
