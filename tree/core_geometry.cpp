@@ -76,7 +76,7 @@ const GeometryIndex& LevelGeometry::index() const {
     return index_;
 }
 
-cache::Loaded LevelGeometry::checked_text(uint64_t key, const char* name, uint64_t listed,
+cache::Loaded LevelGeometry::checked_text(uint64_t key, const char* name, uint64_t listed, uint64_t scratch,
                                           const std::function<formats::Result<std::string>()>& render) const {
     return cache_.get(key, [&]() -> cache::Loaded {
         if (const cache::Loaded decoded = head(); !decoded.bytes) return decoded;  // its error as the decoder words it
@@ -86,13 +86,13 @@ cache::Loaded LevelGeometry::checked_text(uint64_t key, const char* name, uint64
         if (text->size() != listed)
             return {nullptr, fmt::format("{} rendered {} bytes, its index said {}", name, text->size(), listed)};
         return {cache::Blob::copy_of({reinterpret_cast<const uint8_t*>(text->data()), text->size()}), {}};
-    });
+    }, scratch + 3 * listed);  // the text (grown by doubling) and its copy into the cache
 }
 
 cache::Loaded LevelGeometry::collision_obj() const {
     const GeometryIndex& index = this->index();
     if (!index.collision) return {nullptr, index.collision_error};
-    return checked_text(obj_key_, "collision.obj", index.collision->obj_size, [&] {
+    return checked_text(obj_key_, "collision.obj", index.collision->obj_size, formats::collision_merge_peak(*index.collision), [&] {
         auto parsed = collision();
         return parsed.ok() ? formats::Result<std::string>(formats::render_collision_obj(*parsed, source_))
                            : formats::Result<std::string>(parsed.error());
@@ -102,7 +102,7 @@ cache::Loaded LevelGeometry::collision_obj() const {
 cache::Loaded LevelGeometry::sky_obj() const {
     const GeometryIndex& index = this->index();
     if (!index.sky) return {nullptr, index.sky_error};
-    return checked_text(sky_obj_key_, "sky.obj", index.sky_obj_size, [&] {
+    return checked_text(sky_obj_key_, "sky.obj", index.sky_obj_size, 0, [&] {
         auto meshes = sky_shells();
         return meshes.ok() ? formats::Result<std::string>(formats::sky_obj(*meshes, index.sky->header))
                            : formats::Result<std::string>(meshes.error());

@@ -56,8 +56,9 @@ public:
 private:
     std::span<const uint8_t> bytes_of(const cache::Loaded& head, const formats::CoreRegion& region) const;
     // Text rendered into the cache under `key`, refused when its size
-    // differs from the `listed` size stat reported.
-    cache::Loaded checked_text(uint64_t key, const char* name, uint64_t listed,
+    // differs from the `listed` size stat reported; `scratch`: what the
+    // render holds beside the text at its peak, for the cache's budget.
+    cache::Loaded checked_text(uint64_t key, const char* name, uint64_t listed, uint64_t scratch,
                                const std::function<formats::Result<std::string>()>& render) const;
 
     const Image& image_;

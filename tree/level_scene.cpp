@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "formats/collision/collision_export.h"
 #include "formats/export/preview.h"
 #include "tree/glb_images.h"
 #include "tree/level_preview.h"
@@ -18,6 +19,9 @@ const SceneIndex& LevelScene::index() const {
         const BuiltScene built = build_level_scene(sources_, kind_);
         index_.size = formats::gltf::glb_size(built.scene);
         index_.counts = built.counts;
+        index_.peak = 3 * index_.size;
+        if (kind_ == SceneKind::collision && sources_.geometry)
+            if (const auto& collision = sources_.geometry->index().collision) index_.peak += formats::collision_merge_peak(*collision);
     });
     return index_;
 }
@@ -32,7 +36,7 @@ cache::Loaded LevelScene::glb() const {
         if (bytes->size() != index.size)
             return {nullptr, fmt::format("{}: built {} bytes, its first build said {}", file_name(), bytes->size(), index.size)};
         return {cache::Blob::copy_of(*bytes), {}};
-    }, 2 * index.size);  // the file and its copy into the cache
+    }, index.peak);
 }
 
 cache::Loaded LevelScene::preview() const {

@@ -20,6 +20,9 @@ namespace gcfs::tree {
 // A scene always builds: a part that fails is left out and named in its notes.
 struct SceneIndex {
     uint64_t size = 0;
+    // What a build holds at its peak: the scene's meshes (about the file's
+    // size), the file and its copy into the cache, and collision's merge.
+    uint64_t peak = 0;
     SceneCounts counts;
 };
 

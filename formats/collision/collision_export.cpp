@@ -175,6 +175,16 @@ CollisionSummary summarize_collision(const Collision& c, const CollisionSourceIn
     return s;
 }
 
+uint64_t collision_merge_peak(const CollisionSummary& s) {
+    // The interners' slot tables (bit_ceil(2n + 2) u32s) and items (24 bytes
+    // each), the merged faces, the parsed octants with their two vectors.
+    auto slots = [](uint64_t n) { return 4 * std::bit_ceil(2 * n + 2); };
+    const uint64_t merge = slots(s.stored_vertices) + 24 * s.stored_vertices + slots(s.stored_faces) +
+                           (24 + sizeof(CollisionWorldMesh::Face)) * s.stored_faces;
+    const uint64_t parsed = s.octants * (sizeof(CollisionOctant) + 64) + 6 * s.stored_vertices + sizeof(CollisionFace) * s.stored_faces;
+    return merge + parsed;
+}
+
 std::string render_collision_obj(const Collision& c, const CollisionSourceInfo& source) {
     const CollisionWorldMesh mesh = merge_collision_octants(c.octants);
     std::string out = preamble(c, source, mesh);

@@ -40,6 +40,10 @@ struct CollisionSummary {
     uint64_t obj_size = 0;  // exact byte size of render_collision_obj
 };
 CollisionSummary summarize_collision(const Collision& collision, const CollisionSourceInfo& source);
+// What parse_collision's octants and merge_collision_octants's tables hold at
+// once for a collision of these counts, in bytes: the scratch a render holds
+// beside its output, for the cache's budget (a full-scale level: ~10 MB).
+uint64_t collision_merge_peak(const CollisionSummary& summary);
 
 std::string render_collision_obj(const Collision& collision, const CollisionSourceInfo& source);
 // One material per surface type (col_00..col_ff) and "hero"; colours are
