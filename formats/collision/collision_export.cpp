@@ -20,28 +20,32 @@ uint64_t face_line_bytes(uint32_t corners, uint32_t width) { return 1 + corners 
 
 // Distinct values in first-seen order, found through one open-addressing
 // table of indices: a full disc's level stores ~200k vertex copies, and node-
-// based maps made the merge most of a level folder's first listing.
-template <class Key>
+// based maps made the merge most of a level folder's first listing. `Key`
+// gives a value's identity (the value itself, or a canonical form of it):
+// the table keeps the values alone, and only their first-seen copies.
+template <class Value, class KeyOf>
 class Interner {
 public:
-    explicit Interner(size_t expected) : slots_(std::bit_ceil(2 * expected + 2), kEmpty) { items_.reserve(expected); }
+    Interner(size_t expected, KeyOf key_of) : slots_(std::bit_ceil(2 * expected + 2), kEmpty), key_of_(key_of) {}
 
-    // The index of `key`, and whether it was new.
-    std::pair<uint32_t, bool> intern(const Key& key) {
+    // The index of `value`'s key, and whether it was new (then `value` is kept).
+    std::pair<uint32_t, bool> intern(const Value& value) {
+        const auto key = key_of_(value);
         const size_t mask = slots_.size() - 1;
         for (size_t slot = hash(key) & mask;; slot = (slot + 1) & mask) {
             if (slots_[slot] == kEmpty) {
                 slots_[slot] = static_cast<uint32_t>(items_.size());
-                items_.push_back(key);
+                items_.push_back(value);
                 return {slots_[slot], true};
             }
-            if (items_[slots_[slot]] == key) return {slots_[slot], false};
+            if (key_of_(items_[slots_[slot]]) == key) return {slots_[slot], false};
         }
     }
-    std::vector<Key>& items() { return items_; }
+    std::vector<Value>& items() { return items_; }
 
 private:
     static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
+    template <class Key>
     static size_t hash(const Key& key) {
         uint64_t h = 0x9E3779B97F4A7C15ull;
         for (auto v : key) {
@@ -52,7 +56,8 @@ private:
     }
 
     std::vector<uint32_t> slots_;
-    std::vector<Key> items_;
+    std::vector<Value> items_;
+    KeyOf key_of_;
 };
 
 std::string preamble(const Collision& c, const CollisionSourceInfo& s, const CollisionWorldMesh& mesh) {
@@ -112,9 +117,17 @@ CollisionWorldMesh merge_collision_octants(const std::vector<CollisionOctant>& o
         stored_vertices += o.vertices.size();
         stored_faces += o.faces.size();
     }
-    Interner<std::array<int64_t, 3>> positions(stored_vertices);
-    Interner<std::array<uint32_t, 6>> seen(stored_faces);  // type, corners, indices from the lowest, in stored order
-    mesh.faces.reserve(stored_faces);
+    auto same = [](const std::array<int64_t, 3>& p) { return p; };
+    Interner<std::array<int64_t, 3>, decltype(same)> positions(stored_vertices, same);
+    // A face is its type, its corners, and its indices from the lowest in
+    // stored order: the same face in another octant may start at another corner.
+    auto canonical = [](const CollisionWorldMesh::Face& f) {
+        const auto lowest = std::min_element(f.v.begin(), f.v.begin() + f.corners) - f.v.begin();
+        std::array<uint32_t, 6> key{f.type, f.corners, 0, 0, 0, 0};
+        for (int k = 0; k < f.corners; ++k) key[2 + k] = f.v[(lowest + k) % f.corners];
+        return key;
+    };
+    Interner<CollisionWorldMesh::Face, decltype(canonical)> faces(stored_faces, canonical);
     std::vector<uint32_t> local;
     for (const auto& o : octants) {
         // §8.3: fields are relative to the octant centre, coord * 4 + 2.
@@ -128,13 +141,10 @@ CollisionWorldMesh merge_collision_octants(const std::vector<CollisionOctant>& o
             face.corners = f.quad ? 4 : 3;
             face.type = f.type;
             for (int k = 0; k < face.corners; ++k) face.v[k] = local[f.v[k]];
-            // The same face in another octant may start at another corner.
-            const auto lowest = std::min_element(face.v.begin(), face.v.begin() + face.corners) - face.v.begin();
-            std::array<uint32_t, 6> key{face.type, face.corners, 0, 0, 0, 0};
-            for (int k = 0; k < face.corners; ++k) key[2 + k] = face.v[(lowest + k) % face.corners];
-            if (seen.intern(key).second) mesh.faces.push_back(face);
+            faces.intern(face);
         }
     }
+    mesh.faces = std::move(faces.items());
     mesh.positions = std::move(positions.items());
     std::stable_sort(mesh.faces.begin(), mesh.faces.end(), [](const auto& a, const auto& b) { return a.type < b.type; });
     return mesh;
@@ -176,12 +186,13 @@ CollisionSummary summarize_collision(const Collision& c, const CollisionSourceIn
 }
 
 uint64_t collision_merge_peak(const CollisionSummary& s) {
-    // The interners' slot tables (bit_ceil(2n + 2) u32s) and items (24 bytes
-    // each), the merged faces, the parsed octants with their two vectors.
+    // The interners' slot tables (bit_ceil(2n + 2) u32s) and kept values (at
+    // most every stored one), the parsed octants with their two vectors and
+    // the tree's entries they were read from.
     auto slots = [](uint64_t n) { return 4 * std::bit_ceil(2 * n + 2); };
     const uint64_t merge = slots(s.stored_vertices) + 24 * s.stored_vertices + slots(s.stored_faces) +
-                           (24 + sizeof(CollisionWorldMesh::Face)) * s.stored_faces;
-    const uint64_t parsed = s.octants * (sizeof(CollisionOctant) + 64) + 6 * s.stored_vertices + sizeof(CollisionFace) * s.stored_faces;
+                           sizeof(CollisionWorldMesh::Face) * s.stored_faces;
+    const uint64_t parsed = s.octants * (sizeof(CollisionOctant) + 64 + 24) + 6 * s.stored_vertices + sizeof(CollisionFace) * s.stored_faces;
     return merge + parsed;
 }
 

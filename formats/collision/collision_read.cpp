@@ -20,7 +20,13 @@ public:
             const uint64_t node = 4ull * u16_at(mesh_, 4 + 2ull * z);
             if (node != 0) read_z_node(node, z_coord + z);
         }
-        return std::move(octants_);
+        // The tree walked first, then the octants read into a vector of the
+        // exact size: a full-scale level's ~47,000 octants (64 bytes each)
+        // grown by doubling held up to twice that while the listing sized it.
+        std::vector<CollisionOctant> octants;
+        octants.reserve(entries_found_.size());
+        for (const Entry& e : entries_found_) octants.push_back(read_octant(e.entry, e.coord, e.entry_at));
+        return octants;
     }
 
 private:
@@ -47,11 +53,11 @@ private:
                  fmt::format("the tree reaches {} octant entries, more than a {}-byte mesh holds", entries_, mesh_.size()));
         for (uint16_t x = 0; x < x_count; ++x) {
             const uint32_t entry = u32_at(mesh_, node + 4 + 4ull * x);
-            if (entry != 0) read_octant(entry, {x_coord + x, y, z}, node + 4 + 4ull * x);
+            if (entry != 0) entries_found_.push_back({{x_coord + x, y, z}, entry, node + 4 + 4ull * x});
         }
     }
 
-    void read_octant(uint32_t entry, std::array<int32_t, 3> coord, uint64_t entry_at) {
+    CollisionOctant read_octant(uint32_t entry, std::array<int32_t, 3> coord, uint64_t entry_at) {
         const uint64_t offset = entry >> 8, qwords = entry & 0xff;
         if (offset % 16 != 0)
             fail(Errc::bad_value, base_ + entry_at, fmt::format("octant offset 0x{:x} is not 16-aligned", offset));
@@ -87,7 +93,7 @@ private:
                          fmt::format("face {} names vertex {} of {}", i, face.v[k], vertex_count));
             octant.faces.push_back(face);
         }
-        octants_.push_back(std::move(octant));
+        return octant;
     }
 
     ByteSpan at(uint64_t offset, uint64_t length, const char* what) {
@@ -98,7 +104,12 @@ private:
     ByteSpan mesh_;
     uint64_t base_;  // the mesh's offset in the block, for error offsets
     uint64_t entries_ = 0;
-    std::vector<CollisionOctant> octants_;
+    struct Entry {
+        std::array<int32_t, 3> coord;
+        uint32_t entry;     // §8.3 x entry: offset << 8 | qwords
+        uint64_t entry_at;  // where it is, for errors
+    };
+    std::vector<Entry> entries_found_;  // the non-zero x entries, in tree order
 };
 
 std::vector<HeroGroup> read_hero_groups(ByteSpan groups, uint64_t base) {
