@@ -68,9 +68,9 @@ const GeometryIndex& LevelGeometry::index() const {
             }
         }
         if (collision_) {
-            auto parsed = formats::parse_collision(bytes_of(decoded, *collision_));
-            if (parsed.ok()) index_.collision = formats::summarize_collision(*parsed, source_);
-            else index_.collision_error = where(*collision_, parsed.error());
+            auto merged = formats::merge_collision(bytes_of(decoded, *collision_));
+            if (merged.ok()) index_.collision = formats::summarize_collision(*merged, source_);
+            else index_.collision_error = where(*collision_, merged.error());
         }
     });
     return index_;
@@ -93,9 +93,9 @@ cache::Loaded LevelGeometry::collision_obj() const {
     const GeometryIndex& index = this->index();
     if (!index.collision) return {nullptr, index.collision_error};
     return checked_text(obj_key_, "collision.obj", index.collision->obj_size, formats::collision_merge_peak(*index.collision), [&] {
-        auto parsed = collision();
-        return parsed.ok() ? formats::Result<std::string>(formats::render_collision_obj(*parsed, source_))
-                           : formats::Result<std::string>(parsed.error());
+        auto merged = collision();
+        return merged.ok() ? formats::Result<std::string>(formats::render_collision_obj(*merged, source_))
+                           : formats::Result<std::string>(merged.error());
     });
 }
 
@@ -138,12 +138,12 @@ formats::Result<std::vector<formats::SkyShellMesh>> LevelGeometry::sky_shells() 
     return formats::sky_meshes(bytes_of(decoded, *sky_), *index.sky);
 }
 
-formats::Result<formats::Collision> LevelGeometry::collision() const {
+formats::Result<formats::MergedCollision> LevelGeometry::collision() const {
     const GeometryIndex& index = this->index();
     if (!index.collision) return missing(index.collision_error);
     const cache::Loaded decoded = head();
     if (!decoded.bytes) return missing(decoded.error);
-    return formats::parse_collision(bytes_of(decoded, *collision_));
+    return formats::merge_collision(bytes_of(decoded, *collision_));
 }
 
 uint64_t CollisionObjFile::size() const {

@@ -44,10 +44,11 @@ public:
     // sky/sky.obj's text, and sky texture `def` as PNG (formats-tie-sky.md B.2, B.4).
     cache::Loaded sky_obj() const;
     cache::Loaded sky_png(size_t def) const;
-    // The sky's shells and the collision block decoded again from the head,
-    // for level.glb; an error when the region is absent or was rejected.
+    // The sky's shells and the collision block (its mesh merged) decoded
+    // again from the head, for the scenes; an error when the region is
+    // absent or was rejected.
     formats::Result<std::vector<formats::SkyShellMesh>> sky_shells() const;
-    formats::Result<formats::Collision> collision() const;
+    formats::Result<formats::MergedCollision> collision() const;
     // The decoded core from the first region through the last, kept in the
     // cache, and where in core_data.bin it starts.
     cache::Loaded head() const;

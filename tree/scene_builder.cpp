@@ -239,7 +239,7 @@ private:
         auto collision = s_.geometry->collision();
         if (!collision.ok()) return notes_.push_back("collision left out: " + collision.error().message);
         const int group = node({.name = "collision", .extras = {{"part", "collision"}}}, root_);
-        gltf::Mesh main = gltf::collision_main_mesh(formats::merge_collision_octants(collision->octants), [&](int type) {
+        gltf::Mesh main = gltf::collision_main_mesh(collision->mesh, [&](int type) {
             return material(formats::collision_material_name(static_cast<uint8_t>(type)), [&] {
                 const auto rgb = formats::collision_type_colour(static_cast<uint8_t>(type));
                 return Material{.colour = {static_cast<float>(rgb[0]), static_cast<float>(rgb[1]), static_cast<float>(rgb[2]), 1},
@@ -247,7 +247,7 @@ private:
             });
         });
         if (!main.primitives.empty()) mesh_node({.name = "collision_mesh", .mesh = part_mesh(std::move(main))}, group);
-        gltf::Mesh hero = gltf::collision_hero_mesh(collision->hero_groups, -1);
+        gltf::Mesh hero = gltf::collision_hero_mesh(collision->header.hero_groups, -1);
         if (hero.primitives.empty()) return;  // no hero triangles: no "hero" material either
         hero.primitives[0].material = material("hero", [] {
             return Material{.colour = {0.9f, 0.2f, 0.9f, 0.5f}, .alpha = Material::Alpha::blend, .double_sided = true};

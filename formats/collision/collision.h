@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "formats/common/bytes.h"
@@ -56,6 +57,13 @@ uint64_t collision_octant_qwords(uint64_t vertices, uint64_t faces, uint64_t qua
 // and octants inside the mesh, each x entry's size equal to its octant's
 // counts, face indices below the vertex count, quads no more than faces.
 Result<Collision> parse_collision(ByteSpan block);
+// The same reading and checks, each octant handed to `visit` in tree order
+// as it is read (one octant object reused) and not kept: the result's
+// `octants` stays empty. `reserve` (may be empty) hears the octant count
+// before the first. A block that fails a check fails whole, though octants
+// before the failing one may have been visited.
+Result<Collision> walk_collision(ByteSpan block, const std::function<void(uint64_t)>& reserve,
+                                 const std::function<void(const CollisionOctant&)>& visit);
 
 // Writes the layout Wrench writes (header, mesh at 0x40, hero groups at the
 // next 0x40): octants must be distinct coordinates, faces quads first.

@@ -26,7 +26,7 @@ uint64_t face_line_bytes(uint32_t corners, uint32_t width) { return 1 + corners 
 template <class Value, class KeyOf>
 class Interner {
 public:
-    Interner(size_t expected, KeyOf key_of) : slots_(std::bit_ceil(2 * expected + 2), kEmpty), key_of_(key_of) {}
+    explicit Interner(KeyOf key_of) : slots_(1024, kEmpty), key_of_(key_of) {}
 
     // The index of `value`'s key, and whether it was new (then `value` is kept).
     std::pair<uint32_t, bool> intern(const Value& value) {
@@ -36,12 +36,17 @@ public:
             if (slots_[slot] == kEmpty) {
                 slots_[slot] = static_cast<uint32_t>(items_.size());
                 items_.push_back(value);
-                return {slots_[slot], true};
+                // At most half full: probes stay short. The table grows with
+                // what is kept, not with the stored copies (six per vertex here).
+                if (2 * items_.size() >= slots_.size()) grow();
+                return {static_cast<uint32_t>(items_.size() - 1), true};
             }
             if (key_of_(items_[slots_[slot]]) == key) return {slots_[slot], false};
         }
     }
     std::vector<Value>& items() { return items_; }
+    // Bytes held: the slots and the kept values' buffer.
+    uint64_t bytes() const { return 4 * slots_.size() + sizeof(Value) * items_.capacity(); }
 
 private:
     static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
@@ -54,13 +59,70 @@ private:
         }
         return static_cast<size_t>(h);
     }
+    void grow() {
+        slots_.assign(2 * slots_.size(), kEmpty);
+        const size_t mask = slots_.size() - 1;
+        for (uint32_t i = 0; i < items_.size(); ++i) {
+            size_t slot = hash(key_of_(items_[i])) & mask;
+            while (slots_[slot] != kEmpty) slot = (slot + 1) & mask;
+            slots_[slot] = i;
+        }
+    }
 
     std::vector<uint32_t> slots_;
     std::vector<Value> items_;
     KeyOf key_of_;
 };
 
-std::string preamble(const Collision& c, const CollisionSourceInfo& s, const CollisionWorldMesh& mesh) {
+// Positions are themselves; a face is its type, its corners, and its indices
+// from the lowest in stored order: the same face in another octant may start
+// at another corner.
+std::array<int64_t, 3> position_key(const std::array<int64_t, 3>& p) { return p; }
+std::array<uint32_t, 6> face_key(const CollisionWorldMesh::Face& f) {
+    const auto lowest = std::min_element(f.v.begin(), f.v.begin() + f.corners) - f.v.begin();
+    std::array<uint32_t, 6> key{f.type, f.corners, 0, 0, 0, 0};
+    for (int k = 0; k < f.corners; ++k) key[2 + k] = f.v[(lowest + k) % f.corners];
+    return key;
+}
+
+// Merges octants one at a time (as walk_collision hands them over): each
+// distinct position and face is kept once, in first-seen order.
+class OctantMerger {
+public:
+    void add(const CollisionOctant& o) {
+        ++octants_;
+        stored_vertices_ += o.vertices.size();
+        stored_faces_ += o.faces.size();
+        // §8.3: fields are relative to the octant centre, coord * 4 + 2.
+        std::array<int64_t, 3> centre;
+        for (int a = 0; a < 3; ++a) centre[a] = (int64_t{o.coord[a]} * kOctantEdge + 2) * 64;
+        local_.clear();
+        for (const auto& v : o.vertices)
+            local_.push_back(positions_.intern({centre[0] + v[0] * 4, centre[1] + v[1] * 4, centre[2] + v[2]}).first);
+        for (const auto& f : o.faces) {
+            CollisionWorldMesh::Face face;
+            face.corners = f.quad ? 4 : 3;
+            face.type = f.type;
+            for (int k = 0; k < face.corners; ++k) face.v[k] = local_[f.v[k]];
+            faces_.intern(face);
+        }
+    }
+    MergedCollision finish(Collision header) {
+        MergedCollision out{std::move(header), octants_, stored_vertices_, stored_faces_, {}};
+        out.mesh.faces = std::move(faces_.items());
+        out.mesh.positions = std::move(positions_.items());
+        std::stable_sort(out.mesh.faces.begin(), out.mesh.faces.end(), [](const auto& a, const auto& b) { return a.type < b.type; });
+        return out;
+    }
+
+private:
+    uint64_t octants_ = 0, stored_vertices_ = 0, stored_faces_ = 0;
+    Interner<std::array<int64_t, 3>, decltype(&position_key)> positions_{&position_key};
+    Interner<CollisionWorldMesh::Face, decltype(&face_key)> faces_{&face_key};
+    std::vector<uint32_t> local_;
+};
+
+std::string preamble(const MergedCollision& c, const CollisionSourceInfo& s) {
     return std::string(kObjAxesLine) + fmt::format(
         "# gcfs: collision of {} (level id {}): {} octants, {} hero groups\n"
         "# source: core_data.bin, collision block at 0x{:x}, mesh at +0x{:x}, hero groups at +0x{:x} (formats.md 8.3)\n"
@@ -68,8 +130,8 @@ std::string preamble(const Collision& c, const CollisionSourceInfo& s, const Col
         "# octants is written once ({} vertices, {} faces here); corners in reverse stored order, as Wrench reads\n"
         "# them; usemtl col_XX names surface type 0xXX, whose meanings formats.md does not give\n"
         "mtllib collision.mtl\no collision\n",
-        s.level, s.level_id, c.octants.size(), c.hero_groups.size(), s.block_offset, c.mesh_offset,
-        c.hero_groups_offset, mesh.positions.size(), mesh.faces.size());
+        s.level, s.level_id, c.octants, c.header.hero_groups.size(), s.block_offset, c.header.mesh_offset,
+        c.header.hero_groups_offset, c.mesh.positions.size(), c.mesh.faces.size());
 }
 
 uint64_t hero_vertex_count(const Collision& c) {
@@ -111,61 +173,39 @@ private:
 std::string collision_material_name(uint8_t type) { return fmt::format("col_{:02x}", type); }
 
 CollisionWorldMesh merge_collision_octants(const std::vector<CollisionOctant>& octants) {
-    CollisionWorldMesh mesh;
-    size_t stored_vertices = 0, stored_faces = 0;
-    for (const auto& o : octants) {
-        stored_vertices += o.vertices.size();
-        stored_faces += o.faces.size();
-    }
-    auto same = [](const std::array<int64_t, 3>& p) { return p; };
-    Interner<std::array<int64_t, 3>, decltype(same)> positions(stored_vertices, same);
-    // A face is its type, its corners, and its indices from the lowest in
-    // stored order: the same face in another octant may start at another corner.
-    auto canonical = [](const CollisionWorldMesh::Face& f) {
-        const auto lowest = std::min_element(f.v.begin(), f.v.begin() + f.corners) - f.v.begin();
-        std::array<uint32_t, 6> key{f.type, f.corners, 0, 0, 0, 0};
-        for (int k = 0; k < f.corners; ++k) key[2 + k] = f.v[(lowest + k) % f.corners];
-        return key;
-    };
-    Interner<CollisionWorldMesh::Face, decltype(canonical)> faces(stored_faces, canonical);
-    std::vector<uint32_t> local;
-    for (const auto& o : octants) {
-        // §8.3: fields are relative to the octant centre, coord * 4 + 2.
-        std::array<int64_t, 3> centre;
-        for (int a = 0; a < 3; ++a) centre[a] = (int64_t{o.coord[a]} * kOctantEdge + 2) * 64;
-        local.clear();
-        for (const auto& v : o.vertices)
-            local.push_back(positions.intern({centre[0] + v[0] * 4, centre[1] + v[1] * 4, centre[2] + v[2]}).first);
-        for (const auto& f : o.faces) {
-            CollisionWorldMesh::Face face;
-            face.corners = f.quad ? 4 : 3;
-            face.type = f.type;
-            for (int k = 0; k < face.corners; ++k) face.v[k] = local[f.v[k]];
-            faces.intern(face);
-        }
-    }
-    mesh.faces = std::move(faces.items());
-    mesh.positions = std::move(positions.items());
-    std::stable_sort(mesh.faces.begin(), mesh.faces.end(), [](const auto& a, const auto& b) { return a.type < b.type; });
-    return mesh;
+    OctantMerger merger;
+    for (const auto& o : octants) merger.add(o);
+    return merger.finish({}).mesh;
 }
 
-CollisionSummary summarize_collision(const Collision& c, const CollisionSourceInfo& source) {
+MergedCollision merged_collision(const Collision& c) {
+    OctantMerger merger;
+    for (const auto& o : c.octants) merger.add(o);
+    return merger.finish({c.mesh_offset, c.hero_groups_offset, {}, c.hero_groups});
+}
+
+Result<MergedCollision> merge_collision(ByteSpan block) {
+    OctantMerger merger;
+    auto walked = walk_collision(block, {}, [&](const CollisionOctant& o) { merger.add(o); });
+    if (!walked.ok()) return walked.error();
+    return merger.finish(std::move(*walked));
+}
+
+CollisionSummary summarize_collision(const MergedCollision& c, const CollisionSourceInfo& source) {
     CollisionSummary s;
-    s.mesh_offset = c.mesh_offset;
-    s.hero_groups_offset = c.hero_groups_offset;
-    s.octants = c.octants.size();
-    for (const auto& o : c.octants) {
-        s.stored_vertices += o.vertices.size();
-        s.stored_faces += o.faces.size();
-    }
-    const CollisionWorldMesh mesh = merge_collision_octants(c.octants);
+    s.mesh_offset = c.header.mesh_offset;
+    s.hero_groups_offset = c.header.hero_groups_offset;
+    s.octants = c.octants;
+    s.stored_vertices = c.stored_vertices;
+    s.stored_faces = c.stored_faces;
+    const CollisionWorldMesh& mesh = c.mesh;
+    const std::vector<HeroGroup>& heroes = c.header.hero_groups;
     s.vertices = mesh.positions.size();
-    s.hero_groups = c.hero_groups.size();
-    s.hero_vertices = hero_vertex_count(c);
+    s.hero_groups = heroes.size();
+    s.hero_vertices = hero_vertex_count(c.header);
     const uint32_t width = obj::index_width(s.vertices + s.hero_vertices);
 
-    s.obj_size = preamble(c, source, mesh).size() + (s.vertices + s.hero_vertices) * kPositionLineBytes;
+    s.obj_size = preamble(c, source).size() + (s.vertices + s.hero_vertices) * kPositionLineBytes;
     for (size_t i = 0; i < mesh.faces.size(); ++i) {
         const auto& f = mesh.faces[i];
         (f.corners == 4 ? s.quads : s.triangles) += 1;
@@ -175,39 +215,38 @@ CollisionSummary summarize_collision(const Collision& c, const CollisionSourceIn
         }
         s.obj_size += face_line_bytes(f.corners, width);
     }
-    for (size_t g = 0; g < c.hero_groups.size(); ++g) {
-        s.hero_triangles += c.hero_groups[g].triangles.size();
+    for (size_t g = 0; g < heroes.size(); ++g) {
+        s.hero_triangles += heroes[g].triangles.size();
         s.obj_size += fmt::format("o hero_group_{}\n", g).size();
-        if (!c.hero_groups[g].triangles.empty())
-            s.obj_size += obj::material_line_bytes(std::string(kHeroMaterial).size()) +
-                          c.hero_groups[g].triangles.size() * face_line_bytes(3, width);
+        if (!heroes[g].triangles.empty())
+            s.obj_size += obj::material_line_bytes(std::string(kHeroMaterial).size()) + heroes[g].triangles.size() * face_line_bytes(3, width);
     }
     return s;
 }
 
+CollisionSummary summarize_collision(const Collision& c, const CollisionSourceInfo& source) { return summarize_collision(merged_collision(c), source); }
+
 uint64_t collision_merge_peak(const CollisionSummary& s) {
-    // The interners' slot tables (bit_ceil(2n + 2) u32s) and kept values (at
-    // most every stored one), the parsed octants with their two vectors and
-    // the tree's entries they were read from.
-    auto slots = [](uint64_t n) { return 4 * std::bit_ceil(2 * n + 2); };
-    const uint64_t merge = slots(s.stored_vertices) + 24 * s.stored_vertices + slots(s.stored_faces) +
-                           sizeof(CollisionWorldMesh::Face) * s.stored_faces;
-    const uint64_t parsed = s.octants * (sizeof(CollisionOctant) + 64 + 24) + 6 * s.stored_vertices + sizeof(CollisionFace) * s.stored_faces;
-    return merge + parsed;
+    // The interners' slot tables (at most 4 × bit_ceil(4n) bytes for n kept)
+    // and kept values' buffers (grown by doubling: at most twice what is
+    // kept, and never more than every stored copy), and the tree's entries
+    // the octants are read from (24 bytes each); the octants are not kept.
+    auto table = [](uint64_t kept, uint64_t value) { return 4 * std::bit_ceil(4 * kept + 4) + 2 * value * kept; };
+    return table(s.vertices, 24) + table(s.quads + s.triangles, sizeof(CollisionWorldMesh::Face)) + 24 * s.octants;
 }
 
-std::string render_collision_obj(const Collision& c, const CollisionSourceInfo& source) {
-    const CollisionWorldMesh mesh = merge_collision_octants(c.octants);
-    std::string out = preamble(c, source, mesh);
-    ObjText obj(out, mesh.positions.size() + hero_vertex_count(c));
+std::string render_collision_obj(const MergedCollision& c, const CollisionSourceInfo& source) {
+    const CollisionWorldMesh& mesh = c.mesh;
+    std::string out = preamble(c, source);
+    ObjText obj(out, mesh.positions.size() + hero_vertex_count(c.header));
     for (const auto& p : mesh.positions) obj.position(p[0] / 64.0, p[1] / 64.0, p[2] / 64.0);
     for (const auto& f : mesh.faces) {
         obj.material(collision_material_name(f.type));
         obj.face(f.v.data(), f.corners, 0);
     }
     uint64_t first = mesh.positions.size();
-    for (size_t g = 0; g < c.hero_groups.size(); ++g) {
-        const HeroGroup& group = c.hero_groups[g];
+    for (size_t g = 0; g < c.header.hero_groups.size(); ++g) {
+        const HeroGroup& group = c.header.hero_groups[g];
         obj.object(fmt::format("hero_group_{}", g));
         // §8.3: hero vertices are absolute, u16 / 64.
         for (const auto& v : group.vertices) obj.position(v[0] / 64.0, v[1] / 64.0, v[2] / 64.0);
@@ -220,6 +259,8 @@ std::string render_collision_obj(const Collision& c, const CollisionSourceInfo& 
     }
     return out;
 }
+
+std::string render_collision_obj(const Collision& c, const CollisionSourceInfo& source) { return render_collision_obj(merged_collision(c), source); }
 
 std::array<double, 3> collision_type_colour(uint8_t type) {
     // Golden-angle hues keep neighbouring type numbers far apart in colour.

@@ -31,6 +31,18 @@ struct CollisionWorldMesh {
 };
 CollisionWorldMesh merge_collision_octants(const std::vector<CollisionOctant>& octants);
 
+// A collision block as its files show it: the header and hero groups, the
+// stored counts, and the main mesh merged.
+struct MergedCollision {
+    Collision header;  // octants empty
+    uint64_t octants = 0, stored_vertices = 0, stored_faces = 0;
+    CollisionWorldMesh mesh;
+};
+// Straight from the block: each octant merged as walk_collision reads it,
+// none kept (a full-scale level's ~47,000 parsed octants held ~6 MB).
+Result<MergedCollision> merge_collision(ByteSpan block);
+MergedCollision merged_collision(const Collision& parsed);
+
 struct CollisionSummary {
     int32_t mesh_offset = 0, hero_groups_offset = 0;               // from the header, in the block
     uint64_t octants = 0, stored_vertices = 0, stored_faces = 0;  // as stored, copies included
@@ -39,12 +51,13 @@ struct CollisionSummary {
     uint64_t hero_groups = 0, hero_vertices = 0, hero_triangles = 0;
     uint64_t obj_size = 0;  // exact byte size of render_collision_obj
 };
+CollisionSummary summarize_collision(const MergedCollision& collision, const CollisionSourceInfo& source);
 CollisionSummary summarize_collision(const Collision& collision, const CollisionSourceInfo& source);
-// What parse_collision's octants and merge_collision_octants's tables hold at
-// once for a collision of these counts, in bytes: the scratch a render holds
-// beside its output, for the cache's budget (a full-scale level: ~10 MB).
+// What merge_collision holds at its peak for a collision of these counts, in
+// bytes: the scratch a render holds beside its output, for the cache's budget.
 uint64_t collision_merge_peak(const CollisionSummary& summary);
 
+std::string render_collision_obj(const MergedCollision& collision, const CollisionSourceInfo& source);
 std::string render_collision_obj(const Collision& collision, const CollisionSourceInfo& source);
 // One material per surface type (col_00..col_ff) and "hero"; colours are
 // gcfs's own choice, spread so that neighbouring types differ.

@@ -1,6 +1,8 @@
 // Collision reader: formats.md §8.3.
 #include <fmt/format.h>
 
+#include <functional>
+
 #include "formats/collision/collision.h"
 
 namespace gcfs::formats {
@@ -12,7 +14,10 @@ class MeshReader {
 public:
     MeshReader(ByteSpan mesh, uint64_t base) : mesh_(mesh), base_(base) {}
 
-    std::vector<CollisionOctant> read() {
+    // Walks the tree (every node checked) and hands each octant to `visit`
+    // in tree order, read into one octant reused throughout; returns how
+    // many were handed over. `reserve` hears that count before the first.
+    uint64_t read(const std::function<void(uint64_t)>& reserve, const std::function<void(const CollisionOctant&)>& visit) {
         const int32_t z_coord = s16_at(mesh_, 0);
         const uint16_t z_count = u16_at(mesh_, 2);
         require(mesh_, 4, 2ull * z_count, "collision z offsets", base_);
@@ -20,13 +25,15 @@ public:
             const uint64_t node = 4ull * u16_at(mesh_, 4 + 2ull * z);
             if (node != 0) read_z_node(node, z_coord + z);
         }
-        // The tree walked first, then the octants read into a vector of the
-        // exact size: a full-scale level's ~47,000 octants (64 bytes each)
-        // grown by doubling held up to twice that while the listing sized it.
-        std::vector<CollisionOctant> octants;
-        octants.reserve(entries_found_.size());
-        for (const Entry& e : entries_found_) octants.push_back(read_octant(e.entry, e.coord, e.entry_at));
-        return octants;
+        // The tree walked first, so that a kept copy is sized once (~47,000
+        // octants at full scale, grown by doubling before).
+        if (reserve) reserve(entries_found_.size());
+        CollisionOctant octant;
+        for (const Entry& e : entries_found_) {
+            read_octant(e.entry, e.coord, e.entry_at, octant);
+            visit(octant);
+        }
+        return entries_found_.size();
     }
 
 private:
@@ -57,7 +64,7 @@ private:
         }
     }
 
-    CollisionOctant read_octant(uint32_t entry, std::array<int32_t, 3> coord, uint64_t entry_at) {
+    void read_octant(uint32_t entry, std::array<int32_t, 3> coord, uint64_t entry_at, CollisionOctant& octant) {
         const uint64_t offset = entry >> 8, qwords = entry & 0xff;
         if (offset % 16 != 0)
             fail(Errc::bad_value, base_ + entry_at, fmt::format("octant offset 0x{:x} is not 16-aligned", offset));
@@ -73,11 +80,10 @@ private:
                              coord[0], coord[1], coord[2], qwords, vertex_count, face_count, quad_count, needed));
         const ByteSpan body = at(offset, 16 * qwords, "collision octant");
 
-        CollisionOctant octant;
         octant.coord = coord;
         // The counts were checked against the octant's bytes just above.
-        octant.vertices.reserve(vertex_count);
-        octant.faces.reserve(face_count);
+        octant.vertices.clear();
+        octant.faces.clear();
         uint64_t p = 4;
         for (int i = 0; i < vertex_count; ++i, p += 4) octant.vertices.push_back(unpack_collision_vertex(u32_at(body, p)));
         const uint64_t quads_at = p + 4ull * face_count;
@@ -93,7 +99,6 @@ private:
                          fmt::format("face {} names vertex {} of {}", i, face.v[k], vertex_count));
             octant.faces.push_back(face);
         }
-        return octant;
     }
 
     ByteSpan at(uint64_t offset, uint64_t length, const char* what) {
@@ -164,7 +169,8 @@ uint64_t collision_octant_qwords(uint64_t vertices, uint64_t faces, uint64_t qua
     return align_up(4 + 4 * vertices + 4 * faces + quads, 16) / 16;
 }
 
-Result<Collision> parse_collision(ByteSpan block) {
+Result<Collision> walk_collision(ByteSpan block, const std::function<void(uint64_t)>& reserve,
+                                 const std::function<void(const CollisionOctant&)>& visit) {
     return capture([&] {
         Collision c;
         c.mesh_offset = s32_at(block, 0);
@@ -179,13 +185,21 @@ Result<Collision> parse_collision(ByteSpan block) {
         // The mesh runs to the hero groups when there are any (as Wrench reads it).
         const uint64_t mesh_end = c.hero_groups_offset != 0 ? static_cast<uint64_t>(c.hero_groups_offset) : block.size();
         const auto mesh_at = static_cast<uint64_t>(c.mesh_offset);
-        c.octants = MeshReader(block.subspan(mesh_at, mesh_end - mesh_at), mesh_at).read();
+        MeshReader(block.subspan(mesh_at, mesh_end - mesh_at), mesh_at).read(reserve, visit);
         if (c.hero_groups_offset != 0) {
             const auto groups_at = static_cast<uint64_t>(c.hero_groups_offset);
             c.hero_groups = read_hero_groups(block.subspan(groups_at), groups_at);
         }
         return c;
     });
+}
+
+Result<Collision> parse_collision(ByteSpan block) {
+    std::vector<CollisionOctant> octants;
+    auto walked = walk_collision(
+        block, [&](uint64_t count) { octants.reserve(count); }, [&](const CollisionOctant& o) { octants.push_back(o); });
+    if (walked.ok()) walked->octants = std::move(octants);
+    return walked;
 }
 
 }  // namespace gcfs::formats

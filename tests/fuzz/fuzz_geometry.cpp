@@ -16,8 +16,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (auto sky = parse_sky(block); sky.ok())
         if (auto meshes = sky_meshes(block, *sky); meshes.ok()) (void)sky_obj(*meshes, sky->header);
     auto collision = parse_collision(block);
+    auto merged = merge_collision(block);  // the walk the mount uses: it must agree with the parse
+    if (collision.ok() != merged.ok()) std::abort();
     if (!collision.ok()) return 0;
     const CollisionSourceInfo source{"LEVEL00", 0, 0};
-    if (render_collision_obj(*collision, source).size() != summarize_collision(*collision, source).obj_size) std::abort();
+    const CollisionSummary summary = summarize_collision(*merged, source);
+    if (render_collision_obj(*merged, source).size() != summary.obj_size) std::abort();
+    if (render_collision_obj(*collision, source) != render_collision_obj(*merged, source)) std::abort();
     return 0;
 }
