@@ -1,6 +1,7 @@
 // Issue 43, item 1: a small file costs a small decode. A texture PNG decodes
 // the core region its neighbours share (tree/texel_regions.h), not the core
-// and not a span from the level's tables to its particle banks 25 MB on;
+// and not a span from the level's tables to its particle banks 25 MB on; a
+// class model its level's class window;
 // counted in what the loaders produced (cache loaded_bytes) and in what
 // window walks decoded only to reach their start (bytes_walked).
 #include <doctest/doctest.h>
@@ -9,7 +10,9 @@
 #include <string>
 
 #include "disc_fixture.h"
+#include "formats/wad_lz/wad_lz.h"
 #include "mkdisc/disc_builder.h"
+#include "tree/restart_points.h"
 #include "tree/sources.h"
 #include "tree/tree_builder.h"
 
@@ -37,7 +40,7 @@ Cost read_cost(const tree::Disc& disc, const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("a texture decodes its own region of the core: not the core, not the span to the particle banks") {
+TEST_CASE("a texture or a class model decodes its own region of the core: not the core, not the span to the particle banks") {
     const std::string path = "/tmp/gcfs-unit-windows-" + std::to_string(::getpid()) + ".iso";
     mkdisc::build_disc({2, 1, mkdisc::Scale::full, {}}, path);
     auto disc = tree::open_disc(path, 512 << 20);  // room for the whole core: the texture must not want it anyway
@@ -77,6 +80,15 @@ TEST_CASE("a texture decodes its own region of the core: not the core, not the s
     CHECK(animation.loaded == node_at(*disc, "LEVEL00/particles/000.png")->source->size());
 
     // None of it decoded the core whole.
+    CHECK(disc->cache->stats().loaded_bytes < core / 8);
+
+    // A class model: the class window (the core from its first class to its
+    // last, 55 KB at full scale) and the level's class index, not the core;
+    // its walk starts at a point the walk to the particle bank left (they lie
+    // near each other at the core's end): at most the points' spacing and a step.
+    const Cost tie = read_cost(*disc, "LEVEL00/ties/tie_500.obj");
+    CHECK(tie.loaded < (256u << 10));
+    CHECK(tie.walked <= tree::RestartPoints::kSpacing + formats::wad_lz::kWindowStep);
     CHECK(disc->cache->stats().loaded_bytes < core / 8);
     ::unlink(path.c_str());
 }
