@@ -193,18 +193,9 @@ void LruCache::erase_locked(std::unordered_map<uint64_t, Entry>::iterator it) {
 Buffer LruCache::find(uint64_t key) {
     std::lock_guard lock(mutex_);
     auto it = entries_.find(key);
-    if (it == entries_.end() || it->second.filling) return nullptr;
-    ++stats_.hits;
-    touch_locked(it->second);
-    return it->second.bytes;
-}
-
-Buffer LruCache::find_complete(uint64_t key) {
-    std::lock_guard lock(mutex_);
-    auto it = entries_.find(key);
     if (it == entries_.end()) return nullptr;
     const Entry& e = it->second;
-    if (e.filling && e.filling->ready() < e.bytes->size()) return nullptr;
+    if (e.filling && e.filling->ready() < e.bytes->size()) return nullptr;  // still being written
     ++stats_.hits;
     touch_locked(it->second);
     return e.bytes;

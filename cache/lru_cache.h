@@ -77,11 +77,10 @@ public:
     // runs alone; its buffer is returned and kept alone.
     Loaded get(uint64_t key, const std::function<Loaded()>& loader, uint64_t expected_bytes = 0);
 
-    // The buffer cached under `key`, or null; nothing is loaded.
+    // The buffer cached under `key` once every byte of it is final (a
+    // streamed buffer when its fill has written all of it), or null; nothing
+    // is loaded.
     Buffer find(uint64_t key);
-    // The same, but a streamed buffer too once its fill has written every
-    // byte (Filling::ready() at its size).
-    Buffer find_complete(uint64_t key);
     // Keeps `bytes` under `key` unless something is there already: a
     // by-product of a load (a decoder's restart point), not counted as one.
     void put(uint64_t key, Buffer bytes);

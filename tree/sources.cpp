@@ -267,7 +267,7 @@ cache::Loaded StreamedFill::loaded() const {
     return cache_.get(key_, [this] { return start(); }, plan_().peak);
 }
 
-cache::Buffer StreamedFill::resident() const { return cache_.find_complete(key_); }
+cache::Buffer StreamedFill::resident() const { return cache_.find(key_); }
 
 cache::Loaded StreamedFill::whole() const {
     cache::Loaded whole = loaded();

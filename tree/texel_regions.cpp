@@ -25,6 +25,7 @@ TexelRegions::TexelRegions(const std::shared_ptr<const WadStream>& core, const I
 }
 
 std::shared_ptr<const StreamRegion> TexelRegions::covering(uint64_t from, uint64_t to) const {
+    if (from >= to) return nullptr;  // no bytes to cover (a particle none of whose frames is in the table)
     // The last region starting at or before `from`; regions do not overlap.
     auto it = std::upper_bound(regions_.begin(), regions_.end(), from,
                                [](uint64_t at, const std::shared_ptr<const StreamRegion>& r) { return at < r->offset(); });

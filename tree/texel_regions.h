@@ -34,7 +34,6 @@ public:
     // The region holding all of [from, to), or null when no range given
     // to the constructor covered it.
     std::shared_ptr<const StreamRegion> covering(uint64_t from, uint64_t to) const;
-    size_t count() const { return regions_.size(); }
 
 private:
     std::vector<std::shared_ptr<const StreamRegion>> regions_;  // by offset, apart by kJoinGap or more

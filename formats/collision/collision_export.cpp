@@ -20,9 +20,9 @@ uint64_t face_line_bytes(uint32_t corners, uint32_t width) { return 1 + corners 
 
 // Distinct values in first-seen order, found through one open-addressing
 // table of indices: a full disc's level stores ~200k vertex copies, and node-
-// based maps made the merge most of a level folder's first listing. `Key`
-// gives a value's identity (the value itself, or a canonical form of it):
-// the table keeps the values alone, and only their first-seen copies.
+// based maps made the merge most of a level folder's first listing.
+// `KeyOf` gives a value's identity (the value itself, or a canonical form of
+// it): the table keeps the values alone, and only their first-seen copies.
 template <class Value, class KeyOf>
 class Interner {
 public:
@@ -45,8 +45,6 @@ public:
         }
     }
     std::vector<Value>& items() { return items_; }
-    // Bytes held: the slots and the kept values' buffer.
-    uint64_t bytes() const { return 4 * slots_.size() + sizeof(Value) * items_.capacity(); }
 
 private:
     static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
