@@ -9,8 +9,25 @@
 #include <cstring>
 #include <memory>
 
+#include "formats/common/late_library.h"
+
 namespace gcfs::formats::audio {
 namespace {
+
+// libsndfile, opened when a user's sound is first read (Debian 12's libsndfile1).
+struct Libsndfile {
+    LateLibrary library{"libsndfile.so.1"};
+    decltype(sf_open_virtual)* open_virtual = library.function<decltype(sf_open_virtual)>("sf_open_virtual");
+    decltype(sf_strerror)* strerror = library.function<decltype(sf_strerror)>("sf_strerror");
+    decltype(sf_readf_float)* readf_float = library.function<decltype(sf_readf_float)>("sf_readf_float");
+    decltype(sf_command)* command = library.function<decltype(sf_command)>("sf_command");
+    decltype(sf_close)* close = library.function<decltype(sf_close)>("sf_close");
+};
+
+const Libsndfile& libsndfile() {
+    static Libsndfile api;
+    return api;
+}
 
 // libsndfile's virtual I/O over a byte span.
 struct Memory {
@@ -35,17 +52,19 @@ sf_count_t write(const void*, sf_count_t, void*) { return 0; }
 sf_count_t tell(void* user) { return static_cast<Memory*>(user)->at; }
 
 struct CloseFile {
-    void operator()(SNDFILE* f) const { sf_close(f); }
+    void operator()(SNDFILE* f) const { libsndfile().close(f); }
 };
 
 }  // namespace
 
 Result<WavInput> read_wav(ByteSpan file, uint64_t max_samples, uint32_t max_rate) {
+    const Libsndfile& api = libsndfile();
+    if (!api.library.error().empty()) return FormatError{Errc::unavailable, 0, "sounds cannot be read: " + api.library.error()};
     SF_VIRTUAL_IO io{length, seek, read, write, tell};
     Memory memory{file};
     SF_INFO info{};
-    std::unique_ptr<SNDFILE, CloseFile> sound(sf_open_virtual(&io, SFM_READ, &info, &memory));
-    if (!sound) return FormatError{Errc::bad_magic, 0, fmt::format("not a sound file libsndfile reads ({})", sf_strerror(nullptr))};
+    std::unique_ptr<SNDFILE, CloseFile> sound(api.open_virtual(&io, SFM_READ, &info, &memory));
+    if (!sound) return FormatError{Errc::bad_magic, 0, fmt::format("not a sound file libsndfile reads ({})", api.strerror(nullptr))};
     if (info.channels < 1 || info.channels > 8) return FormatError{Errc::bad_value, 0, fmt::format("{} channels", info.channels)};
     if (info.samplerate <= 0 || static_cast<uint32_t>(info.samplerate) > max_rate)
         return FormatError{Errc::bad_value, 0, fmt::format("a rate of {} Hz: the disc's sounds play at most {} Hz; resample it first",
@@ -56,7 +75,7 @@ Result<WavInput> read_wav(ByteSpan file, uint64_t max_samples, uint32_t max_rate
     out.sample_rate = static_cast<uint32_t>(info.samplerate);
     out.channels = info.channels;
     std::vector<float> interleaved(static_cast<size_t>(info.frames) * static_cast<size_t>(info.channels));
-    const sf_count_t got = sf_readf_float(sound.get(), interleaved.data(), info.frames);
+    const sf_count_t got = api.readf_float(sound.get(), interleaved.data(), info.frames);
     if (got != info.frames) return FormatError{Errc::truncated, 0, fmt::format("{} of {} samples could be read", got, info.frames)};
     out.samples.resize(static_cast<size_t>(info.frames));
     for (size_t i = 0; i < out.samples.size(); ++i) {
@@ -66,7 +85,7 @@ Result<WavInput> read_wav(ByteSpan file, uint64_t max_samples, uint32_t max_rate
         out.samples[i] = static_cast<int16_t>(std::clamp(v, -32768.0, 32767.0));
     }
     SF_INSTRUMENT instrument{};
-    if (sf_command(sound.get(), SFC_GET_INSTRUMENT, &instrument, sizeof instrument) == SF_TRUE && instrument.loop_count > 0 &&
+    if (api.command(sound.get(), SFC_GET_INSTRUMENT, &instrument, sizeof instrument) == SF_TRUE && instrument.loop_count > 0 &&
         instrument.loops[0].end > instrument.loops[0].start)
         // libsndfile reports the smpl chunk's inclusive end one past (its loop ends are exclusive).
         out.loop = WavLoop{instrument.loops[0].start, instrument.loops[0].end - 1};

@@ -16,6 +16,7 @@ const char* errc_name(Errc code) {
         case Errc::too_large: return "too large";
         case Errc::desync: return "VIF desync";
         case Errc::restart_check: return "restart point check";
+        case Errc::unavailable: return "library unavailable";
     }
     return "unknown";
 }

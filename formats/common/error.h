@@ -20,6 +20,7 @@ enum class Errc {
     too_large,        // a count that would allocate unreasonable memory
     desync,           // a VIF walk lost track of its code words
     restart_check,    // WAD LZ: a restart point's output is not what its check says
+    unavailable,      // a library the reader needs could not be loaded
 };
 
 const char* errc_name(Errc code);

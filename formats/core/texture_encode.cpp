@@ -9,6 +9,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "formats/common/late_library.h"
 #include "formats/export/texture_png.h"
 
 namespace gcfs::formats {
@@ -17,12 +18,32 @@ namespace {
 uint32_t key(const png::Rgba& c) { return uint32_t{c.r} | uint32_t{c.g} << 8 | uint32_t{c.b} << 16 | uint32_t{c.a} << 24; }
 png::Rgba pixel(const Bytes& rgba, uint64_t i) { return {rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2], rgba[4 * i + 3]}; }
 
-// Owners of libimagequant's objects (its destroy functions carry attributes
-// a function-pointer deleter would drop).
+// libimagequant, opened when a picture first needs a palette made (Debian 12's libimagequant0).
+struct Libimagequant {
+    LateLibrary library{"libimagequant.so.0"};
+#define GCFS_LIQ(name) decltype(liq_##name)* name = library.function<decltype(liq_##name)>("liq_" #name)
+    GCFS_LIQ(attr_create);
+    GCFS_LIQ(attr_destroy);
+    GCFS_LIQ(set_max_colors);
+    GCFS_LIQ(image_create_rgba);
+    GCFS_LIQ(image_destroy);
+    GCFS_LIQ(image_quantize);
+    GCFS_LIQ(result_destroy);
+    GCFS_LIQ(write_remapped_image);
+    GCFS_LIQ(get_palette);
+#undef GCFS_LIQ
+};
+
+const Libimagequant& libimagequant() {
+    static Libimagequant api;
+    return api;
+}
+
+// Owners of libimagequant's objects.
 struct LiqFree {
-    void operator()(liq_attr* p) const { liq_attr_destroy(p); }
-    void operator()(liq_image* p) const { liq_image_destroy(p); }
-    void operator()(liq_result* p) const { liq_result_destroy(p); }
+    void operator()(liq_attr* p) const { libimagequant().attr_destroy(p); }
+    void operator()(liq_image* p) const { libimagequant().image_destroy(p); }
+    void operator()(liq_result* p) const { libimagequant().result_destroy(p); }
 };
 
 uint32_t distance(const png::Rgba& a, const png::Rgba& b) {
@@ -32,17 +53,19 @@ uint32_t distance(const png::Rgba& a, const png::Rgba& b) {
 
 // More than 256 colours: libimagequant's palette and remapping (dithered).
 IndexedPicture quantised(const png::RgbaImage& picture, size_t colours) {
+    const Libimagequant& liq = libimagequant();
+    if (!liq.library.error().empty()) throw std::runtime_error("no palette can be made: " + liq.library.error());
     IndexedPicture out;
     out.texels.resize(uint64_t{picture.width} * picture.height);
-    std::unique_ptr<liq_attr, LiqFree> attr(liq_attr_create());
-    liq_set_max_colors(attr.get(), static_cast<int>(colours));
+    std::unique_ptr<liq_attr, LiqFree> attr(liq.attr_create());
+    liq.set_max_colors(attr.get(), static_cast<int>(colours));
     std::unique_ptr<liq_image, LiqFree> image(
-        liq_image_create_rgba(attr.get(), picture.rgba.data(), static_cast<int>(picture.width), static_cast<int>(picture.height), 0));
+        liq.image_create_rgba(attr.get(), picture.rgba.data(), static_cast<int>(picture.width), static_cast<int>(picture.height), 0));
     liq_result* raw = nullptr;
-    if (!image || liq_image_quantize(image.get(), attr.get(), &raw) != LIQ_OK) throw std::runtime_error("libimagequant could not quantise the picture");
+    if (!image || liq.image_quantize(image.get(), attr.get(), &raw) != LIQ_OK) throw std::runtime_error("libimagequant could not quantise the picture");
     std::unique_ptr<liq_result, LiqFree> result(raw);
-    liq_write_remapped_image(result.get(), image.get(), out.texels.data(), out.texels.size());
-    const liq_palette* palette = liq_get_palette(result.get());
+    liq.write_remapped_image(result.get(), image.get(), out.texels.data(), out.texels.size());
+    const liq_palette* palette = liq.get_palette(result.get());
     for (unsigned i = 0; i < palette->count && i < 256; ++i)
         out.palette[i] = {palette->entries[i].r, palette->entries[i].g, palette->entries[i].b, palette->entries[i].a};
     out.new_palette = true;

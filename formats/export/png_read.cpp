@@ -4,23 +4,43 @@
 
 #include <fmt/format.h>
 
+#include "formats/common/late_library.h"
+
 namespace gcfs::formats::png {
+namespace {
+
+// libpng, opened when a user's PNG is first read (Debian 12's libpng16-16).
+struct Libpng {
+    LateLibrary library{"libpng16.so.16"};
+    decltype(png_image_begin_read_from_memory)* begin_read = library.function<decltype(png_image_begin_read_from_memory)>("png_image_begin_read_from_memory");
+    decltype(png_image_finish_read)* finish_read = library.function<decltype(png_image_finish_read)>("png_image_finish_read");
+    decltype(png_image_free)* free = library.function<decltype(png_image_free)>("png_image_free");
+};
+
+const Libpng& libpng() {
+    static Libpng api;
+    return api;
+}
+
+}  // namespace
 
 Result<RgbaImage> read_rgba(ByteSpan file, uint32_t width, uint32_t height) {
+    const Libpng& api = libpng();
+    if (!api.library.error().empty()) return FormatError{Errc::unavailable, 0, "PNGs cannot be read: " + api.library.error()};
     // libpng's simplified API reads every colour type and bit depth, with
     // interlacing and transparency, to one format.
     png_image image{};
     image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&image, file.data(), file.size()))
+    if (!api.begin_read(&image, file.data(), file.size()))
         return FormatError{Errc::bad_magic, 0, fmt::format("not a PNG libpng can read ({})", image.message)};
     if (image.width != width || image.height != height) {
-        png_image_free(&image);
+        api.free(&image);
         return FormatError{Errc::bad_value, 0,
                            fmt::format("the picture is {}x{}; this file must stay {}x{}", image.width, image.height, width, height)};
     }
     image.format = PNG_FORMAT_RGBA;
     RgbaImage out{width, height, Bytes(PNG_IMAGE_SIZE(image))};
-    if (!png_image_finish_read(&image, nullptr, out.rgba.data(), 0, nullptr))
+    if (!api.finish_read(&image, nullptr, out.rgba.data(), 0, nullptr))
         return FormatError{Errc::bad_value, 0, fmt::format("the PNG does not decode ({})", image.message)};
     return out;
 }

@@ -1,0 +1,36 @@
+// A shared library opened on first use rather than at start. libsndfile,
+// libpng's reader and libimagequant serve only edits (a user's WAV, PNG or
+// palette); linked outright they and the eleven libraries they pull in
+// (codecs, OpenMP) are loaded before main on every start of gcfs, about
+// 5 ms of a cold start (bench/results.md, issue 43).
+#pragma once
+
+#include <string>
+
+namespace gcfs::formats {
+
+class LateLibrary {
+public:
+    // Opens `soname` (dlopen, resolving every symbol now); a library that
+    // cannot be opened leaves error() set and every function() null.
+    explicit LateLibrary(const char* soname);
+    LateLibrary(const LateLibrary&) = delete;
+    LateLibrary& operator=(const LateLibrary&) = delete;
+    // Never closed: its functions stay callable until the process ends.
+
+    // The address of `name` typed as `Function`, or null with error() set.
+    template <class Function>
+    Function* function(const char* name) {
+        return reinterpret_cast<Function*>(symbol(name));
+    }
+    // "" when the library and every function asked for were found.
+    const std::string& error() const { return error_; }
+
+private:
+    void* symbol(const char* name);
+
+    void* handle_ = nullptr;
+    std::string error_;
+};
+
+}  // namespace gcfs::formats
