@@ -61,6 +61,7 @@ const VagScan* VagClip::scan() const {
         VagScanner scanner;
         formats::Bytes piece(kDecodeFrames * kFrameSize);
         const uint64_t frames = h->data_size / kFrameSize;
+        image_.prefetch(offset_ + kVagHeaderSize, h->data_size);
         for (uint64_t f = 0; f < frames; f += kDecodeFrames) {
             const uint64_t count = std::min(kDecodeFrames, frames - f);
             const uint64_t from = offset_ + kVagHeaderSize + f * kFrameSize;
