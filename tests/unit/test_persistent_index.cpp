@@ -208,6 +208,38 @@ TEST_CASE("the index file keeps records and restart points per image and per lev
     CHECK(fresh->record("LEVEL00", "h3") == Bytes{4});
 }
 
+TEST_CASE("a mount whose image was marked used today opens the index without writing; an older mark is renewed") {
+    TempDir dir;
+    const cache::ImageIdentity image{1000, 42, "toc-a"};
+    const std::string file = dir.path + "/index.sqlite";
+    auto used = [&] {
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+        sqlite3_stmt* row = nullptr;
+        REQUIRE(sqlite3_prepare_v2(db, "SELECT used FROM images", -1, &row, nullptr) == SQLITE_OK);
+        REQUIRE(sqlite3_step(row) == SQLITE_ROW);
+        const int64_t value = sqlite3_column_int64(row, 0);
+        sqlite3_finalize(row);
+        sqlite3_close(db);
+        return value;
+    };
+    REQUIRE(cache::IndexStore::open(dir.path, image));  // the first mount writes the row
+    const int64_t first = used();
+    CHECK(first > 0);
+    {
+        auto again = cache::IndexStore::open(dir.path, image);
+        REQUIRE(again);
+        std::error_code error;
+        CHECK(std::filesystem::file_size(file + "-wal", error) == 0);  // nothing logged: nothing written
+    }
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, "UPDATE images SET used = used - 2 * 86400", nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    REQUIRE(cache::IndexStore::open(dir.path, image));
+    CHECK(used() >= first);
+}
+
 TEST_CASE("a level folder saved to the persistent index lists again without a decode, the same, and reads the same bytes") {
     const BuiltDisc& built = small_disc();
     TempDir dir;
