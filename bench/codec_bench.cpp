@@ -144,8 +144,9 @@ int adpcm_encode(double seconds) {
         signals[1].second.push_back(static_cast<int16_t>(static_cast<int32_t>(seed >> 16) - 32768) / 3);
         signals[2].second.push_back(static_cast<int16_t>(12000 * std::sin(2 * M_PI * (100 * t + 0.5 * (8000.0 / seconds) * t * t))));
     }
-    for (const auto& [name, pcm] : signals)
+    for (const auto& [name, samples] : signals)
         for (const bool exhaustive : {true, false}) {
+            const std::vector<int16_t>& pcm = samples;  // clang 14's lambdas cannot capture a structured binding
             VagEncodeOptions options;
             options.exhaustive = exhaustive;
             options.end_frame = false;
