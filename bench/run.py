@@ -187,7 +187,7 @@ def measure_first_gameplay(gcfs, image, runs):
 
 def measure_first_tie_obj(gcfs, image, runs):
     """The first read of a tie OBJ in a fresh mount, page cache dropped: lookup,
-    the level's class window decoded (the core up to its last class), every
+    the level's class window decoded (walked to from the core's start), every
     tie and shrub class indexed, then the OBJ rendered."""
     times = []
     for i in range(runs):
@@ -285,22 +285,22 @@ def measure_peers(gcfs, image, runs):
         print("%-50s gcfs %s / %s, squashfuse %s, plain %s" % (what, fmt % g[key], fmt % g2[key], fmt % q[key], fmt % p[key]),
               file=sys.stderr)
 
-    row("mount -> first ls, cold", "mount_first_ls_s", " s", "%.4f", "<= 1.0x squashfuse (both mounts)",
-        lambda a, b: a[1] <= 1.0 and b[1] <= 1.0, True, False)
+    row("mount -> first ls, cold", "mount_first_ls_s", " s", "%.4f", "<= 2x squashfuse (both mounts; issue 43)",
+        lambda a, b: a[1] <= 2.0 and b[1] <= 2.0, True, False)
     row("mount -> first ls, warm", "mount_first_ls_warm_s", " s", "%.4f", "(no target)", lambda a, b: True, True, False)
     row("the program alone started cold and run to exit (--version / --help)", "program_start_s", " s", "%.4f",
         "(the floor under a cold mount)", lambda a, b: True, True, False, False)
-    row("ls -lR of everything, first (cold)", "ls_lr_first_s", " s", "%.2f", "<= 3x plain; second mount <= 1.0x plain",
-        lambda a, b: a[2] <= 3.0 and b[2] <= 1.0)
+    row("ls -lR of everything, first (cold)", "ls_lr_first_s", " s", "%.2f", "<= 2.5x plain (issue 43); second mount <= 1.0x plain",
+        lambda a, b: a[2] <= 2.5 and b[2] <= 1.0)
     row("ls -lR of everything, repeat", "ls_lr_repeat_s", " s", "%.2f", "<= 1.0x plain", lambda a, b: a[2] <= 1.0 and b[2] <= 1.0)
-    row("peak RSS after a cold ls -lR", "rss_after_ls_lr_mib", " MiB", "%.0f", "<= 32 MiB", lambda a, b: a[0] <= 32 and b[0] <= 32,
-        True, False)
+    row("peak RSS after a cold ls -lR", "rss_after_ls_lr_mib", " MiB", "%.0f", "first mount <= 48 MiB, second <= 32 MiB (issue 43)",
+        lambda a, b: a[0] <= 48 and b[0] <= 32, True, False)
     row("cold sequential read of LEVEL03/core_data.bin", "seq_core_mb_s", " MB/s", "%.0f", ">= 1.0x squashfuse",
         lambda a, b: a[1] >= 1.0)
     row("first read of LEVEL03/tfrag/patch_0123.obj, fresh mount, cold", "first_small_read_s", " s", "%.4f", "<= 3x squashfuse",
         lambda a, b: a[1] <= 3.0)
     row("first read of LEVEL03/ties/tie_500.obj, fresh mount, cold", "first_class_read_s", " s", "%.4f",
-        "<= 3x squashfuse with the index", lambda a, b: b[1] <= 3.0)
+        "<= 3x squashfuse with the index, <= 6x without (issue 43)", lambda a, b: b[1] <= 3.0 and a[1] <= 6.0)
     row("read every file of LEVEL05, cold", "read_level_cold_s", " s", "%.2f", "(no target)", lambda a, b: True)
     row("8 readers on 8 levels' cores, cold (aggregate)", "parallel_mb_s", " MB/s", "%.0f", ">= 1.2x squashfuse",
         lambda a, b: a[1] >= 1.2)
@@ -311,13 +311,25 @@ def measure_peers(gcfs, image, runs):
 
 def measure_amplification(gcfs, image, readers=64, seconds=60):
     """Issue 32 item 6: `readers` processes read whole files of a first mount in their own shuffled
-    orders for `seconds`, default cache; decoded bytes (the cache's loads) over bytes read."""
+    orders for `seconds`, default cache; decoded bytes (the cache's loads and the walks to window
+    starts) over bytes read."""
     import many_readers
     with Mount(gcfs, image) as m:
         files = [os.path.join(root, n) for root, _, names in os.walk(m.mnt) for n in names if "/.gcfs" not in root]
         served = many_readers.read_all(files, readers, seconds)
         stats = stats_of(m.mnt)
-    return int(stats["bytes_decoded"]), served
+    # A window's walk to its start is decode work too (issue 43): counted with the loaders' output.
+    return int(stats["bytes_decoded"]), int(stats["bytes_walked"]), served
+
+
+def measure_texture_window(gcfs, image, level="LEVEL05", name="textures/tfrag_000.png"):
+    """Issue 43: what a first read of one small texture PNG decodes on a first mount (no index, no
+    restart points saved): the loaders' output and the walk to the texture's window, from .gcfs/stats."""
+    with Mount(gcfs, image) as m:
+        path = os.path.join(m.mnt, level, name)
+        size = len(open(path, "rb").read())
+        stats = stats_of(m.mnt)
+    return size, int(stats["bytes_decoded"]), int(stats["bytes_walked"])
 
 
 def bench_program(args):
@@ -401,7 +413,8 @@ def main():
 
     t = measure_first_tie_obj(gcfs, args.image, runs)
     row("first read of one ties/tie_500.obj, cold", "%.1f ms" % (t * 1e3), "(no target)", True,
-        "lookup + the core decoded up to its last class (once for ties/ and shrubs/) + 5-class index + render")
+        "a first mount: lookup + the level's class window (walked to from the core's start, no restart point saved yet) + "
+        "class index + render")
 
     rss, resident, evictions = measure_rss(gcfs, args.image)
     row("peak RSS, every core_data.bin + terrain.obj, cache 256M", "%.0f MiB" % rss, "<= 288 MiB", rss <= 288,
@@ -420,10 +433,15 @@ def main():
     row("8 readers on 8 levels vs 1 reader (aggregate MB/s)", "%.2fx" % (eight / one), ">= 1.6x", eight / one >= 1.6,
         "%.0f vs %.0f MB/s, decode-bound, %d cores" % (eight / 1e6, one / 1e6, os.cpu_count()))
 
-    decoded, served = measure_amplification(gcfs, args.image)
-    row("decode amplification: 64 readers, every file in shuffled orders, 60 s, default cache", "%.2fx" % (decoded / served),
-        "<= 2x", decoded <= 2 * served, "%d bytes decoded to serve %d; restart points each 2 MiB of a core's output"
-        % (decoded, served))
+    decoded, walked, served = measure_amplification(gcfs, args.image)
+    row("decode amplification: 64 readers, every file in shuffled orders, 60 s, default cache", "%.2fx" % ((decoded + walked) / served),
+        "<= 2x", decoded + walked <= 2 * served, "%d bytes decoded and %d walked to window starts to serve %d; restart points "
+        "each 2 MiB of a core's output" % (decoded, walked, served))
+
+    size, decoded, walked = measure_texture_window(gcfs, args.image)
+    row("a small LEVEL05/textures/tfrag_000.png, first mount: bytes decoded", "%d" % (decoded + walked), "<= 4 MiB",
+        decoded + walked <= 4 << 20, "a %d-byte PNG: %d bytes of its window decoded, %d walked from the core's start "
+        "(no restart point saved yet)" % (size, decoded, walked))
 
     peer_rows = measure_peers(gcfs, args.image, runs)
 
