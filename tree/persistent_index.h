@@ -28,8 +28,9 @@ void use_persistent_index(Disc& disc, const std::string& dir);
 
 class PersistentIndex {
 public:
-    // The file is opened when a level folder first needs it, not at mount:
-    // listing the root reads nothing of it.
+    // The file is opened by the first call: a level folder's first lookup, or
+    // the mount's own thread once it answers (fs/mount.cpp). Mounting and
+    // listing the root wait on nothing of it.
     using Open = std::function<std::shared_ptr<cache::IndexStore>()>;
     explicit PersistentIndex(Open open) : open_(std::move(open)) {}
 
