@@ -13,8 +13,39 @@
 #include <optional>
 #include <variant>
 
+#include "formats/common/late_library.h"
+
 namespace gcfs::cache {
 namespace {
+
+// SQLite, opened with the index (on the mount's own thread once it answers,
+// fs/mount.cpp) rather than linked: loading it before main was 1.6 ms of a
+// cold start (bench/results.md, issue 43). Debian 12's libsqlite3-0.
+struct Sqlite {
+    formats::LateLibrary library{"libsqlite3.so.0"};
+#define GCFS_SQLITE(name) decltype(sqlite3_##name)* name = library.function<decltype(sqlite3_##name)>("sqlite3_" #name)
+    GCFS_SQLITE(open_v2);
+    GCFS_SQLITE(close);
+    GCFS_SQLITE(exec);
+    GCFS_SQLITE(prepare_v2);
+    GCFS_SQLITE(finalize);
+    GCFS_SQLITE(bind_int64);
+    GCFS_SQLITE(bind_text);
+    GCFS_SQLITE(bind_blob64);
+    GCFS_SQLITE(step);
+    GCFS_SQLITE(column_int64);
+    GCFS_SQLITE(column_blob);
+    GCFS_SQLITE(column_bytes);
+    GCFS_SQLITE(errcode);
+    GCFS_SQLITE(errmsg);
+    GCFS_SQLITE(busy_timeout);
+#undef GCFS_SQLITE
+};
+
+const Sqlite& sqlite() {
+    static Sqlite api;
+    return api;
+}
 
 // Bumped whenever a table changes: a file of another version is replaced.
 constexpr int kSchemaVersion = 2;
@@ -41,34 +72,34 @@ CREATE TABLE IF NOT EXISTS restarts(
 // One prepared statement, finalised on every path out.
 class Statement {
 public:
-    Statement(sqlite3* db, const char* sql) { ok_ = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) == SQLITE_OK; }
-    ~Statement() { sqlite3_finalize(s_); }
+    Statement(sqlite3* db, const char* sql) { ok_ = sqlite().prepare_v2(db, sql, -1, &s_, nullptr) == SQLITE_OK; }
+    ~Statement() { sqlite().finalize(s_); }
     Statement(const Statement&) = delete;
     Statement& operator=(const Statement&) = delete;
     bool ok() const { return ok_; }
     Statement& bind(int i, int64_t v) {
-        ok_ = ok_ && sqlite3_bind_int64(s_, i, v) == SQLITE_OK;
+        ok_ = ok_ && sqlite().bind_int64(s_, i, v) == SQLITE_OK;
         return *this;
     }
     Statement& bind(int i, const std::string& v) {
-        ok_ = ok_ && sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT) == SQLITE_OK;
+        ok_ = ok_ && sqlite().bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT) == SQLITE_OK;
         return *this;
     }
     Statement& bind(int i, formats::ByteSpan v) {
-        ok_ = ok_ && sqlite3_bind_blob64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT) == SQLITE_OK;
+        ok_ = ok_ && sqlite().bind_blob64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT) == SQLITE_OK;
         return *this;
     }
     // SQLITE_ROW, SQLITE_DONE, or an error (ok() false).
     int step() {
         if (!ok_) return SQLITE_ERROR;
-        const int rc = sqlite3_step(s_);
+        const int rc = sqlite().step(s_);
         if (rc != SQLITE_ROW && rc != SQLITE_DONE) ok_ = false;
         return rc;
     }
-    int64_t integer(int column) const { return sqlite3_column_int64(s_, column); }
+    int64_t integer(int column) const { return sqlite().column_int64(s_, column); }
     formats::Bytes blob(int column) const {
-        const auto* data = static_cast<const uint8_t*>(sqlite3_column_blob(s_, column));
-        return formats::Bytes(data, data + sqlite3_column_bytes(s_, column));
+        const auto* data = static_cast<const uint8_t*>(sqlite().column_blob(s_, column));
+        return formats::Bytes(data, data + sqlite().column_bytes(s_, column));
     }
 
 private:
@@ -76,7 +107,7 @@ private:
     bool ok_ = false;
 };
 
-bool exec(sqlite3* db, const char* sql) { return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
+bool exec(sqlite3* db, const char* sql) { return sqlite().exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
 
 int64_t now_seconds() {
     return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -94,10 +125,10 @@ struct Unusable {
 
 // What the last SQLite call on `db` said, as an Unusable.
 Unusable sqlite_said(sqlite3* db, const char* doing) {
-    const int code = sqlite3_errcode(db);
+    const int code = sqlite().errcode(db);
     const bool writing = code == SQLITE_READONLY || code == SQLITE_FULL || code == SQLITE_CANTOPEN || code == SQLITE_IOERR ||
                          code == SQLITE_PERM || code == SQLITE_BUSY || code == SQLITE_LOCKED;
-    return {fmt::format("{}: {}", doing, sqlite3_errmsg(db)), !writing};
+    return {fmt::format("{}: {}", doing, sqlite().errmsg(db)), !writing};
 }
 
 // The schema version the file holds, when it holds one this gcfs reads.
@@ -171,11 +202,11 @@ int64_t image_row(sqlite3* db, const ImageIdentity& image) {
 
 sqlite3* open_file(const std::string& path) {
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
-        sqlite3_close(db);
+    if (sqlite().open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+        sqlite().close(db);
         return nullptr;
     }
-    sqlite3_busy_timeout(db, 2000);  // two mounts of one image share the file
+    sqlite().busy_timeout(db, 2000);  // two mounts of one image share the file
     return db;
 }
 
@@ -184,8 +215,8 @@ sqlite3* open_file(const std::string& path) {
 sqlite3* open_read_only(const std::string& path) {
     sqlite3* db = nullptr;
     const std::string uri = "file:" + path + "?immutable=1";
-    if (sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
-        sqlite3_close(db);
+    if (sqlite().open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+        sqlite().close(db);
         return nullptr;
     }
     return db;
@@ -216,6 +247,10 @@ std::string IndexStore::default_dir() {
 }
 
 std::unique_ptr<IndexStore> IndexStore::open(const std::string& dir, const ImageIdentity& image) {
+    if (const std::string& missing = sqlite().library.error(); !missing.empty()) {
+        spdlog::warn("persistent index: SQLite: {}; mounting without it", missing);
+        return nullptr;
+    }
     std::error_code error;
     std::filesystem::create_directories(dir, error);
     if (error) {
@@ -228,7 +263,7 @@ std::unique_ptr<IndexStore> IndexStore::open(const std::string& dir, const Image
     sqlite3* db = open_file(path);
     auto prepared = db ? prepare(db, image) : std::variant<int64_t, Unusable>(Unusable{"cannot open it for writing", false});
     if (const auto* problem = std::get_if<Unusable>(&prepared)) {
-        sqlite3_close(db);
+        sqlite().close(db);
         if (!had_companions) remove_empty_companions(path);
         if (!problem->file_at_fault) return open_for_reading(path, image, problem->why);
         // Not an index this gcfs can use (damaged, of another version): it
@@ -239,7 +274,7 @@ std::unique_ptr<IndexStore> IndexStore::open(const std::string& dir, const Image
         prepared = db ? prepare(db, image) : std::variant<int64_t, Unusable>(Unusable{"cannot open it for writing", false});
         if (const auto* again = std::get_if<Unusable>(&prepared)) {
             spdlog::warn("persistent index {}: cannot make a new one ({}); mounting without it", path, again->why);
-            sqlite3_close(db);
+            sqlite().close(db);
             remove_index_files(path);
             return nullptr;
         }
@@ -259,7 +294,7 @@ std::unique_ptr<IndexStore> IndexStore::open_for_reading(const std::string& path
     if (id < 0) {
         spdlog::warn("persistent index {} cannot be written ({}) and {}; mounting without it, the file left as it is", path, why,
                      problem ? "cannot be read either (" + problem->why + ")" : std::string("holds nothing of this image"));
-        sqlite3_close(db);
+        sqlite().close(db);
         return nullptr;
     }
     spdlog::warn("persistent index {} cannot be written ({}); reading it only: what it holds is used, nothing new is saved", path, why);
@@ -270,7 +305,7 @@ IndexStore::IndexStore(std::string path, sqlite3* db, int64_t image_id, bool rea
     : path_(std::move(path)), db_(db), image_id_(image_id), read_only_(read_only) {}
 
 IndexStore::~IndexStore() {
-    sqlite3_close(db_);
+    sqlite().close(db_);
     if (damaged_) remove_index_files(path_);
 }
 
@@ -282,9 +317,9 @@ bool IndexStore::failed() const {
 void IndexStore::failure(const char* doing) const {
     if (failed_) return;
     failed_ = true;
-    const int code = sqlite3_errcode(db_);
+    const int code = sqlite().errcode(db_);
     damaged_ = code == SQLITE_CORRUPT || code == SQLITE_NOTADB;
-    spdlog::warn("persistent index {}: {} failed ({}); going on without it{}", path_, doing, sqlite3_errmsg(db_),
+    spdlog::warn("persistent index {}: {} failed ({}); going on without it{}", path_, doing, sqlite().errmsg(db_),
                  damaged_ ? ", and a new one replaces it at the next mount" : "");
 }
 
