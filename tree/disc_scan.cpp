@@ -20,6 +20,9 @@ namespace {
 
 using namespace formats;
 
+// How much of a level's container its header scan asks for at once (scan_level).
+constexpr uint64_t kHeadersAhead = 256 * 1024;
+
 // The ISO9660 tree as far as it can be read. The game reaches every WAD
 // through the table of contents (formats.md 2.3), so a damaged directory
 // costs only the part of disc/ it describes: each problem is logged once,
@@ -344,6 +347,17 @@ void scan_level(const Image& image, LevelScan& level) {
                                 "unmount and mount it again"});
         return;
     }
+    // The reads below follow one another (each header says where the next
+    // one is), and from a cold page cache each waited on the disc in turn.
+    // Asked for together first, they come in one or two requests: the level
+    // header, the data lump's header and core_index, and the core stream's
+    // first packets lie in the container's first sectors on the discs the
+    // builder writes (formats.md §3-4 fix no such bound: a level whose lump
+    // is laid out wider just reads the rest as before), and the level's sound
+    // WAD's header is read when its folder is built (formats-globals.md §3).
+    image.prefetch(static_cast<uint64_t>(std::max(level.part.file_lba, 0)) * kSectorSize, kHeadersAhead);
+    if (level.audio && level.audio->file_lba > 0)
+        image.prefetch(static_cast<uint64_t>(level.audio->file_lba) * kSectorSize, kLevelAudioHeaderSize);
     scan_container(image, level);
     if (level.header && level.toc_header)
         level.checks.push_back({"TOC copy matches container header", same_except_sector(*level.header, *level.toc_header),
