@@ -23,29 +23,24 @@ namespace {
 // cold start (bench/results.md, issue 43). Debian 12's libsqlite3-0.
 struct Sqlite {
     formats::LateLibrary library{"libsqlite3.so.0"};
-#define GCFS_SQLITE(name) decltype(sqlite3_##name)* name = library.function<decltype(sqlite3_##name)>("sqlite3_" #name)
-    GCFS_SQLITE(open_v2);
-    GCFS_SQLITE(close);
-    GCFS_SQLITE(exec);
-    GCFS_SQLITE(prepare_v2);
-    GCFS_SQLITE(finalize);
-    GCFS_SQLITE(bind_int64);
-    GCFS_SQLITE(bind_text);
-    GCFS_SQLITE(bind_blob64);
-    GCFS_SQLITE(step);
-    GCFS_SQLITE(column_int64);
-    GCFS_SQLITE(column_blob);
-    GCFS_SQLITE(column_bytes);
-    GCFS_SQLITE(errcode);
-    GCFS_SQLITE(errmsg);
-    GCFS_SQLITE(busy_timeout);
-#undef GCFS_SQLITE
+    GCFS_LATE_FUNCTION(open_v2, sqlite3_open_v2);
+    GCFS_LATE_FUNCTION(close, sqlite3_close);
+    GCFS_LATE_FUNCTION(exec, sqlite3_exec);
+    GCFS_LATE_FUNCTION(prepare_v2, sqlite3_prepare_v2);
+    GCFS_LATE_FUNCTION(finalize, sqlite3_finalize);
+    GCFS_LATE_FUNCTION(bind_int64, sqlite3_bind_int64);
+    GCFS_LATE_FUNCTION(bind_text, sqlite3_bind_text);
+    GCFS_LATE_FUNCTION(bind_blob64, sqlite3_bind_blob64);
+    GCFS_LATE_FUNCTION(step, sqlite3_step);
+    GCFS_LATE_FUNCTION(column_int64, sqlite3_column_int64);
+    GCFS_LATE_FUNCTION(column_blob, sqlite3_column_blob);
+    GCFS_LATE_FUNCTION(column_bytes, sqlite3_column_bytes);
+    GCFS_LATE_FUNCTION(errcode, sqlite3_errcode);
+    GCFS_LATE_FUNCTION(errmsg, sqlite3_errmsg);
+    GCFS_LATE_FUNCTION(busy_timeout, sqlite3_busy_timeout);
 };
 
-const Sqlite& sqlite() {
-    static Sqlite api;
-    return api;
-}
+const Sqlite& sqlite() { return formats::late_table<Sqlite>(); }
 
 // Bumped whenever a table changes: a file of another version is replaced.
 constexpr int kSchemaVersion = 2;

@@ -17,17 +17,12 @@ namespace {
 // libsndfile, opened when a user's sound is first read (Debian 12's libsndfile1).
 struct Libsndfile {
     LateLibrary library{"libsndfile.so.1"};
-    decltype(sf_open_virtual)* open_virtual = library.function<decltype(sf_open_virtual)>("sf_open_virtual");
-    decltype(sf_strerror)* strerror = library.function<decltype(sf_strerror)>("sf_strerror");
-    decltype(sf_readf_float)* readf_float = library.function<decltype(sf_readf_float)>("sf_readf_float");
-    decltype(sf_command)* command = library.function<decltype(sf_command)>("sf_command");
-    decltype(sf_close)* close = library.function<decltype(sf_close)>("sf_close");
+    GCFS_LATE_FUNCTION(open_virtual, sf_open_virtual);
+    GCFS_LATE_FUNCTION(strerror, sf_strerror);
+    GCFS_LATE_FUNCTION(readf_float, sf_readf_float);
+    GCFS_LATE_FUNCTION(command, sf_command);
+    GCFS_LATE_FUNCTION(close, sf_close);
 };
-
-const Libsndfile& libsndfile() {
-    static Libsndfile api;
-    return api;
-}
 
 // libsndfile's virtual I/O over a byte span.
 struct Memory {
@@ -52,13 +47,13 @@ sf_count_t write(const void*, sf_count_t, void*) { return 0; }
 sf_count_t tell(void* user) { return static_cast<Memory*>(user)->at; }
 
 struct CloseFile {
-    void operator()(SNDFILE* f) const { libsndfile().close(f); }
+    void operator()(SNDFILE* f) const { late_table<Libsndfile>().close(f); }
 };
 
 }  // namespace
 
 Result<WavInput> read_wav(ByteSpan file, uint64_t max_samples, uint32_t max_rate) {
-    const Libsndfile& api = libsndfile();
+    const Libsndfile& api = late_table<Libsndfile>();
     if (!api.library.error().empty()) return FormatError{Errc::unavailable, 0, "sounds cannot be read: " + api.library.error()};
     SF_VIRTUAL_IO io{length, seek, read, write, tell};
     Memory memory{file};

@@ -33,4 +33,17 @@ private:
     std::string error_;
 };
 
+// One table of a late library's functions (a struct whose first member is
+// `LateLibrary library{...}` and whose others are GCFS_LATE_FUNCTION), made
+// on first use and kept.
+template <class Table>
+const Table& late_table() {
+    static const Table table;
+    return table;
+}
+
 }  // namespace gcfs::formats
+
+// A member of such a table: the library's `symbol`, typed as its header
+// declares it, named `name`.
+#define GCFS_LATE_FUNCTION(name, symbol) decltype(symbol)* const name = library.function<decltype(symbol)>(#symbol)

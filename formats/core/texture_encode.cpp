@@ -21,29 +21,22 @@ png::Rgba pixel(const Bytes& rgba, uint64_t i) { return {rgba[4 * i], rgba[4 * i
 // libimagequant, opened when a picture first needs a palette made (Debian 12's libimagequant0).
 struct Libimagequant {
     LateLibrary library{"libimagequant.so.0"};
-#define GCFS_LIQ(name) decltype(liq_##name)* name = library.function<decltype(liq_##name)>("liq_" #name)
-    GCFS_LIQ(attr_create);
-    GCFS_LIQ(attr_destroy);
-    GCFS_LIQ(set_max_colors);
-    GCFS_LIQ(image_create_rgba);
-    GCFS_LIQ(image_destroy);
-    GCFS_LIQ(image_quantize);
-    GCFS_LIQ(result_destroy);
-    GCFS_LIQ(write_remapped_image);
-    GCFS_LIQ(get_palette);
-#undef GCFS_LIQ
+    GCFS_LATE_FUNCTION(attr_create, liq_attr_create);
+    GCFS_LATE_FUNCTION(attr_destroy, liq_attr_destroy);
+    GCFS_LATE_FUNCTION(set_max_colors, liq_set_max_colors);
+    GCFS_LATE_FUNCTION(image_create_rgba, liq_image_create_rgba);
+    GCFS_LATE_FUNCTION(image_destroy, liq_image_destroy);
+    GCFS_LATE_FUNCTION(image_quantize, liq_image_quantize);
+    GCFS_LATE_FUNCTION(result_destroy, liq_result_destroy);
+    GCFS_LATE_FUNCTION(write_remapped_image, liq_write_remapped_image);
+    GCFS_LATE_FUNCTION(get_palette, liq_get_palette);
 };
-
-const Libimagequant& libimagequant() {
-    static Libimagequant api;
-    return api;
-}
 
 // Owners of libimagequant's objects.
 struct LiqFree {
-    void operator()(liq_attr* p) const { libimagequant().attr_destroy(p); }
-    void operator()(liq_image* p) const { libimagequant().image_destroy(p); }
-    void operator()(liq_result* p) const { libimagequant().result_destroy(p); }
+    void operator()(liq_attr* p) const { late_table<Libimagequant>().attr_destroy(p); }
+    void operator()(liq_image* p) const { late_table<Libimagequant>().image_destroy(p); }
+    void operator()(liq_result* p) const { late_table<Libimagequant>().result_destroy(p); }
 };
 
 uint32_t distance(const png::Rgba& a, const png::Rgba& b) {
@@ -53,7 +46,7 @@ uint32_t distance(const png::Rgba& a, const png::Rgba& b) {
 
 // More than 256 colours: libimagequant's palette and remapping (dithered).
 IndexedPicture quantised(const png::RgbaImage& picture, size_t colours) {
-    const Libimagequant& liq = libimagequant();
+    const Libimagequant& liq = late_table<Libimagequant>();
     if (!liq.library.error().empty()) throw std::runtime_error("no palette can be made: " + liq.library.error());
     IndexedPicture out;
     out.texels.resize(uint64_t{picture.width} * picture.height);

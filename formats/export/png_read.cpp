@@ -12,20 +12,15 @@ namespace {
 // libpng, opened when a user's PNG is first read (Debian 12's libpng16-16).
 struct Libpng {
     LateLibrary library{"libpng16.so.16"};
-    decltype(png_image_begin_read_from_memory)* begin_read = library.function<decltype(png_image_begin_read_from_memory)>("png_image_begin_read_from_memory");
-    decltype(png_image_finish_read)* finish_read = library.function<decltype(png_image_finish_read)>("png_image_finish_read");
-    decltype(png_image_free)* free = library.function<decltype(png_image_free)>("png_image_free");
+    GCFS_LATE_FUNCTION(begin_read, png_image_begin_read_from_memory);
+    GCFS_LATE_FUNCTION(finish_read, png_image_finish_read);
+    GCFS_LATE_FUNCTION(free, png_image_free);
 };
-
-const Libpng& libpng() {
-    static Libpng api;
-    return api;
-}
 
 }  // namespace
 
 Result<RgbaImage> read_rgba(ByteSpan file, uint32_t width, uint32_t height) {
-    const Libpng& api = libpng();
+    const Libpng& api = late_table<Libpng>();
     if (!api.library.error().empty()) return FormatError{Errc::unavailable, 0, "PNGs cannot be read: " + api.library.error()};
     // libpng's simplified API reads every colour type and bit depth, with
     // interlacing and transparency, to one format.
