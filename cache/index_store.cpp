@@ -135,15 +135,15 @@ std::optional<Unusable> schema_problem(sqlite3* db) {
     return std::nullopt;
 }
 
-// This image's row when this schema holds one marked used within the day.
+// This image's row when the file holds one marked used within the day. A
+// file schema_problem() passed is of this schema or new: a new one has no
+// images table yet, so the query fails and finds none.
 std::optional<int64_t> recently_used_row(sqlite3* db, const ImageIdentity& image) {
-    Statement version(db, "PRAGMA user_version");
-    if (version.step() != SQLITE_ROW || version.integer(0) != kSchemaVersion) return std::nullopt;
     Statement row(db, "SELECT id, used FROM images WHERE size = ?1 AND mtime_ns = ?2 AND toc = ?3");
     row.bind(1, static_cast<int64_t>(image.size)).bind(2, image.mtime_ns).bind(3, image.toc_digest);
     if (row.step() != SQLITE_ROW) return std::nullopt;
-    const int64_t used = row.integer(1);
-    if (used > now_seconds() || now_seconds() - used >= kUsedGranularity) return std::nullopt;
+    const int64_t used = row.integer(1), now = now_seconds();
+    if (used > now || now - used >= kUsedGranularity) return std::nullopt;
     return row.integer(0);
 }
 

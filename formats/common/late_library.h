@@ -1,8 +1,9 @@
 // A shared library opened on first use rather than at start. libsndfile,
 // libpng's reader and libimagequant serve only edits (a user's WAV, PNG or
-// palette); linked outright they and the eleven libraries they pull in
-// (codecs, OpenMP) are loaded before main on every start of gcfs, about
-// 5 ms of a cold start (bench/results.md, issue 43).
+// palette), SQLite only the persistent index; linked outright they and the
+// eleven libraries the first three pull in (codecs, OpenMP) were loaded
+// before main on every start of gcfs, about 7 ms of a cold one
+// (bench/results.md, issue 43).
 #pragma once
 
 #include <string>
