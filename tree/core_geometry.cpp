@@ -36,8 +36,10 @@ std::span<const uint8_t> LevelGeometry::bytes_of(const cache::Loaded& head, cons
     return head.bytes->bytes().subspan(region.offset - head_from(), region.size);
 }
 
-const GeometryIndex& LevelGeometry::index() const {
-    std::call_once(indexed_, [this] {
+const GeometryIndex& LevelGeometry::index() const { return indexed(nullptr); }
+
+const GeometryIndex& LevelGeometry::indexed(std::optional<formats::MergedCollision>* merge_made) const {
+    std::call_once(indexed_, [this, merge_made] {
         const cache::Loaded decoded = head();
         if (!decoded.bytes) {
             for (auto [region, error] : {std::pair{&occlusion_, &index_.occlusion_error},
@@ -69,8 +71,12 @@ const GeometryIndex& LevelGeometry::index() const {
         }
         if (collision_) {
             auto merged = formats::merge_collision(bytes_of(decoded, *collision_));
-            if (merged.ok()) index_.collision = formats::summarize_collision(*merged, source_);
-            else index_.collision_error = where(*collision_, merged.error());
+            if (!merged.ok()) {
+                index_.collision_error = where(*collision_, merged.error());
+            } else {
+                index_.collision = formats::summarize_collision(*merged, source_);
+                if (merge_made) *merge_made = std::move(*merged);
+            }
         }
     });
     return index_;
@@ -139,8 +145,10 @@ formats::Result<std::vector<formats::SkyShellMesh>> LevelGeometry::sky_shells() 
 }
 
 formats::Result<formats::MergedCollision> LevelGeometry::collision() const {
-    const GeometryIndex& index = this->index();
+    std::optional<formats::MergedCollision> made;
+    const GeometryIndex& index = indexed(&made);
     if (!index.collision) return missing(index.collision_error);
+    if (made) return std::move(*made);  // this call built the index: its merge is this one
     const cache::Loaded decoded = head();
     if (!decoded.bytes) return missing(decoded.error);
     return formats::merge_collision(bytes_of(decoded, *collision_));

@@ -46,7 +46,8 @@ public:
     cache::Loaded sky_png(size_t def) const;
     // The sky's shells and the collision block (its mesh merged) decoded
     // again from the head, for the scenes; an error when the region is
-    // absent or was rejected.
+    // absent or was rejected. A collision() that builds the index hands
+    // over the index's own merge rather than merging twice.
     formats::Result<std::vector<formats::SkyShellMesh>> sky_shells() const;
     formats::Result<formats::MergedCollision> collision() const;
     // The decoded core from the first region through the last, kept in the
@@ -55,6 +56,9 @@ public:
     uint64_t head_from() const;
 
 private:
+    // index(), and when this call is the one that builds it, the collision
+    // merge it made (a merge is about a tenth of a level's first listing).
+    const GeometryIndex& indexed(std::optional<formats::MergedCollision>* merge_made) const;
     std::span<const uint8_t> bytes_of(const cache::Loaded& head, const formats::CoreRegion& region) const;
     // Text rendered into the cache under `key`, refused when its size
     // differs from the `listed` size stat reported; `scratch`: what the

@@ -231,13 +231,14 @@ private:
 
     void add_collision() {
         if (!s_.geometry) return;
-        const GeometryIndex& index = s_.geometry->index();
-        if (!index.collision) {
-            if (!index.collision_error.empty()) notes_.push_back("collision left out: " + index.collision_error);
+        // Asked before the index: when this builds it, the index's merge is the one we get.
+        auto collision = s_.geometry->collision();
+        if (!collision.ok()) {
+            // No note for a core without a collision region (no index entry, no error).
+            if (const GeometryIndex& index = s_.geometry->index(); index.collision || !index.collision_error.empty())
+                notes_.push_back("collision left out: " + collision.error().message);
             return;
         }
-        auto collision = s_.geometry->collision();
-        if (!collision.ok()) return notes_.push_back("collision left out: " + collision.error().message);
         const int group = node({.name = "collision", .extras = {{"part", "collision"}}}, root_);
         gltf::Mesh main = gltf::collision_main_mesh(collision->mesh, [&](int type) {
             return material(formats::collision_material_name(static_cast<uint8_t>(type)), [&] {
