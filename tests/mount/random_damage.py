@@ -136,10 +136,16 @@ def main():
         daemon = subprocess.Popen([gcfs, "mount", "-f", "-o", "cache_size=%dM" % CACHE_MIB, image, mnt], stderr=log,
                                   stdout=log)
         counts["trials"] += 1
-        for _ in range(200):
+        # Until it answers or exits, up to 30 s: a slow start is not a refusal.
+        for _ in range(1500):
             if os.path.ismount(mnt) or daemon.poll() is not None:
                 break
             time.sleep(0.02)
+        if not os.path.ismount(mnt) and daemon.poll() is None:
+            daemon.kill()
+            daemon.wait()
+            problems.append("%s: the mount neither answered nor exited in 30 s" % what)
+            continue
         if not os.path.ismount(mnt):
             rc = daemon.wait()
             log.seek(0)
