@@ -143,14 +143,14 @@ def main():
             while not out.empty():
                 results.append(out.get())
             if time.monotonic() - started > HARD_LIMIT_S + 60:
-                raise RuntimeError("readers still running %d s past the hard limit" % 60)
-        seconds = time.monotonic() - started
+                raise RuntimeError("readers still running 60 s past the hard limit")
+        took = time.monotonic() - started
         for p in procs:
             p.join()
         reads = sum(r[0] for r in results)
         errors = sum(r[1] for r in results)
         problem = next((r[2] for r in results if r[2]), "")
-        check("%d processes, %d random reads in %.0f s: all equal the in-process bytes" % (READERS, reads, seconds),
+        check("%d processes, %d random reads in %.0f s: all equal the in-process bytes" % (READERS, reads, took),
               errors == 0 and reads >= MIN_READS, "%d errors; first: %s" % (errors, problem))
         stats = dict(l.split(" ", 1) for l in open(os.path.join(mnt, ".gcfs/stats")).read().splitlines() if " " in l)
         check("the daemon evicted and reloaded (%s evictions, %s misses, %s waits; %s loads waited for room, %s started after a stall)"
