@@ -465,4 +465,20 @@ std::string apply_edit(ContainerParts& container, tree::Disc& original, const Ed
     throw EditRefused("gcfs does not encode this file");
 }
 
+uint64_t edit_size_limit(const std::string& path, const tree::Source& shown) {
+    constexpr uint64_t kMinutes = 10, kRate = 48000;
+    if (path.ends_with(".wav")) return kMinutes * 60 * kRate * 2 * 4 + (1 << 20);
+    if (path.ends_with(".vag")) return kMinutes * 60 * kRate / 28 * 16 + (64 << 10);  // 16 bytes per 28 samples (formats-globals.md 1)
+    if (path.ends_with(".png")) {
+        // The width and height of the shown picture: its IHDR, at bytes 16 and 20 (PNG 11.2.2).
+        Bytes head(24);
+        const auto got = shown.read(0, head);
+        if (!got.ok() || got.bytes < head.size()) throw EditRefused(got.ok() ? "the shown picture is shorter than a PNG header" : got.error);
+        auto be32 = [&](size_t at) { return uint64_t{head[at]} << 24 | uint64_t{head[at + 1]} << 16 | uint64_t{head[at + 2]} << 8 | head[at + 3]; };
+        const uint64_t width = std::min<uint64_t>(be32(16), 1 << 16), height = std::min<uint64_t>(be32(20), 1 << 16);
+        return 2 * height * (1 + width * 8) + (4 << 20);
+    }
+    return 4 * shown.size() + (64 << 10);
+}
+
 }  // namespace gcfs::edit

@@ -39,6 +39,14 @@ std::unique_ptr<ContainerParts> open_parts(ContainerKey key, formats::Bytes cont
 // status (how it was encoded) or throws EditRefused.
 std::string apply_edit(ContainerParts& parts, tree::Disc& original, const EditTarget& target, formats::ByteSpan content);
 
+// The most bytes a draft of the writable file `path` may hold, from what it
+// shows (`shown`): a PNG at most twice a 16-bit RGBA picture of the shown
+// picture's size plus 4 MiB of other chunks; a WAV ten minutes of 48 kHz
+// stereo 32-bit samples; a VAG ten minutes of 48 kHz PS-ADPCM; any other
+// file four times its shown size plus 64 KiB. Throws EditRefused when the
+// shown file cannot be read.
+uint64_t edit_size_limit(const std::string& path, const tree::Source& shown);
+
 // Why a rewritten container would not read (its reader's checks on the new
 // bytes), or "" when it reads. Level containers are checked by the session
 // through the whole level scan.

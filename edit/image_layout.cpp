@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "formats/disc/iso9660.h"
@@ -62,16 +63,56 @@ void put_u32(Bytes& b, uint64_t at, uint32_t v) {
 
 }  // namespace
 
-tree::ImagePatch lay_out(const tree::Image& original, const tree::DiscScan& scan, const NewContainers& containers) {
+namespace {
+
+bool grown(const ContainerPlace& place, const Bytes& bytes) { return bytes.size() / kSectorSize > place.sectors; }
+
+// Grown globals first, then grown levels; where only globals grew, the
+// listed level part last on the image moves after them (image_layout.h).
+// Returns how many entries at the end must move whatever their size.
+size_t order_for_the_unpacker(tree::Disc& original, NewContainers& containers) {
+    std::stable_partition(containers.begin(), containers.end(), [](const auto& c) { return !grown(c.first, c.second) || !c.first.toc_size_field; });
+    const bool global_grew = std::any_of(containers.begin(), containers.end(), [](const auto& c) { return grown(c.first, c.second) && !c.first.toc_size_field; });
+    const bool level_grew = std::any_of(containers.begin(), containers.end(), [](const auto& c) { return grown(c.first, c.second) && c.first.toc_size_field; });
+    if (!global_grew || level_grew) return 0;
+    std::optional<ContainerKey> last;
+    uint32_t last_lba = 0;
+    for (size_t i = 0; i < original.scan.levels.size(); ++i)
+        for (const auto kind : {ContainerKey::level, ContainerKey::level_audio}) {
+            try {
+                const ContainerPlace p = place_of(original, {kind, i});
+                if (p.lba >= last_lba) last = ContainerKey{kind, i}, last_lba = p.lba;
+            } catch (const std::runtime_error&) {
+                // a level without that part
+            }
+        }
+    if (!last) throw std::runtime_error("a global WAD grew and the table of contents lists no level part to follow it");
+    const ContainerPlace place = place_of(original, *last);
+    const auto same = std::find_if(containers.begin(), containers.end(), [&](const auto& c) { return c.first.lba == place.lba; });
+    if (same != containers.end()) {
+        std::rotate(same, same + 1, containers.end());  // edited in place: moved last instead
+    } else {
+        containers.emplace_back(place, read_container(original, *last));
+    }
+    return 1;
+}
+
+}  // namespace
+
+tree::ImagePatch lay_out(tree::Disc& disc, NewContainers containers) {
+    const size_t forced = order_for_the_unpacker(disc, containers);
+    const tree::Image& original = *disc.image;
+    const tree::DiscScan& scan = disc.scan;
     uint64_t end = formats::align_up(original.size(), kSectorSize);
     PatchBuilder patch(original, original.size());
     const uint64_t toc_at = uint64_t{formats::kTocLba} * kSectorSize;
-    for (const auto& [place, bytes] : containers) {
+    for (size_t c = 0; c < containers.size(); ++c) {
+        const auto& [place, bytes] = containers[c];
         const uint64_t sectors = bytes.size() / kSectorSize;
         if (bytes.size() % kSectorSize || sectors > static_cast<uint64_t>(INT32_MAX))
             throw std::runtime_error(fmt::format("{}: the new container is not whole sectors", place.iso_path));
         uint64_t lba = place.lba;
-        if (sectors > place.sectors) {  // grown: to the image's end
+        if (sectors > place.sectors || c + forced >= containers.size()) {  // grown (or moved to follow a grown global): to the image's end
             lba = end / kSectorSize;
             end += bytes.size();
         }

@@ -2,7 +2,13 @@
 // point at them (formats.md §2.2, §2.3): a container that still fits its
 // sectors is written in place; one that grew moves to the image's end. The
 // table of contents' entry and header copy, the ISO9660 record and, when the
-// image grows, the volume size change with it. Nothing else is written.
+// image grows, the volume size change with it. Nothing else is written but
+// for one rule: the reference's unpacker sizes a global WAD as the distance
+// to the next file the table of contents lists after it (Wrench,
+// iso_unpacker.cpp, get_global_wad_file_size) and stops when there is none,
+// so a grown global is never the last listed file: grown levels go after
+// grown globals, and where no level grew, the level part the table lists
+// last on the image is copied after them as it is.
 #pragma once
 
 #include <utility>
@@ -12,6 +18,7 @@
 #include "formats/common/bytes.h"
 #include "tree/disc_scan.h"
 #include "tree/image.h"
+#include "tree/tree_builder.h"
 
 namespace gcfs::edit {
 
@@ -19,6 +26,6 @@ namespace gcfs::edit {
 // bytes (whole sectors). Throws std::runtime_error on an image it cannot
 // place them in.
 using NewContainers = std::vector<std::pair<ContainerPlace, formats::Bytes>>;
-tree::ImagePatch lay_out(const tree::Image& original, const tree::DiscScan& scan, const NewContainers& containers);
+tree::ImagePatch lay_out(tree::Disc& original, NewContainers containers);
 
 }  // namespace gcfs::edit

@@ -8,34 +8,53 @@
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
-#include <fstream>
+#include <csignal>
+#include <cstring>
 
+#include "edit/containers.h"
 #include "edit/edit_kinds.h"
 #include "edit/image_layout.h"
-#include "edit/containers.h"
 #include "edit/level_parts.h"
+#include "edit/notify.h"
+#include "edit/writer_state.h"
 #include "tree/level_folder.h"
+#include "tree/verify.h"
 
 namespace gcfs::edit {
 
 using formats::Bytes;
 
 struct Session::Draft {
-    std::string path;   // the mount path it becomes on apply (a scratch file's own path)
-    std::string file;   // in DIR/drafts
-    int fd = -1;
+    std::string path;  // the mount path it becomes on apply (a scratch file's own path)
+    std::string file;  // under DIR
+    UniqueFd fd;
     uint64_t scratch = 0;  // the scratch inode, 0 for a disc file
+    uint64_t limit = 0;    // the most bytes it may hold (edit_size_limit)
     bool dirty = false;
+    std::string broken;  // why it must not be applied: a write failed, its writer was killed
 };
 
 namespace {
 
+// How long after a close a save is taken to be over (edit/deferred.h): an
+// editor's next step (a second open, a rename) comes within milliseconds.
+constexpr std::chrono::milliseconds kSettle{1500};
+
 std::string join(const std::string& folder, const std::string& name) { return folder.empty() ? name : folder + "/" + name; }
 
-Bytes read_fd(int fd) {
+uint64_t size_of(int fd) {
     struct stat st {};
-    if (::fstat(fd, &st) != 0) throw EditRefused(fmt::format("cannot read the draft: {}", std::strerror(errno)));
-    Bytes out(static_cast<uint64_t>(st.st_size));
+    return ::fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+Session::Scratch scratch_of(uint64_t ino, int fd) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) return {ino, 0, 0};
+    return {ino, static_cast<uint64_t>(st.st_size), static_cast<int64_t>(st.st_mtime)};
+}
+
+Bytes read_fd(int fd) {
+    Bytes out(size_of(fd));
     uint64_t done = 0;
     while (done < out.size()) {
         const ssize_t n = ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(done));
@@ -55,6 +74,23 @@ Bytes whole(const tree::Source& source) {
     return out;
 }
 
+// The folder whose files a container's edit derives anew: "LEVEL03", "global/audio".
+std::string derived_folder(const std::string& path) {
+    const size_t first = path.find('/');
+    if (first == std::string::npos) return path;
+    if (path.compare(0, first, "global") != 0) return path.substr(0, first);
+    const size_t second = path.find('/', first + 1);
+    return second == std::string::npos ? path : path.substr(0, second);
+}
+
+// The checks a level fails, by name (tree/verify.h at decoder depth).
+std::map<std::string, std::string> failing_checks(const tree::Disc& disc, size_t level) {
+    std::map<std::string, std::string> out;
+    for (const auto& check : tree::verify_level(disc, level, tree::LevelDepth::decoders).checks)
+        if (!check.ok) out.emplace(check.name, check.detail);
+    return out;
+}
+
 }  // namespace
 
 std::string Session::image_key(const tree::Disc& original) {
@@ -65,11 +101,13 @@ Session::Session(const std::string& image_path, const std::string& edits_dir, ui
     : image_path_(image_path), cache_(std::make_shared<cache::LruCache>(cache_bytes)) {
     original_ = tree::open_disc(image_path, tree::DiscSetup{nullptr, cache_, {}});
     store_ = std::make_unique<EditStore>(edits_dir, image_key(*original_));
-    // Each container's applied edits in order; one that no longer encodes
-    // is turned into a refused one and the rest go on.
+    // Each container's applied edits in order; one that no longer encodes,
+    // or makes a level fail a check it passed, is turned into a refused one
+    // and the rest go on.
     std::map<ContainerKey, std::vector<std::pair<const EditRecord*, EditTarget>>> by_container;
+    size_t replayed = 0;
     for (const auto& r : store_->records())
-        if (const auto target = edit_target(original_->scan, r.path); r.applied && target) by_container[target->key].emplace_back(&r, *target);
+        if (const auto target = edit_target(original_->scan, r.path); r.applied() && target) by_container[target->key].emplace_back(&r, *target);
     std::vector<std::pair<std::string, std::string>> failed;
     for (const auto& [key, records] : by_container) {
         std::unique_ptr<ContainerParts> parts;
@@ -84,6 +122,7 @@ Session::Session(const std::string& image_path, const std::string& edits_dir, ui
                 auto trial = parts->clone();
                 apply_edit(*trial, *original_, target, store_->stored(*r));
                 parts = std::move(trial);
+                ++replayed;
             } catch (const std::exception& e) {
                 failed.emplace_back(r->path, fmt::format("no longer applies: {}", e.what()));
             }
@@ -94,18 +133,50 @@ Session::Session(const std::string& image_path, const std::string& edits_dir, ui
                                                             rebuilt.error().describe()));
         containers_[key] = std::move(*rebuilt);
     }
+    current_ = build(containers_);
+    // A journal is untrusted (a mod folder travels): each edited level must
+    // pass every check the image's own level passes, or its edits go.
+    for (auto it = containers_.begin(); it != containers_.end();) {
+        const ContainerKey key = it->first;
+        if (key.kind != ContainerKey::level) {
+            ++it;
+            continue;
+        }
+        const auto before = failing_checks(*original_, key.index);
+        std::string problem;
+        for (const auto& [name, detail] : failing_checks(*current_, key.index))
+            if (!before.count(name) && problem.empty()) problem = fmt::format("the edited level fails its check \"{}\": {}", name, detail);
+        if (problem.empty()) {
+            ++it;
+            continue;
+        }
+        for (const auto& [r, target] : by_container[key])
+            if (std::none_of(failed.begin(), failed.end(), [&](const auto& f) { return f.first == r->path; })) {
+                failed.emplace_back(r->path, fmt::format("no longer applies: {}", problem));
+                --replayed;
+            }
+        it = containers_.erase(it);
+        current_ = build(containers_);
+    }
     for (const auto& [path, reason] : failed) {
         spdlog::warn("edit of {:?} refused: {}", path, reason);
         store_->demote(path, reason);
     }
-    current_ = build(containers_);
+    for (const auto& r : store_->records())  // kept new names show where they were made
+        if (r.state == EditState::kept) {
+            const size_t slash = r.path.rfind('/');
+            scratch_[next_scratch_++] = {slash == std::string::npos ? "" : r.path.substr(0, slash), r.path.substr(slash + 1),
+                                         EditStore::stored_path(r)};
+        }
+    note_times();
+    spdlog::info("edits folder {}: {} edits replayed, {} refused", store_->dir(), replayed, failed.size());
+    deferred_ = std::make_unique<Deferred>(kSettle);
 }
 
 Session::~Session() {
-    for (auto& [handle, draft] : drafts_) {
-        if (draft->fd >= 0) ::close(draft->fd);
-        if (!draft->scratch) ::unlink(draft->file.c_str());
-    }
+    deferred_.reset();  // what waits to be reported is reported now
+    for (auto& [handle, draft] : drafts_)
+        if (!draft->scratch) store_->folder().unlink(draft->file);
 }
 
 std::shared_ptr<tree::Disc> Session::disc() const {
@@ -117,7 +188,7 @@ std::shared_ptr<tree::Disc> Session::build(const std::map<ContainerKey, Bytes>& 
     std::shared_ptr<const tree::ImagePatch> patch;
     NewContainers placed;
     for (const auto& [key, bytes] : containers) placed.emplace_back(place_of(*original_, key), bytes);
-    if (!containers.empty()) patch = std::make_shared<tree::ImagePatch>(lay_out(*original_->image, original_->scan, placed));
+    if (!containers.empty()) patch = std::make_shared<tree::ImagePatch>(lay_out(*original_, placed));
     const Session* self = this;
     return tree::open_disc(image_path_, tree::DiscSetup{patch, cache_, [self](tree::Disc& disc) {
         const uint64_t root = tree::Tree::kRootIno;
@@ -131,6 +202,34 @@ std::shared_ptr<tree::Disc> Session::build(const std::map<ContainerKey, Bytes>& 
     }});
 }
 
+void Session::note_times() {
+    folder_times_.clear();
+    for (const auto& r : store_->records()) {
+        if (!r.applied()) continue;
+        for (const std::string& key : {r.path, derived_folder(r.path), std::string("edited.iso")})
+            folder_times_[key] = std::max(folder_times_[key], r.time);
+    }
+}
+
+std::optional<int64_t> Session::edit_time(const std::string& path) const {
+    std::lock_guard lock(mutex_);
+    if (folder_times_.empty()) return std::nullopt;
+    for (const std::string& key : {path, derived_folder(path)})
+        if (const auto it = folder_times_.find(key); it != folder_times_.end()) return it->second;
+    return std::nullopt;
+}
+
+std::string Session::edit_note(const std::string& path) const {
+    std::lock_guard lock(mutex_);
+    const EditRecord* r = store_->find(path);
+    if (!r) return {};
+    auto stamp = [](int64_t t) { return fmt::format("{}", t); };
+    const bool refused_last = !r->last_refusal.empty() && r->refusal_sequence > r->sequence;
+    if (refused_last) return fmt::format("refused at {}: {} (the applied edit of {} stays)", stamp(r->refusal_time), r->last_refusal, stamp(r->time));
+    const char* state = r->state == EditState::applied ? "applied" : r->state == EditState::kept ? "kept" : "refused";
+    return fmt::format("{} at {}: {}", state, stamp(r->time), r->status);
+}
+
 bool Session::writable(const std::string& path) const {
     if (!edit_target(original_->scan, path)) return false;
     const auto held = disc();
@@ -142,8 +241,11 @@ std::optional<Session::Scratch> Session::scratch(const std::string& folder, cons
     std::lock_guard lock(mutex_);
     for (const auto& [ino, s] : scratch_)
         if (s.folder == folder && s.name == name) {
-            struct stat st {};
-            return Scratch{ino, ::stat(s.file.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0};
+            try {
+                return scratch_of(ino, store_->folder().open_file(s.file, false, false).get());
+            } catch (const EditStoreError&) {
+                return Scratch{ino, 0, 0};
+            }
         }
     return std::nullopt;
 }
@@ -152,38 +254,48 @@ std::optional<Session::Scratch> Session::scratch(uint64_t ino) const {
     std::lock_guard lock(mutex_);
     const auto it = scratch_.find(ino);
     if (it == scratch_.end()) return std::nullopt;
-    struct stat st {};
-    return Scratch{ino, ::stat(it->second.file.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0};
+    try {
+        return scratch_of(ino, store_->folder().open_file(it->second.file, false, false).get());
+    } catch (const EditStoreError&) {
+        return Scratch{ino, 0, 0};
+    }
 }
 
 std::vector<std::pair<std::string, Session::Scratch>> Session::scratch_in(const std::string& folder) const {
-    std::lock_guard lock(mutex_);
     std::vector<std::pair<std::string, Scratch>> out;
-    for (const auto& [ino, s] : scratch_)
-        if (s.folder == folder) {
-            struct stat st {};
-            out.emplace_back(s.name, Scratch{ino, ::stat(s.file.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0});
-        }
+    std::vector<std::pair<std::string, uint64_t>> names;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [ino, s] : scratch_)
+            if (s.folder == folder) names.emplace_back(s.name, ino);
+    }
+    for (const auto& [name, ino] : names)
+        if (const auto s = scratch(ino)) out.emplace_back(name, *s);
     return out;
 }
 
-uint64_t Session::create(const std::string& folder, const std::string& name) {
+uint64_t Session::create(const std::string& folder, const std::string& name, int& error) {
     std::lock_guard lock(mutex_);
     uint64_t ino = 0;
     for (const auto& [i, s] : scratch_)
         if (s.folder == folder && s.name == name) ino = i;
-    if (!ino) {
+    const bool made = !ino;
+    if (made) {
         ino = next_scratch_++;
         scratch_[ino] = {folder, name, store_->new_draft_path()};
     }
+    deferred_->cancel(fmt::format("scratch:{}", ino));
     auto draft = std::make_unique<Draft>();
     draft->path = join(folder, name);
     draft->file = scratch_[ino].file;
     draft->scratch = ino;
-    draft->fd = ::open(draft->file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (draft->fd < 0) {
-        scratch_.erase(ino);
-        return 0;
+    draft->limit = kMaxStoredBytes;  // bounded again by the file it is renamed over
+    try {
+        draft->fd = store_->folder().open_file(draft->file, true, true);
+    } catch (const EditStoreError& e) {
+        spdlog::warn("{:?}: cannot be made: {}", draft->path, e.what());
+        if (made) scratch_.erase(ino);
+        return error = EIO, 0;
     }
     const uint64_t handle = next_handle_++;
     drafts_[handle] = std::move(draft);
@@ -197,32 +309,45 @@ uint64_t Session::open(uint64_t ino, const std::string& path, bool truncate, int
         std::lock_guard lock(mutex_);
         const auto it = scratch_.find(ino);
         if (it == scratch_.end()) return error = ENOENT, 0;
+        deferred_->cancel(fmt::format("scratch:{}", ino));
+        draft->path = join(it->second.folder, it->second.name);
         draft->file = it->second.file;
         draft->scratch = ino;
-        draft->fd = ::open(draft->file.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW | (truncate ? O_TRUNC : 0));
+        draft->limit = kMaxStoredBytes;
+        try {
+            draft->fd = store_->folder().open_file(draft->file, false, truncate);
+        } catch (const EditStoreError& e) {
+            spdlog::warn("{:?}: cannot be opened: {}", draft->path, e.what());
+            return error = EIO, 0;
+        }
     } else {
         if (!writable(path)) return error = EACCES, 0;
+        const auto held = disc();
+        const auto source = held->tree.node(*held->tree.resolve(path))->source;
         Bytes current;
-        if (!truncate) {
-            const auto held = disc();
-            try {
-                current = whole(*held->tree.node(*held->tree.resolve(path))->source);
-            } catch (const EditRefused& e) {
-                spdlog::warn("{:?}: cannot be opened for writing: {}", path, e.what());
-                return error = EIO, 0;
-            }
+        try {
+            draft->limit = edit_size_limit(path, *source);
+            if (!truncate) current = whole(*source);
+        } catch (const EditRefused& e) {
+            spdlog::warn("{:?}: cannot be opened for writing: {}", path, e.what());
+            return error = EIO, 0;
         }
         std::lock_guard lock(mutex_);
+        deferred_->cancel("empty:" + path);  // the save goes on: an emptied file is written again
         draft->file = store_->new_draft_path();
-        draft->fd = ::open(draft->file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-        if (draft->fd >= 0 && !current.empty() &&
-            ::pwrite(draft->fd, current.data(), current.size(), 0) != static_cast<ssize_t>(current.size())) {
-            ::close(draft->fd);
-            draft->fd = -1;
+        try {
+            draft->fd = store_->folder().open_file(draft->file, true, true);
+        } catch (const EditStoreError& e) {
+            spdlog::warn("{:?}: no draft can be made: {}", path, e.what());
+            return error = EIO, 0;
+        }
+        if (!current.empty() && ::pwrite(draft->fd.get(), current.data(), current.size(), 0) != static_cast<ssize_t>(current.size())) {
+            error = errno ? errno : EIO;
+            store_->folder().unlink(draft->file);
+            return 0;
         }
         draft->dirty = truncate;
     }
-    if (draft->fd < 0) return error = errno ? errno : EIO, 0;
     std::lock_guard lock(mutex_);
     const uint64_t handle = next_handle_++;
     drafts_[handle] = std::move(draft);
@@ -233,9 +358,18 @@ int Session::write(uint64_t handle, const char* data, size_t size, uint64_t offs
     std::lock_guard lock(mutex_);
     const auto it = drafts_.find(handle);
     if (it == drafts_.end()) return -EBADF;
-    const ssize_t n = ::pwrite(it->second->fd, data, size, static_cast<off_t>(offset));
-    if (n < 0) return -errno;
-    it->second->dirty = true;
+    Draft& d = *it->second;
+    d.dirty = true;
+    if (offset > d.limit || size > d.limit - offset) {
+        d.broken = fmt::format("a write reached byte {}, past the {} bytes this file may hold (EFBIG)", offset + size, d.limit);
+        return -EFBIG;
+    }
+    const ssize_t n = ::pwrite(d.fd.get(), data, size, static_cast<off_t>(offset));
+    if (n < 0) {
+        const int error = errno;
+        d.broken = fmt::format("a write failed: {}", std::strerror(error));
+        return -error;
+    }
     return static_cast<int>(n);
 }
 
@@ -243,7 +377,7 @@ int Session::read(uint64_t handle, std::vector<uint8_t>& out, uint64_t offset) c
     std::lock_guard lock(mutex_);
     const auto it = drafts_.find(handle);
     if (it == drafts_.end()) return -EBADF;
-    const ssize_t n = ::pread(it->second->fd, out.data(), out.size(), static_cast<off_t>(offset));
+    const ssize_t n = ::pread(it->second->fd.get(), out.data(), out.size(), static_cast<off_t>(offset));
     return n < 0 ? -errno : static_cast<int>(n);
 }
 
@@ -251,59 +385,121 @@ int Session::truncate(uint64_t handle, uint64_t size) {
     std::lock_guard lock(mutex_);
     const auto it = drafts_.find(handle);
     if (it == drafts_.end()) return EBADF;
-    if (::ftruncate(it->second->fd, static_cast<off_t>(size)) != 0) return errno;
+    if (size > it->second->limit) return EFBIG;  // nothing changed: the draft stays whole
+    if (::ftruncate(it->second->fd.get(), static_cast<off_t>(size)) != 0) return errno;
     it->second->dirty = true;
     return 0;
 }
 
-uint64_t Session::handle_size(uint64_t handle) const {
-    std::lock_guard lock(mutex_);
-    const auto it = drafts_.find(handle);
-    struct stat st {};
-    if (it == drafts_.end() || ::fstat(it->second->fd, &st) != 0) return 0;
-    return static_cast<uint64_t>(st.st_size);
-}
-
 std::optional<uint64_t> Session::draft_size(const std::string& path) const {
     std::lock_guard lock(mutex_);
-    for (const auto& [handle, d] : drafts_) {
-        struct stat st {};
-        if (d->path == path && d->dirty && !d->scratch && ::fstat(d->fd, &st) == 0) return static_cast<uint64_t>(st.st_size);
-    }
+    for (const auto& [handle, d] : drafts_)
+        if (d->path == path && d->dirty && !d->scratch) return size_of(d->fd.get());
     return std::nullopt;
 }
 
-int Session::apply(uint64_t handle) {
+int Session::apply(uint64_t handle, pid_t closer) {
     std::unique_lock lock(mutex_);
     const auto it = drafts_.find(handle);
     if (it == drafts_.end() || !it->second->dirty || it->second->scratch) return 0;
-    it->second->dirty = false;
-    const std::string path = it->second->path;
-    Bytes content;
-    try {
-        content = read_fd(it->second->fd);
-    } catch (const EditRefused& e) {
-        spdlog::warn("edit of {:?} refused: {}", path, e.what());
+    Draft& d = *it->second;
+    d.dirty = false;
+    if (const auto signal = killing_signal(closer); signal && d.broken.empty())
+        d.broken = fmt::format("its writer (pid {}) was killed by signal {} ({}) before it closed the file", closer, *signal, ::strsignal(*signal));
+    if (!d.broken.empty()) {
+        refuse(d.path, fmt::format("nothing applied: {}", d.broken));
         return EINVAL;
     }
-    return apply_content(path, content);
+    if (size_of(d.fd.get()) == 0) {
+        // An editor empties a file, closes it, then opens it again to write
+        // (ImageMagick): only an emptied file left so is refused.
+        const std::string path = d.path;
+        deferred_->schedule("empty:" + path, [this, path] { refuse_if_still_empty(path); });
+        return 0;
+    }
+    Bytes content;
+    try {
+        content = read_fd(d.fd.get());
+    } catch (const EditRefused& e) {
+        refuse(d.path, e.what());
+        return EINVAL;
+    }
+    return apply_content(d.path, content);
+}
+
+void Session::refuse_if_still_empty(const std::string& path) {
+    std::lock_guard lock(mutex_);
+    for (const auto& [h, d] : drafts_)
+        if (d->path == path && !d->scratch) return;  // written again: its own close decides
+    refuse(path, "the file was emptied (0 bytes) and not written again; it keeps its content");
 }
 
 void Session::release(uint64_t handle) {
-    apply(handle);
+    apply(handle, 0);
     std::lock_guard lock(mutex_);
     const auto it = drafts_.find(handle);
     if (it == drafts_.end()) return;
-    ::close(it->second->fd);
-    if (!it->second->scratch) ::unlink(it->second->file.c_str());
+    const auto draft = std::move(it->second);
     drafts_.erase(it);
+    if (!draft->scratch) store_->folder().unlink(draft->file);
+    else after_close(*draft);
+}
+
+// Called with mutex_ held: a scratch file no handle holds any more is kept
+// and reported a moment later, unless a rename or unlink took it first.
+void Session::after_close(const Draft& draft) {
+    for (const auto& [h, d] : drafts_)
+        if (d->scratch == draft.scratch) return;
+    if (!scratch_.count(draft.scratch)) return;
+    if (scratch_[draft.scratch].file.starts_with("drafts/")) return;  // already kept
+    const uint64_t ino = draft.scratch;
+    deferred_->schedule(fmt::format("scratch:{}", ino), [this, ino] { keep_if_unclaimed(ino); });
+}
+
+void Session::keep_if_unclaimed(uint64_t ino) {
+    std::lock_guard lock(mutex_);
+    const auto it = scratch_.find(ino);
+    if (it == scratch_.end()) return;
+    for (const auto& [h, d] : drafts_)
+        if (d->scratch == ino) return;
+    ScratchFile& s = it->second;
+    const std::string path = join(s.folder, s.name);
+    if (!valid_mount_path(path)) {
+        spdlog::warn("{:?}: a file made in the mount under a name gcfs cannot keep; it is dropped", path);
+        store_->folder().unlink(s.file);
+        scratch_.erase(it);
+        return;
+    }
+    const std::string why = "kept in DIR/drafts only, not on the disc: no file of the disc has this name, so it is no edit "
+                            "(rename it over one to apply it)";
+    try {
+        store_->keep(path, s.file, why);
+        s.file = "drafts/" + path;
+        spdlog::warn("{:?}: {} ({}/drafts/{})", path, why, store_->dir(), path);
+        notify_desktop("gcfs: a file was not put on the disc", fmt::format("{}: {}", path, why));
+    } catch (const EditStoreError& e) {
+        spdlog::warn("{:?}: cannot be kept: {}", path, e.what());
+    }
+}
+
+bool Session::shows(const std::string& path, const Bytes& content) const {
+    const auto held = disc();
+    const auto ino = held->tree.resolve(path);
+    if (!ino) return false;
+    const auto source = held->tree.node(*ino)->source;
+    if (source->size() != content.size()) return false;
+    try {
+        return whole(*source) == content;
+    } catch (const EditRefused&) {
+        return false;
+    }
 }
 
 Bytes Session::replay(ContainerKey key, const std::string* path, const Bytes* content, std::string* status) const {
     auto parts = open_parts(key, read_container(*original_, key));
     for (const auto& r : store_->records()) {
         const auto target = edit_target(original_->scan, r.path);
-        if (!r.applied || !target || target->key != key || (path && r.path == *path)) continue;
+        if (!r.applied() || !target || target->key != key || (path && r.path == *path)) continue;
         apply_edit(*parts, *original_, *target, store_->stored(r));
     }
     if (path) *status = apply_edit(*parts, *original_, *edit_target(original_->scan, *path), *content);
@@ -313,10 +509,27 @@ Bytes Session::replay(ContainerKey key, const std::string* path, const Bytes* co
     return std::move(*rebuilt);
 }
 
+// Called with mutex_ held: the refusal logged, recorded and told to the desktop.
+void Session::refuse(const std::string& path, const std::string& why) {
+    spdlog::warn("edit of {:?} refused: {}", path, why);
+    try {
+        store_->commit(EditRecord{path, EditState::refused, why}, nullptr);
+    } catch (const EditStoreError& journal) {
+        spdlog::warn("the refusal of {:?} could not be recorded: {}", path, journal.what());
+    }
+    notify_desktop("gcfs: an edit was refused", fmt::format("{}: {}", path, why));
+}
+
 // Called with mutex_ held.
 int Session::apply_content(const std::string& path, const Bytes& content) {
     const auto target = edit_target(original_->scan, path);
     if (!target) return EINVAL;
+    // What the file already shows is no edit: it neither applies nor clears
+    // a refusal (an editor writing back what it read after a refused save).
+    if (shows(path, content)) {
+        spdlog::info("{:?}: saved as it was shown; nothing to apply", path);
+        return 0;
+    }
     try {
         std::string status;
         auto containers = containers_;
@@ -330,13 +543,28 @@ int Session::apply_content(const std::string& path, const Bytes& content) {
         if (const std::string problem = container_problem(target->key, container); !problem.empty())
             throw EditRefused(fmt::format("the re-encoded container fails its reader's checks: {}", problem));
         auto next = build(containers);
-        if (target->key.kind == ContainerKey::level)
-            for (const auto& check : next->level(target->key.index).checks)
-                if (!check.ok) throw EditRefused(fmt::format("the re-encoded level fails its check \"{}\": {}", check.name, check.detail));
-        EditRecord record{path, true, status, 0, 0, 0, {}};
+        if (target->key.kind == ContainerKey::level) {
+            // The level reads as the readers read it: no check that passed fails now.
+            auto& before = failing_;
+            if (!before.count(target->key)) {
+                std::set<std::string> names;
+                for (const auto& [name, detail] : failing_checks(*disc(), target->key.index)) names.insert(name);
+                before[target->key] = std::move(names);
+            }
+            std::set<std::string> after;
+            std::string problem;
+            for (const auto& [name, detail] : failing_checks(*next, target->key.index)) {
+                after.insert(name);
+                if (!before[target->key].count(name) && problem.empty()) problem = fmt::format("\"{}\": {}", name, detail);
+            }
+            if (!problem.empty()) throw EditRefused(fmt::format("the edited level would fail its check {}", problem));
+            before[target->key] = std::move(after);
+        }
+        EditRecord record{path, EditState::applied, status};
         if (!container.empty()) record.containers.push_back({place_of(*original_, target->key).iso_path, container.size()});
         store_->commit(record, &content);
         containers_ = std::move(containers);
+        note_times();
         {
             std::lock_guard swap(current_mutex_);
             current_ = std::move(next);
@@ -344,28 +572,26 @@ int Session::apply_content(const std::string& path, const Bytes& content) {
         spdlog::info("edit of {:?} applied: {}", path, status);
         return 0;
     } catch (const std::exception& e) {
-        spdlog::warn("edit of {:?} refused: {}", path, e.what());
-        try {
-            store_->commit(EditRecord{path, false, e.what(), 0, 0, 0, {}}, nullptr);
-        } catch (const EditStoreError& journal) {
-            spdlog::warn("the refusal of {:?} could not be recorded: {}", path, journal.what());
-        }
+        refuse(path, e.what());
         return EINVAL;
     }
 }
 
 int Session::unlink(const std::string& folder, const std::string& name) {
     std::unique_lock lock(mutex_);
+    const std::string path = join(folder, name);
     for (auto it = scratch_.begin(); it != scratch_.end(); ++it)
         if (it->second.folder == folder && it->second.name == name) {
             bool open = false;
             for (const auto& [h, d] : drafts_) open = open || d->scratch == it->first;
-            if (!open) ::unlink(it->second.file.c_str());
+            deferred_->cancel(fmt::format("scratch:{}", it->first));
+            if (const EditRecord* r = store_->find(path); r && r->state == EditState::kept) store_->forget(path);
+            else if (!open) store_->folder().unlink(it->second.file);
             scratch_.erase(it);
             return 0;
         }
-    const std::string path = join(folder, name);
-    if (!store_->find(path)) return EPERM;  // a disc file: only an edit can be taken back
+    const EditRecord* record = store_->find(path);
+    if (!record) return EPERM;  // a disc file: only an edit can be taken back
     const auto target = edit_target(original_->scan, path);
     try {
         store_->forget(path);
@@ -376,6 +602,8 @@ int Session::unlink(const std::string& folder, const std::string& name) {
         else if (target) containers[target->key] = std::move(container);
         auto next = build(containers);
         containers_ = std::move(containers);
+        if (target) failing_.erase(target->key);
+        note_times();
         std::lock_guard swap(current_mutex_);
         current_ = std::move(next);
     } catch (const std::exception& e) {
@@ -392,7 +620,8 @@ int Session::rename(const std::string& folder, const std::string& name, const st
     for (const auto& [ino, s] : scratch_)
         if (s.folder == folder && s.name == name) source = ino;
     if (!source) return EPERM;  // the disc's own files stay where they are
-    const std::string target = join(to_folder, to_name);
+    deferred_->cancel(fmt::format("scratch:{}", source));
+    const std::string from = join(folder, name), target = join(to_folder, to_name);
     lock.unlock();
     const bool onto_disc_file = [&] {
         const auto held = disc();
@@ -400,16 +629,27 @@ int Session::rename(const std::string& folder, const std::string& name, const st
     }();
     if (onto_disc_file) {
         if (!writable(target)) return EACCES;
+        const auto held = disc();
+        uint64_t limit = 0;
+        try {
+            limit = edit_size_limit(target, *held->tree.node(*held->tree.resolve(target))->source);
+        } catch (const EditRefused& e) {
+            return EIO;
+        }
         lock.lock();
         Bytes content;
-        {
-            std::ifstream in(scratch_[source].file, std::ios::binary);
-            content.assign(std::istreambuf_iterator<char>(in), {});
+        try {
+            auto bytes = store_->folder().read(scratch_[source].file, limit);
+            if (bytes) content = std::move(*bytes);
+        } catch (const EditStoreError& e) {
+            refuse(target, e.what());
+            return EINVAL;
         }
         if (const int error = apply_content(target, content)) return error;
         bool open = false;
         for (const auto& [h, d] : drafts_) open = open || d->scratch == source;
-        if (!open) ::unlink(scratch_[source].file.c_str());
+        if (const EditRecord* r = store_->find(from); r && r->state == EditState::kept) store_->forget(from);
+        else if (!open) store_->folder().unlink(scratch_[source].file);
         scratch_.erase(source);
         return 0;
     }
@@ -419,6 +659,21 @@ int Session::rename(const std::string& folder, const std::string& name, const st
         else ++it;
     scratch_[source].folder = to_folder;
     scratch_[source].name = to_name;
+    bool open = false;
+    for (const auto& [h, d] : drafts_) open = open || d->scratch == source;
+    if (const EditRecord* r = store_->find(from); r && r->state == EditState::kept) {
+        // A kept file renamed to another new name stays kept, under that name.
+        try {
+            store_->keep(target, scratch_[source].file, r->status);
+            store_->forget(from);
+            scratch_[source].file = "drafts/" + target;
+        } catch (const EditStoreError& e) {
+            spdlog::warn("{:?}: cannot be kept as {:?}: {}", from, target, e.what());
+        }
+    } else if (!open) {
+        const uint64_t ino = source;
+        deferred_->schedule(fmt::format("scratch:{}", ino), [this, ino] { keep_if_unclaimed(ino); });
+    }
     return 0;
 }
 
@@ -430,19 +685,36 @@ std::string Session::render() const {
 void write_image(const Session& session, const std::string& out_path) {
     const auto disc = session.disc();
     const std::string& image_path = disc->image->path();
-    const std::string temporary = out_path + ".gcfs-tmp";
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", temporary, std::strerror(errno)));
+    const std::string folder = [&] {
+        const size_t slash = out_path.rfind('/');
+        return slash == std::string::npos ? std::string(".") : slash == 0 ? std::string("/") : out_path.substr(0, slash);
+    }();
+    // An unnamed file (O_TMPFILE): a pack killed part way leaves nothing behind.
+    const UniqueFd out(::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644));
+    if (!out) throw std::runtime_error(fmt::format("cannot write in {}: {}", folder, std::strerror(errno)));
     std::vector<uint8_t> buffer(4 << 20);
     for (uint64_t at = 0; at < disc->image->size(); at += buffer.size()) {
         const uint64_t n = std::min<uint64_t>(buffer.size(), disc->image->size() - at);
         if (!disc->image->read(at, std::span(buffer).first(n)))
             throw std::runtime_error(fmt::format("cannot read {} at byte {}: {}", image_path, at, std::strerror(errno)));
-        out.write(reinterpret_cast<const char*>(buffer.data()), static_cast<std::streamsize>(n));
+        for (uint64_t done = 0; done < n;) {
+            const ssize_t w = ::write(out.get(), buffer.data() + done, n - done);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) throw std::runtime_error(fmt::format("cannot write {}: {}", out_path, std::strerror(errno)));
+            done += static_cast<uint64_t>(w);
+        }
     }
-    out.close();
-    if (!out || ::rename(temporary.c_str(), out_path.c_str()) != 0)
-        throw std::runtime_error(fmt::format("cannot write {}: {}", out_path, std::strerror(errno)));
+    if (::fsync(out.get()) != 0) throw std::runtime_error(fmt::format("cannot write {}: {}", out_path, std::strerror(errno)));
+    // Linked under a name of its own first, then renamed over OUT: OUT is the old file or the whole new one.
+    const std::string staged = fmt::format("{}.gcfs-pack-{}", out_path, ::getpid());
+    const std::string fd_path = fmt::format("/proc/self/fd/{}", out.get());
+    if (::linkat(AT_FDCWD, fd_path.c_str(), AT_FDCWD, staged.c_str(), AT_SYMLINK_FOLLOW) != 0)
+        throw std::runtime_error(fmt::format("cannot write {}: {}", staged, std::strerror(errno)));
+    if (::rename(staged.c_str(), out_path.c_str()) != 0) {
+        const int error = errno;
+        ::unlink(staged.c_str());
+        throw std::runtime_error(fmt::format("cannot write {}: {}", out_path, std::strerror(error)));
+    }
 }
 
 }  // namespace gcfs::edit

@@ -5,20 +5,30 @@
 // exactly as from the original, and edited.iso at the root is the patched
 // image itself. The image file is only ever read.
 //
-// Writers: a file opened for writing gets a draft in DIR/drafts; on flush,
+// Writers: a file opened for writing gets a draft in DIR/open; on flush,
 // fsync or release the draft is encoded (edit/edit_kinds.h) and applied whole
-// in a new generation, or refused with the reason. Names an editor creates
-// (swap files, the temporary a save is renamed from) are scratch files that
-// live in DIR only.
+// in a new generation, or refused with the reason. An edit is applied only
+// when the level it makes passes the checks it passed before (edit/level_check.h).
+// A draft is bounded as it is written (edit_size_limit), and one whose
+// writer failed or was killed is never applied. A save that writes back what
+// the file shows is no event. Names an editor creates (swap files, the
+// temporary a save is renamed from) are scratch files that live in DIR only;
+// one still there a moment after its close is kept in DIR/drafts and
+// reported, never silently dropped. An emptied file whose writer does not
+// write it again within that moment is refused (edit/deferred.h).
 #pragma once
+
+#include <sys/types.h>
 
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "edit/containers.h"
+#include "edit/deferred.h"
 #include "edit/edit_store.h"
 #include "tree/tree_builder.h"
 
@@ -26,31 +36,41 @@ namespace gcfs::edit {
 
 class Session {
 public:
-    // Opens the image, DIR's journal and every applied edit. Throws
-    // EditStoreError (DIR unusable) or what tree::open_disc throws.
+    // Opens the image (an absolute path), DIR's journal and every applied
+    // edit. Throws EditStoreError (DIR unusable or in use) or what
+    // tree::open_disc throws.
     Session(const std::string& image_path, const std::string& edits_dir, uint64_t cache_bytes);
     ~Session();
 
-    // The generation to serve; a request keeps the one it started with.
+    // The generation to serve; a request keeps the one it started with, and
+    // an open file the one it was opened in (fs/fuse_ops.cpp).
     std::shared_ptr<tree::Disc> disc() const;
     // The image key DIR's journal must carry (size and table-of-contents digest).
     static std::string image_key(const tree::Disc& original);
+    // The daemon forked: the edits folder's lock names the process that serves.
+    void daemonized() { store_->claim_lock(); }
 
     // Whether the mount file at `path` can be written.
     bool writable(const std::string& path) const;
+    // The time `path` last changed by an edit (its own, or its container's
+    // for every file derived from it; edited.iso: the newest), if one did.
+    std::optional<int64_t> edit_time(const std::string& path) const;
+    // user.gcfs.edit: the last event of a writable file, "" when none.
+    std::string edit_note(const std::string& path) const;
 
     // ---- scratch files: names an editor creates in a folder ----
     struct Scratch {
         uint64_t ino;
         uint64_t size;
+        int64_t mtime;  // its draft file's
     };
     static constexpr uint64_t kScratchBase = 1ull << 62;  // inodes above every tree's
     static bool is_scratch(uint64_t ino) { return ino >= kScratchBase; }
     std::optional<Scratch> scratch(const std::string& folder, const std::string& name) const;
     std::optional<Scratch> scratch(uint64_t ino) const;
     std::vector<std::pair<std::string, Scratch>> scratch_in(const std::string& folder) const;
-    // Creates (or truncates) one and opens it: returns the handle.
-    uint64_t create(const std::string& folder, const std::string& name);
+    // Creates (or truncates) one and opens it: returns the handle, 0 with errno.
+    uint64_t create(const std::string& folder, const std::string& name, int& error);
     // Unlinks a scratch file, or drops the edit of an edited disc file; errno otherwise.
     int unlink(const std::string& folder, const std::string& name);
     // Renames a scratch file over a writable file (applying it, EINVAL when
@@ -61,25 +81,36 @@ public:
     // Opens a writable disc file (its current bytes copied unless `truncate`)
     // or a scratch inode; 0 with errno set when it cannot be written.
     uint64_t open(uint64_t ino, const std::string& path, bool truncate, int& error);
+    // Bytes written, or -errno (EFBIG past the file's bound).
     int write(uint64_t handle, const char* data, size_t size, uint64_t offset);
     int read(uint64_t handle, std::vector<uint8_t>& out, uint64_t offset) const;
     int truncate(uint64_t handle, uint64_t size);
-    uint64_t handle_size(uint64_t handle) const;
     // The size a disc file shows while a handle on it has written more.
     std::optional<uint64_t> draft_size(const std::string& path) const;
-    // Applies what the handle wrote, once (flush, fsync): 0 or EINVAL.
-    int apply(uint64_t handle);
+    // Applies what the handle wrote, once (flush, fsync; `closer` the process
+    // closing it): 0 or EINVAL (refused, or a writer that failed or was killed).
+    int apply(uint64_t handle, pid_t closer);
     void release(uint64_t handle);
 
     std::string render() const;  // .gcfs/edits
 
 private:
     struct Draft;
+    struct ScratchFile {
+        std::string folder, name, file;  // mount folder, name, file under DIR
+    };
     std::shared_ptr<tree::Disc> build(const std::map<ContainerKey, formats::Bytes>& containers) const;
     // The container with every applied edit of it in order, plus `path` as
     // `content` when given (empty: nothing changed it); throws EditRefused.
     formats::Bytes replay(ContainerKey key, const std::string* path, const formats::Bytes* content, std::string* status) const;
+    // Called with mutex_ held.
     int apply_content(const std::string& path, const formats::Bytes& content);
+    void refuse(const std::string& path, const std::string& why);
+    bool shows(const std::string& path, const formats::Bytes& content) const;
+    void after_close(const Draft& draft);
+    void keep_if_unclaimed(uint64_t ino);
+    void refuse_if_still_empty(const std::string& path);
+    void note_times();
 
     std::string image_path_;
     std::shared_ptr<cache::LruCache> cache_;
@@ -87,19 +118,20 @@ private:
     mutable std::mutex mutex_;              // one apply at a time; guards what follows
     std::unique_ptr<EditStore> store_;
     std::map<ContainerKey, formats::Bytes> containers_;  // every edited container
+    std::map<ContainerKey, std::set<std::string>> failing_;  // each checked level's failing checks, in the current generation
+    std::map<std::string, int64_t> folder_times_;             // the newest edit of each container's folder
     mutable std::mutex current_mutex_;  // guards current_ alone: serving never waits for an apply
     std::shared_ptr<tree::Disc> current_;
     std::map<uint64_t, std::unique_ptr<Draft>> drafts_;
     uint64_t next_handle_ = 1;
-    struct ScratchFile {
-        std::string folder, name, file;  // mount folder, name, file in DIR/drafts
-    };
     std::map<uint64_t, ScratchFile> scratch_;  // by inode
     uint64_t next_scratch_ = kScratchBase;
+    std::unique_ptr<Deferred> deferred_;  // last: its tasks use what is above
 };
 
-// The session's current image, written to `out_path` through a temporary
-// renamed into place (gcfs pack): the same bytes edited.iso shows.
+// The session's current image, written to `out_path` (gcfs pack): the same
+// bytes edited.iso shows. Written to an unnamed file in OUT's folder and
+// linked in when whole, so a killed pack leaves nothing behind.
 void write_image(const Session& session, const std::string& out_path);
 
 }  // namespace gcfs::edit

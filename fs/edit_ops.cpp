@@ -29,6 +29,12 @@ void edit_attributes(edit::Session& session, const std::string& path, struct sta
     if (const auto size = session.draft_size(path)) st.st_size = static_cast<off_t>(*size);
 }
 
+std::optional<std::string> edit_note(edit::Session& session, const std::string& path) {
+    std::string note = session.edit_note(path);
+    if (note.empty()) return std::nullopt;
+    return note;
+}
+
 bool lookup_scratch(fuse_req_t req, tree::Disc& disc, fuse_ino_t parent, const char* name) {
     edit::Session* session = session_of(req);
     if (!session) return false;
@@ -43,7 +49,7 @@ fuse_entry_param scratch_entry(fuse_req_t req, fuse_ino_t ino) {
     fuse_entry_param e{};
     const auto scratch = session_of(req)->scratch(ino);
     e.ino = ino;
-    e.attr = scratch_stat(ino, scratch ? scratch->size : 0, session_of(req)->disc()->tree.timestamp);
+    e.attr = scratch_stat(ino, scratch ? scratch->size : 0, scratch ? scratch->mtime : 0);
     return e;
 }
 
@@ -55,7 +61,7 @@ bool scratch_attributes(fuse_req_t req, fuse_ino_t ino) {
         fuse_reply_err(req, ENOENT);
         return true;
     }
-    const struct stat st = scratch_stat(ino, scratch->size, session->disc()->tree.timestamp);
+    const struct stat st = scratch_stat(ino, scratch->size, scratch->mtime);
     fuse_reply_attr(req, &st, 0.0);
     return true;
 }
@@ -113,7 +119,7 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
             const uint64_t handle = session->open(ino, path, size == 0, error);
             if (!handle) return (void)fuse_reply_err(req, error ? error : EIO);
             error = session->truncate(handle, size);
-            if (!error) error = session->apply(handle);
+            if (!error) error = session->apply(handle, fuse_req_ctx(req)->pid);
             session->release(handle);
             if (error) return (void)fuse_reply_err(req, error);
         }
@@ -132,7 +138,7 @@ void op_write(fuse_req_t req, fuse_ino_t, const char* data, size_t size, off_t o
 
 void op_flush(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
     // close(2)'s answer: an edit that cannot be encoded is EINVAL here.
-    fuse_reply_err(req, is_edit_handle(fi->fh) ? session_of(req)->apply(handle_of(fi)) : 0);
+    fuse_reply_err(req, is_edit_handle(fi->fh) ? session_of(req)->apply(handle_of(fi), fuse_req_ctx(req)->pid) : 0);
 }
 
 void op_fsync(fuse_req_t req, fuse_ino_t ino, int, fuse_file_info* fi) { op_flush(req, ino, fi); }
@@ -144,8 +150,9 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t, fuse
     const tree::NodeRef dir = held->tree.node(parent);
     if (!dir || dir->type != tree::NodeType::directory) return (void)fuse_reply_err(req, ENOTDIR);
     if (held->tree.lookup(parent, name)) return (void)fuse_reply_err(req, EEXIST);
-    const uint64_t handle = session->create(held->tree.path_of(parent), name);
-    if (!handle) return (void)fuse_reply_err(req, EIO);
+    int error = 0;
+    const uint64_t handle = session->create(held->tree.path_of(parent), name, error);
+    if (!handle) return (void)fuse_reply_err(req, error ? error : EIO);
     const auto scratch = session->scratch(held->tree.path_of(parent), name);
     fi->fh = handle | kEditHandle;
     fi->direct_io = 1;

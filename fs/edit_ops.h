@@ -6,6 +6,7 @@
 #include <fuse_lowlevel.h>
 #include <sys/stat.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,9 @@ Served& served(fuse_req_t req);
 
 // Edit-session touches on what the read side answers.
 void edit_attributes(edit::Session& session, const std::string& path, struct stat& st);  // mode, size of a draft
+// user.gcfs.edit: a writable file's last edit event (applied or refused, when, why).
+constexpr const char* kEditNote = "user.gcfs.edit";
+std::optional<std::string> edit_note(edit::Session& session, const std::string& path);
 bool lookup_scratch(fuse_req_t req, tree::Disc& disc, fuse_ino_t parent, const char* name);  // replied when true
 bool scratch_attributes(fuse_req_t req, fuse_ino_t ino);                                   // replied when true
 fuse_entry_param scratch_entry(fuse_req_t req, fuse_ino_t ino);

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,8 @@ struct stat attributes(const tree::Disc& disc, const Node& n, edit::Session* ses
             if (session) edit_attributes(*session, disc.tree.path_of(n.ino), st);
             break;
     }
+    if (session)
+        if (const auto when = session->edit_time(disc.tree.path_of(n.ino))) st.st_mtime = st.st_ctime = static_cast<std::time_t>(*when);
     st.st_blocks = (st.st_size + 511) / 512;
     return st;
 }
@@ -222,9 +225,13 @@ bool refused_as_stale(fuse_req_t req, tree::Disc& disc, fuse_ino_t ino, const ch
     return true;
 }
 
-// Dynamic files are snapshotted at open so that one reader sees one text.
-struct Snapshot {
-    std::string text;
+// What an open file reads from: a dynamic file's text, snapshotted at open
+// so that one reader sees one text; under -o edits the generation it was
+// opened in, so that a save landing while it is open never mixes two
+// versions in one descriptor (stat and new opens see the newest).
+struct OpenFile {
+    std::optional<std::string> text;
+    std::shared_ptr<tree::Disc> generation;
 };
 
 void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
@@ -244,21 +251,27 @@ void op_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     if (!live && refused_as_stale(req, disc, ino, "open")) return;
     if (live) {
         fi->direct_io = 1;
-        fi->fh = reinterpret_cast<uint64_t>(new Snapshot{live->render()});
+        fi->fh = reinterpret_cast<uint64_t>(new OpenFile{live->render(), nullptr});
+    } else if (served(req).session) {
+        // Reads bypass the page cache: it is one per inode, and two
+        // descriptors of one file may be of two generations.
+        fi->direct_io = 1;
+        fi->fh = reinterpret_cast<uint64_t>(new OpenFile{std::nullopt, held});
     } else {
-        fi->keep_cache = !served(req).session;  // immutable data: let the page cache keep it (unless edits can change it)
+        fi->keep_cache = 1;  // immutable data: let the page cache keep it
     }
     fuse_reply_open(req, fi);
 }
 
 void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info* fi) {
     if (is_edit_handle(fi->fh)) return read_edit(req, size, offset, fi);
-    const auto held = disc_of(req);
+    const auto* open = reinterpret_cast<const OpenFile*>(fi->fh);
+    const auto held = open && open->generation ? open->generation : disc_of(req);
     auto& disc = *held;
     const NodeRef n = disc.tree.node(ino);
     if (!n || n->type != NodeType::file) return (void)fuse_reply_err(req, EISDIR);
-    if (fi->fh) {
-        const auto& text = reinterpret_cast<Snapshot*>(fi->fh)->text;
+    if (open && open->text) {
+        const auto& text = *open->text;
         const uint64_t start = std::min<uint64_t>(static_cast<uint64_t>(offset), text.size());
         fuse_reply_buf(req, text.data() + start, std::min<uint64_t>(size, text.size() - start));
         return;
@@ -292,7 +305,7 @@ void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_fil
 
 void op_release(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     if (is_edit_handle(fi->fh)) return release_edit(req, ino, fi);
-    delete reinterpret_cast<Snapshot*>(fi->fh);
+    delete reinterpret_cast<OpenFile*>(fi->fh);
     fuse_reply_err(req, 0);
 }
 
@@ -336,7 +349,8 @@ void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) 
     // per file on a first `ls -lR`, 4.5 s of 9.6 on the full-scale disc.
     const std::string_view key = name;
     if (!key.starts_with("user.")) return (void)fuse_reply_err(req, EOPNOTSUPP);
-    const auto value = tree::xattr_value(disc, *n, key);
+    auto value = tree::xattr_value(disc, *n, key);
+    if (key == kEditNote && served(req).session) value = edit_note(*served(req).session, disc.tree.path_of(ino));
     if (!value) return (void)fuse_reply_err(req, ENODATA);
     reply_xattr(req, *value, size);
 }
@@ -348,6 +362,7 @@ void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
     if (!n) return (void)fuse_reply_err(req, ENOENT);
     std::string names;
     for (const auto& name : tree::xattr_names(disc, *n)) names += name + '\0';
+    if (served(req).session && edit_note(*served(req).session, disc.tree.path_of(ino))) names += std::string(kEditNote) + '\0';
     reply_xattr(req, names, size);
 }
 

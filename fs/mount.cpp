@@ -17,6 +17,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 
 #include "fs/fuse_ops.h"
@@ -56,8 +57,8 @@ uint64_t physical_memory() {
     return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
 }
 
-// index_dir=DIR, edits=DIR, log=FILE: each an absolute path, since the daemon
-// leaves its working directory.
+// index_dir=DIR, edits=DIR, log=FILE: each made absolute here, from the
+// directory gcfs was started in, since the daemon leaves it.
 struct PathOption {
     std::string key, value, error;
 };
@@ -66,10 +67,14 @@ std::optional<PathOption> path_option(const std::string& item) {
         const std::string prefix = std::string(key) + "=";
         if (item.rfind(prefix, 0) != 0) continue;
         PathOption o{key, item.substr(prefix.size()), {}};
-        if (o.value.empty() || o.value[0] != '/')
-            o.error = fmt::format("bad {} '{}': an absolute path (the daemon leaves its working directory)\n"
-                                  "usage: gcfs mount IMAGE MOUNTPOINT -o {}=/path/to/{}",
-                                  key, o.value, key, what);
+        if (o.value.empty()) {
+            o.error = fmt::format("bad {}: an empty path\nusage: gcfs mount IMAGE MOUNTPOINT -o {}=path/to/{}", key, key, what);
+            return o;
+        }
+        std::error_code error;
+        const auto absolute = std::filesystem::absolute(o.value, error);
+        if (error) o.error = fmt::format("bad {} '{}': {}", key, o.value, error.message());
+        else o.value = absolute.lexically_normal().string();
         return o;
     }
     return std::nullopt;
@@ -243,6 +248,7 @@ int run_mount(const MountOptions& given, Served& served) {
     spdlog::info("mounted {} on {}: {} levels, {} nodes, cache {} bytes", options.image, options.mountpoint,
                  disc.scan.levels.size(), disc.tree.size(), options.cache_bytes);
     if (fuse_daemonize(options.foreground ? 1 : 0) != 0) return 7;
+    if (served.session) served.session->daemonized();  // the edits folder's lock names the daemon
 
     std::thread mapping = map_program_in_background();  // after daemonising: threads do not survive the fork
     // After daemonising too: SQLite's file locks belong to the process that took them.

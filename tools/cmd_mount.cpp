@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <memory>
 
 #include "fs/mount.h"
@@ -11,7 +12,7 @@ namespace gcfs::tools {
 void add_mount_command(CLI::App& app, int& exit_code) {
     auto options = std::make_shared<fs::MountOptions>();
     auto o_lists = std::make_shared<std::vector<std::string>>();
-    CLI::App* cmd = app.add_subcommand("mount", "mount IMAGE read-only on MOUNTPOINT (unmount with fusermount3 -u)");
+    CLI::App* cmd = app.add_subcommand("mount", "mount IMAGE on MOUNTPOINT, read-only unless -o edits=DIR (unmount with fusermount3 -u); the image itself is only ever read");
     cmd->add_option("image", options->image, "disc image (.iso)")->required();
     cmd->add_option("mountpoint", options->mountpoint, "an empty directory")->required();
     cmd->add_flag("-f,--foreground", options->foreground, "stay in the foreground (SIGINT/SIGTERM unmount)");
@@ -29,6 +30,12 @@ void add_mount_command(CLI::App& app, int& exit_code) {
             }
         }
         if (options->debug) options->foreground = true;
+        // The daemon leaves its working directory, and an edit session opens
+        // the image again for each generation: the path is made absolute once.
+        if (std::error_code error; !options->image.empty()) {
+            const auto absolute = std::filesystem::absolute(options->image, error);
+            if (!error) options->image = absolute.lexically_normal().string();
+        }
         // Before anything is opened or made (the edits folder, the index): a mount
         // that cannot happen leaves nothing behind.
         if (const std::string problem = fs::mountpoint_problem(options->mountpoint); !problem.empty()) {

@@ -230,39 +230,43 @@ bool DiscVerdict::ok() const {
            std::all_of(globals.begin(), globals.end(), [](const FolderVerdict& g) { return g.ok(); });
 }
 
+LevelVerdict verify_level(const Disc& disc, size_t index, LevelDepth depth) {
+    const LevelScan& level = disc.scan.levels.at(index);
+    LevelVerdict v;
+    v.folder = level.folder;
+    v.id = level.header ? std::to_string(level.header->id) : "?";
+    v.checks = level.checks;  // tiling, units, region order, sizes: checked when the folder was built
+    if (const auto folder = disc.tree.resolve(level.folder)) (void)disc.tree.folder_error(*folder);  // builds it: its decoders are made
+    const auto found = disc.decoders.find(level.folder);
+    if (found != disc.decoders.end()) {
+        const LevelDecoders& d = found->second;
+        stream_check(v, "core_data decodes", d.core_data, "exactly the size core header 0x8C declares (§6.1)");
+        stream_check(v, "gameplay decodes", d.gameplay, "the stream is consumed to its declared end (§9)");
+        if (d.terrain) terrain_checks(v, d, level);
+        if (d.geometry) geometry_checks(v, d);
+        if (d.gameplay_index) gameplay_checks(v, *d.gameplay_index);
+        for (const auto& models : {d.mobies, d.ties, d.shrubs})
+            if (models) class_model_checks(v, *models);
+        if (d.scene) scene_checks(v, *d.scene);
+        if (d.collision_scene) scene_checks(v, *d.collision_scene);
+    }
+    // Every file of the folder, as a copy would meet it: the extents
+    // against the image's end, every stream and every texture bank decoded.
+    if (const auto folder = disc.tree.resolve(level.folder); folder && depth == LevelDepth::every_file) {
+        FolderVerdict files;
+        read_every_file(disc.tree, *folder, files);
+        v.checks.push_back({"every file reads", files.ok(),
+                            files.ok() ? fmt::format("{} files, {} bytes, each at the size stat gives", files.files, files.bytes)
+                                       : fmt::format("{} of {} files fail; first: {}: {}", files.failures.size(), files.files,
+                                                     files.failures.front().name, files.failures.front().detail)});
+    }
+    return v;
+}
+
 DiscVerdict verify_disc(const Disc& disc) {
     DiscVerdict verdict;
     disc.tree.build_all();  // every level's headers read and its decoders made
-    for (const auto& level : disc.scan.levels) {
-        LevelVerdict v;
-        v.folder = level.folder;
-        v.id = level.header ? std::to_string(level.header->id) : "?";
-        v.checks = level.checks;  // tiling, units, region order, sizes: checked when the folder was built
-        const auto found = disc.decoders.find(level.folder);
-        if (found != disc.decoders.end()) {
-            const LevelDecoders& d = found->second;
-            stream_check(v, "core_data decodes", d.core_data, "exactly the size core header 0x8C declares (§6.1)");
-            stream_check(v, "gameplay decodes", d.gameplay, "the stream is consumed to its declared end (§9)");
-            if (d.terrain) terrain_checks(v, d, level);
-            if (d.geometry) geometry_checks(v, d);
-            if (d.gameplay_index) gameplay_checks(v, *d.gameplay_index);
-            for (const auto& models : {d.mobies, d.ties, d.shrubs})
-                if (models) class_model_checks(v, *models);
-            if (d.scene) scene_checks(v, *d.scene);
-            if (d.collision_scene) scene_checks(v, *d.collision_scene);
-        }
-        // Every file of the folder, as a copy would meet it: the extents
-        // against the image's end, every stream and every texture bank decoded.
-        if (const auto folder = disc.tree.resolve(level.folder)) {
-            FolderVerdict files;
-            read_every_file(disc.tree, *folder, files);
-            v.checks.push_back({"every file reads", files.ok(),
-                                files.ok() ? fmt::format("{} files, {} bytes, each at the size stat gives", files.files, files.bytes)
-                                           : fmt::format("{} of {} files fail; first: {}: {}", files.failures.size(), files.files,
-                                                         files.failures.front().name, files.failures.front().detail)});
-        }
-        verdict.levels.push_back(std::move(v));
-    }
+    for (size_t i = 0; i < disc.scan.levels.size(); ++i) verdict.levels.push_back(verify_level(disc, i, LevelDepth::every_file));
     // disc/ as recorded (and what of its ISO9660 tree could not be read),
     // global/'s raw WADs, then each global/ folder gcfs opens, file by file.
     if (const auto iso = disc.tree.resolve("disc")) {

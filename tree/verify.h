@@ -39,6 +39,12 @@ struct DiscVerdict {
     bool ok() const;
 };
 
+// One level's checks. `decoders`: every decoder's own checks (streams,
+// gameplay blocks and files, class models, scenes); `every_file` also reads
+// every file of the folder whole. The level's folder is built first.
+enum class LevelDepth { decoders, every_file };
+LevelVerdict verify_level(const Disc& disc, size_t index, LevelDepth depth);
+
 // Decodes everything the tree can decode, level by level, through the same
 // sources a mount reads.
 DiscVerdict verify_disc(const Disc& disc);

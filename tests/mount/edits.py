@@ -296,8 +296,13 @@ for rel in (tex, tex2, tex3, "LEVEL00/gameplay/mobies.csv", help_path, "LEVEL00/
     check("edited.iso mounted read-only shows %s as edited" % rel, ro.read(rel) == m.read(rel))
 ro.close()
 packed = os.path.join(work, "ed-packed.iso")
+r = subprocess.run([gcfs, "pack", image, edits, packed], capture_output=True, text=True)
+check("gcfs pack is refused while a mount holds the folder, naming its pid (exit 9)", r.returncode == 9 and "pid %d" % m.proc.pid in r.stderr, r.stderr)
+m.close()
 check("gcfs pack gives the bytes of edited.iso", subprocess.run([gcfs, "pack", image, edits, packed]).returncode == 0
       and open(packed, "rb").read() == open(edited, "rb").read())
+check("gcfs pack leaves no temporary beside its output", sorted(f for f in os.listdir(work) if f.startswith("ed-packed")) == ["ed-packed.iso"])
+m = Mount(image, "edits=" + edits)
 listing = subprocess.run([gcfs, "edits", edits], capture_output=True, text=True).stdout
 check("gcfs edits lists every edit without mounting", all(p in listing for p in (tex, tex2, "mobies.csv", help_path, "cameras.csv", sound, srt)))
 

@@ -184,12 +184,12 @@ TEST_CASE("an edits folder is untrusted: another image's journal, a damaged one,
     {
         edit::EditStore store(dir, "image-a");
         const Bytes content = {1, 2, 3};
-        store.commit(edit::EditRecord{"LEVEL00/core_data.bin", true, "ok", 0, 0, 0, {}}, &content);
+        store.commit(edit::EditRecord{"LEVEL00/core_data.bin", edit::EditState::applied, "ok"}, &content);
     }
     std::ofstream(dir + "/files/LEVEL00/core_data.bin") << "changed behind gcfs";
     edit::EditStore reopened(dir, "image-a");
     REQUIRE(reopened.find("LEVEL00/core_data.bin"));
-    CHECK_FALSE(reopened.find("LEVEL00/core_data.bin")->applied);
+    CHECK_FALSE(reopened.find("LEVEL00/core_data.bin")->applied());
     std::filesystem::remove_all(dir);
 }
 

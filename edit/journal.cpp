@@ -1,0 +1,162 @@
+#include "edit/journal.h"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <unordered_set>
+
+#include "tree/log_escape.h"
+#include "tree/safe_name.h"
+
+namespace gcfs::edit {
+namespace {
+
+constexpr int kJournalVersion = 1;
+constexpr size_t kMaxContainers = 64;
+
+const char* state_word(EditState s) {
+    switch (s) {
+        case EditState::applied: return "applied";
+        case EditState::refused: return "refused";
+        case EditState::kept: return "kept";
+    }
+    return "";
+}
+
+uint64_t bounded_sequence(const nlohmann::json& value, const std::function<EditStoreError(const std::string&)>& bad) {
+    const auto n = value.get<uint64_t>();
+    if (n >= kMaxSequence) throw bad(fmt::format("the sequence number {} is past {}", n, kMaxSequence));
+    return n;
+}
+
+std::string when(int64_t seconds) {
+    if (seconds <= 0) return "time unknown";
+    const std::time_t t = seconds;
+    std::tm local{};
+    ::localtime_r(&t, &local);
+    return fmt::format("{:%Y-%m-%d %H:%M:%S}", local);
+}
+
+}  // namespace
+
+bool valid_mount_path(const std::string& path) {
+    if (path.empty() || path.size() > 4096 || path.front() == '/') return false;
+    size_t start = 0;
+    while (start <= path.size()) {
+        const size_t slash = path.find('/', start);
+        const std::string step = path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+        // Held to exactly the rules a disc name follows (tree/safe_name.h).
+        if (tree::safe_name(step) != step || step.ends_with(kStagedSuffix)) return false;
+        if (slash == std::string::npos) break;
+        start = slash + 1;
+    }
+    return true;
+}
+
+Journal parse_journal(std::string_view text, const std::string& where) {
+    auto bad = [&](const std::string& why) {
+        return EditStoreError(fmt::format("{}: {}; it is not a journal gcfs can use (move the folder away to start afresh)", where, why));
+    };
+    if (text.size() > kMaxJournalBytes) throw bad(fmt::format("{} bytes, more than {}", text.size(), kMaxJournalBytes));
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text.begin(), text.end());
+    } catch (const nlohmann::json::exception& e) {
+        throw bad(fmt::format("not JSON ({})", e.what()));
+    }
+    Journal journal;
+    try {
+        if (!j.is_object() || j.value("gcfs_edits", 0) != kJournalVersion) throw bad(fmt::format("not a version {} gcfs journal", kJournalVersion));
+        journal.image_key = j.at("image").get<std::string>();
+        journal.next_sequence = bounded_sequence(j.at("next_sequence"), bad);
+        const auto& edits = j.at("edits");
+        if (!edits.is_array() || edits.size() > kMaxJournalRecords)
+            throw bad(fmt::format("\"edits\" is not an array of at most {} entries", kMaxJournalRecords));
+        std::unordered_set<std::string> seen;
+        journal.records.reserve(edits.size());
+        for (const auto& e : edits) {
+            EditRecord r;
+            r.path = e.at("path").get<std::string>();
+            if (!valid_mount_path(r.path)) throw bad(fmt::format("the edit path {:?} is not a mount path", r.path));
+            const std::string state = e.at("state").get<std::string>();
+            if (state == "applied") r.state = EditState::applied;
+            else if (state == "refused") r.state = EditState::refused;
+            else if (state == "kept") r.state = EditState::kept;
+            else throw bad(fmt::format("the state {:?} is none of applied, refused, kept", state));
+            r.status = e.at("status").get<std::string>();
+            r.sequence = bounded_sequence(e.at("sequence"), bad);
+            r.time = e.value("time", int64_t{0});
+            r.size = e.at("size").get<uint64_t>();
+            r.crc = e.at("crc32").get<uint32_t>();
+            if (r.size > kMaxStoredBytes) throw bad(fmt::format("{:?} declares {} bytes", r.path, r.size));
+            const auto& containers = e.at("containers");
+            if (!containers.is_array() || containers.size() > kMaxContainers) throw bad("\"containers\" is not a short array");
+            for (const auto& c : containers) r.containers.push_back({c.at("path").get<std::string>(), c.at("bytes").get<uint64_t>()});
+            r.last_refusal = e.value("last_refusal", std::string());
+            if (e.contains("refusal_sequence")) r.refusal_sequence = bounded_sequence(e.at("refusal_sequence"), bad);
+            r.refusal_time = e.value("refusal_time", int64_t{0});
+            if (!seen.insert(r.path).second) throw bad(fmt::format("{:?} is listed twice", r.path));
+            journal.records.push_back(std::move(r));
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw bad(fmt::format("a field is missing or of the wrong type ({})", e.what()));
+    }
+    std::sort(journal.records.begin(), journal.records.end(), [](const EditRecord& a, const EditRecord& b) { return a.sequence < b.sequence; });
+    for (const auto& r : journal.records)
+        journal.next_sequence = std::max({journal.next_sequence, r.sequence + 1, r.refusal_sequence + 1});
+    return journal;
+}
+
+std::string write_journal_text(const Journal& journal) {
+    nlohmann::ordered_json j;
+    j["gcfs_edits"] = kJournalVersion;
+    j["image"] = journal.image_key;
+    j["next_sequence"] = journal.next_sequence;
+    j["edits"] = nlohmann::ordered_json::array();
+    for (const auto& r : journal.records) {
+        nlohmann::ordered_json e;
+        e["path"] = r.path;
+        e["state"] = state_word(r.state);
+        e["status"] = r.status;
+        e["sequence"] = r.sequence;
+        e["time"] = r.time;
+        e["size"] = r.size;
+        e["crc32"] = r.crc;
+        if (!r.last_refusal.empty()) {
+            e["last_refusal"] = r.last_refusal;
+            e["refusal_sequence"] = r.refusal_sequence;
+            e["refusal_time"] = r.refusal_time;
+        }
+        e["containers"] = nlohmann::ordered_json::array();
+        for (const auto& c : r.containers) e["containers"].push_back({{"path", c.path}, {"bytes", c.bytes}});
+        j["edits"].push_back(std::move(e));
+    }
+    // Invalid UTF-8 (a disc name's raw byte in a reason) is replaced, never thrown on.
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string render_journal(const Journal& journal, const std::string& folder) {
+    std::string out = fmt::format("edits folder: {}\nimage key: {}\n", tree::escape_log_text(folder), tree::escape_log_text(journal.image_key));
+    if (journal.records.empty()) return out + "no edits\n";
+    struct Event {
+        uint64_t sequence;
+        std::string text;
+    };
+    std::vector<Event> events;
+    for (const auto& r : journal.records) {
+        std::string line = fmt::format("{}  {}  {}  ({})\n", state_word(r.state), tree::escape_log_text(r.path), tree::escape_log_text(r.status), when(r.time));
+        for (const auto& c : r.containers) line += fmt::format("    changes {} ({} bytes)\n", tree::escape_log_text(c.path), c.bytes);
+        events.push_back({r.sequence, std::move(line)});
+        if (!r.last_refusal.empty())
+            events.push_back({r.refusal_sequence, fmt::format("refused  {}  {}; the applied content stays  ({})\n", tree::escape_log_text(r.path),
+                                                              tree::escape_log_text(r.last_refusal), when(r.refusal_time))});
+    }
+    std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.sequence < b.sequence; });
+    for (const auto& e : events) out += e.text;
+    return out;
+}
+
+}  // namespace gcfs::edit
