@@ -43,7 +43,7 @@ struct Sqlite {
 const Sqlite& sqlite() { return formats::late_table<Sqlite>(); }
 
 // Bumped whenever a table changes: a file of another version is replaced.
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;  // 3: records and points carry an HMAC (cache/index_key.h)
 // Images whose rows are kept; the least recently mounted beyond go.
 constexpr int kImagesKept = 16;
 // A row's "used" mark is renewed at most this often: a mount that finds its
@@ -56,11 +56,11 @@ CREATE TABLE IF NOT EXISTS images(
     id INTEGER PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, toc TEXT NOT NULL,
     used INTEGER NOT NULL, UNIQUE(size, mtime_ns, toc));
 CREATE TABLE IF NOT EXISTS levels(
-    image INTEGER NOT NULL, folder TEXT NOT NULL, headers TEXT NOT NULL, record BLOB NOT NULL,
+    image INTEGER NOT NULL, folder TEXT NOT NULL, headers TEXT NOT NULL, record BLOB NOT NULL, mac BLOB NOT NULL,
     PRIMARY KEY(image, folder));
 CREATE TABLE IF NOT EXISTS restarts(
     image INTEGER NOT NULL, folder TEXT NOT NULL, headers TEXT NOT NULL, pos INTEGER NOT NULL,
-    p INTEGER NOT NULL, check_digest INTEGER NOT NULL, crc INTEGER NOT NULL, history BLOB NOT NULL,
+    p INTEGER NOT NULL, check_digest INTEGER NOT NULL, mac BLOB NOT NULL, history BLOB NOT NULL,
     PRIMARY KEY(image, folder, pos));
 )sql";
 
@@ -233,6 +233,22 @@ void remove_empty_companions(const std::string& path) {
     for (const char* suffix : {"-wal", "-shm"}) std::filesystem::remove(path + suffix, error);
 }
 
+// What SQLite would open that is not a plain file (a FIFO there would hang
+// the mount's first lookup, a symlink lead elsewhere): said, or "" when the
+// folder is a folder and each file is absent or plain.
+std::string not_plain(const std::string& dir, const std::string& path) {
+    struct stat st {};
+    if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return fmt::format("{} is not a folder", dir);
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        const std::string file = path + suffix;
+        if (::lstat(file.c_str(), &st) != 0) continue;
+        if (!S_ISREG(st.st_mode)) return fmt::format("{} is not a plain file", file);
+    }
+    return {};
+}
+
+formats::Bytes as_bytes(const IndexMac& mac) { return formats::Bytes(mac.begin(), mac.end()); }
+
 }  // namespace
 
 std::string IndexStore::default_dir() {
@@ -246,6 +262,12 @@ std::unique_ptr<IndexStore> IndexStore::open(const std::string& dir, const Image
         spdlog::warn("persistent index: SQLite: {}; mounting without it", missing);
         return nullptr;
     }
+    std::string why;
+    const auto key = IndexKey::load(why);
+    if (!key) {
+        spdlog::warn("persistent index: no key ({}); mounting without it", why);
+        return nullptr;
+    }
     std::error_code error;
     std::filesystem::create_directories(dir, error);
     if (error) {
@@ -253,6 +275,10 @@ std::unique_ptr<IndexStore> IndexStore::open(const std::string& dir, const Image
         return nullptr;
     }
     const std::string path = dir + "/index.sqlite";
+    if (const std::string odd = not_plain(dir, path); !odd.empty()) {
+        spdlog::warn("persistent index: {}; mounting without it, nothing there touched", odd);
+        return nullptr;
+    }
     // Another mount may hold the file open, its -wal and -shm in use: only what this attempt made may go.
     const bool had_companions = std::filesystem::exists(path + "-wal", error) || std::filesystem::exists(path + "-shm", error);
     sqlite3* db = open_file(path);
@@ -260,7 +286,7 @@ std::unique_ptr<IndexStore> IndexStore::open(const std::string& dir, const Image
     if (const auto* problem = std::get_if<Unusable>(&prepared)) {
         sqlite().close(db);
         if (!had_companions) remove_empty_companions(path);
-        if (!problem->file_at_fault) return open_for_reading(path, image, problem->why);
+        if (!problem->file_at_fault) return open_for_reading(path, image, problem->why, *key);
         // Not an index this gcfs can use (damaged, of another version): it
         // is a cache, so a new one replaces it.
         spdlog::warn("persistent index {} is not one this gcfs can use ({}); replacing it", path, problem->why);
@@ -274,10 +300,11 @@ std::unique_ptr<IndexStore> IndexStore::open(const std::string& dir, const Image
             return nullptr;
         }
     }
-    return std::unique_ptr<IndexStore>(new IndexStore(path, db, std::get<int64_t>(prepared), false));
+    return std::unique_ptr<IndexStore>(new IndexStore(path, db, std::get<int64_t>(prepared), false, *key, image));
 }
 
-std::unique_ptr<IndexStore> IndexStore::open_for_reading(const std::string& path, const ImageIdentity& image, const std::string& why) {
+std::unique_ptr<IndexStore> IndexStore::open_for_reading(const std::string& path, const ImageIdentity& image, const std::string& why,
+                                                         const IndexKey& key) {
     std::error_code error;
     if (!std::filesystem::exists(path, error)) {
         spdlog::warn("persistent index {} cannot be made ({}); mounting without it", path, why);
@@ -293,15 +320,21 @@ std::unique_ptr<IndexStore> IndexStore::open_for_reading(const std::string& path
         return nullptr;
     }
     spdlog::warn("persistent index {} cannot be written ({}); reading it only: what it holds is used, nothing new is saved", path, why);
-    return std::unique_ptr<IndexStore>(new IndexStore(path, db, id, true));
+    return std::unique_ptr<IndexStore>(new IndexStore(path, db, id, true, key, image));
 }
 
-IndexStore::IndexStore(std::string path, sqlite3* db, int64_t image_id, bool read_only)
-    : path_(std::move(path)), db_(db), image_id_(image_id), read_only_(read_only) {}
+IndexStore::IndexStore(std::string path, sqlite3* db, int64_t image_id, bool read_only, IndexKey key, const ImageIdentity& image)
+    : path_(std::move(path)), db_(db), image_id_(image_id), read_only_(read_only), key_(key),
+      identity_text_(fmt::format("{} {} {}", image.size, image.mtime_ns, image.toc_digest)) {}
 
 IndexStore::~IndexStore() {
     sqlite().close(db_);
     if (damaged_) remove_index_files(path_);
+}
+
+uint64_t IndexStore::unmarked_records() const {
+    std::lock_guard lock(mutex_);
+    return unmarked_records_;
 }
 
 bool IndexStore::failed() const {
@@ -321,10 +354,22 @@ void IndexStore::failure(const char* doing) const {
 std::optional<formats::Bytes> IndexStore::record(const std::string& folder, const std::string& headers) const {
     std::lock_guard lock(mutex_);
     if (failed_) return std::nullopt;
-    Statement s(db_, "SELECT record FROM levels WHERE image = ?1 AND folder = ?2 AND headers = ?3");
+    Statement s(db_, "SELECT record, mac FROM levels WHERE image = ?1 AND folder = ?2 AND headers = ?3");
     s.bind(1, image_id_).bind(2, folder).bind(3, headers);
     const int rc = s.step();
-    if (rc == SQLITE_ROW) return s.blob(0);
+    if (rc == SQLITE_ROW) {
+        formats::Bytes record = s.blob(0);
+        if (s.blob(1) == as_bytes(record_mac(folder, headers, record))) return record;
+        ++unmarked_records_;
+        spdlog::warn("persistent index {}: {}'s record does not carry this machine's key's mark (another machine's, or changed); {}", path_,
+                     folder, read_only_ ? "not used" : "dropped, and made again");
+        if (!read_only_) {
+            Statement drop(db_, "DELETE FROM levels WHERE image = ?1 AND folder = ?2");
+            drop.bind(1, image_id_).bind(2, folder);
+            if (drop.step() != SQLITE_DONE) failure("dropping a level's record");
+        }
+        return std::nullopt;
+    }
     if (rc != SQLITE_DONE) failure("reading a level's record");
     return std::nullopt;
 }
@@ -337,8 +382,8 @@ void IndexStore::save_record(const std::string& folder, const std::string& heade
         Statement stale(db_, "DELETE FROM restarts WHERE image = ?1 AND folder = ?2 AND headers <> ?3");
         stale.bind(1, image_id_).bind(2, folder).bind(3, headers);
         ok = ok && stale.step() == SQLITE_DONE;
-        Statement put(db_, "INSERT OR REPLACE INTO levels(image, folder, headers, record) VALUES(?1, ?2, ?3, ?4)");
-        put.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, record);
+        Statement put(db_, "INSERT OR REPLACE INTO levels(image, folder, headers, record, mac) VALUES(?1, ?2, ?3, ?4, ?5)");
+        put.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, record).bind(5, formats::ByteSpan(record_mac(folder, headers, record)));
         ok = ok && put.step() == SQLITE_DONE;
     }
     ok = ok && exec(db_, "COMMIT");
@@ -366,24 +411,30 @@ std::vector<uint64_t> IndexStore::points(const std::string& folder, const std::s
 
 namespace {
 
-// The CRC-32 a saved point carries: its cursor, position and check (little-endian u64s), then its history.
-uint32_t point_crc(const IndexStore::SavedPoint& point) {
+formats::ByteSpan text(const std::string& s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
+
+}  // namespace
+
+// What a record's and a point's mark covers: the image it was made for, the
+// level, the headers it was made from, then its own fields.
+IndexMac IndexStore::record_mac(const std::string& folder, const std::string& headers, formats::ByteSpan record) const {
+    return key_.mac({text("gcfs index record"), text(identity_text_), text(folder), text(headers), record});
+}
+
+IndexMac IndexStore::point_mac(const std::string& folder, const std::string& headers, const SavedPoint& point) const {
     uint8_t fields[24];
     for (int k = 0; k < 8; ++k) {
         fields[k] = static_cast<uint8_t>(point.p >> (8 * k));
         fields[8 + k] = static_cast<uint8_t>(point.pos >> (8 * k));
         fields[16 + k] = static_cast<uint8_t>(point.check >> (8 * k));
     }
-    const auto crc = static_cast<uint32_t>(crc32(0, fields, sizeof fields));
-    return static_cast<uint32_t>(crc32(crc, point.history.data(), static_cast<uInt>(point.history.size())));
+    return key_.mac({text("gcfs index restart point"), text(identity_text_), text(folder), text(headers), formats::ByteSpan(fields), point.history});
 }
-
-}  // namespace
 
 std::optional<IndexStore::SavedPoint> IndexStore::point(const std::string& folder, const std::string& headers, uint64_t pos) const {
     std::lock_guard lock(mutex_);
     if (failed_) return std::nullopt;
-    Statement s(db_, "SELECT p, check_digest, crc, history FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 AND pos = ?4");
+    Statement s(db_, "SELECT p, check_digest, mac, history FROM restarts WHERE image = ?1 AND folder = ?2 AND headers = ?3 AND pos = ?4");
     s.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(pos));
     const int rc = s.step();
     if (rc != SQLITE_ROW) {
@@ -391,8 +442,8 @@ std::optional<IndexStore::SavedPoint> IndexStore::point(const std::string& folde
         return std::nullopt;
     }
     SavedPoint point{static_cast<uint64_t>(s.integer(0)), pos, static_cast<uint64_t>(s.integer(1)), s.blob(3)};
-    if (point_crc(point) != static_cast<uint32_t>(s.integer(2))) {
-        spdlog::warn("persistent index {}: {} restart point at decoded byte {}: CRC-32 disagrees; {}", path_, folder, pos,
+    if (s.blob(2) != as_bytes(point_mac(folder, headers, point))) {
+        spdlog::warn("persistent index {}: {} restart point at decoded byte {} does not carry this machine's key's mark; {}", path_, folder, pos,
                      read_only_ ? "not used" : "dropped");
         if (!read_only_) delete_point(folder, headers, pos);
         return std::nullopt;
@@ -403,10 +454,10 @@ std::optional<IndexStore::SavedPoint> IndexStore::point(const std::string& folde
 void IndexStore::save_point(const std::string& folder, const std::string& headers, const SavedPoint& point) {
     std::lock_guard lock(mutex_);
     if (failed_ || read_only_) return;
-    Statement put(db_, "INSERT OR IGNORE INTO restarts(image, folder, headers, pos, p, check_digest, crc, history) "
+    Statement put(db_, "INSERT OR IGNORE INTO restarts(image, folder, headers, pos, p, check_digest, mac, history) "
                        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     put.bind(1, image_id_).bind(2, folder).bind(3, headers).bind(4, static_cast<int64_t>(point.pos)).bind(5, static_cast<int64_t>(point.p));
-    put.bind(6, static_cast<int64_t>(point.check)).bind(7, static_cast<int64_t>(point_crc(point))).bind(8, point.history);
+    put.bind(6, static_cast<int64_t>(point.check)).bind(7, formats::ByteSpan(point_mac(folder, headers, point))).bind(8, point.history);
     if (put.step() != SQLITE_DONE) failure("saving a restart point");
 }
 

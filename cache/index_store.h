@@ -9,6 +9,11 @@
 // table of contents; a level by a digest of the header bytes gcfs reads for
 // it. A row made for other headers is never answered.
 //
+// Every record and restart point carries an HMAC under a key kept apart
+// from the file (cache/index_key.h): one whose mark fails is dropped with
+// one log line and made again, so neither a forged row nor another
+// machine's index is ever answered. Without a key there is no index.
+//
 // The file is a cache: when it cannot be read (damaged, truncated, another
 // program's or version's), one line is logged and a new one replaces it;
 // when it cannot be written (a read-only or full place), one line is logged
@@ -23,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "cache/index_key.h"
 #include "formats/common/bytes.h"
 
 struct sqlite3;
@@ -57,9 +63,10 @@ public:
 
     // The decoded positions of the restart points saved for the level's core stream.
     std::vector<uint64_t> points(const std::string& folder, const std::string& headers) const;
-    // One point whole, when it is there and its CRC-32 over every field
-    // (cursor, position, check and history) holds. The caller still bounds
-    // the cursor by its stream, and the decoder holds its output to the check.
+    // One point whole, when it is there and its mark (cache/index_key.h)
+    // over every field (cursor, position, check and history) holds. The
+    // caller still bounds the cursor by its stream, and the decoder holds
+    // its output to the check.
     struct SavedPoint {
         uint64_t p = 0, pos = 0, check = 0;
         formats::Bytes history;
@@ -69,12 +76,18 @@ public:
     // Forgets a point that failed its check (one log line is the caller's).
     void drop_point(const std::string& folder, const std::string& headers, uint64_t pos);
 
+    // Records whose mark failed since the file was opened (each dropped).
+    uint64_t unmarked_records() const;
+
     // Whether the file has failed since it was opened (every call is then a no-op).
     bool failed() const;
 
 private:
-    IndexStore(std::string path, sqlite3* db, int64_t image_id, bool read_only);
-    static std::unique_ptr<IndexStore> open_for_reading(const std::string& path, const ImageIdentity& image, const std::string& why);
+    IndexStore(std::string path, sqlite3* db, int64_t image_id, bool read_only, IndexKey key, const ImageIdentity& image);
+    static std::unique_ptr<IndexStore> open_for_reading(const std::string& path, const ImageIdentity& image, const std::string& why,
+                                                        const IndexKey& key);
+    IndexMac record_mac(const std::string& folder, const std::string& headers, formats::ByteSpan record) const;
+    IndexMac point_mac(const std::string& folder, const std::string& headers, const SavedPoint& point) const;
     // Logs the first failure and stops using the file.
     void failure(const char* doing) const;
     // The row of one restart point, gone; the caller holds mutex_ and may write.
@@ -84,8 +97,11 @@ private:
     sqlite3* const db_;
     const int64_t image_id_;
     const bool read_only_;
+    const IndexKey key_;
+    const std::string identity_text_;  // what every mark covers first: the image's size, mtime and table-of-contents digest
     mutable std::mutex mutex_;
     mutable bool failed_ = false;
+    mutable uint64_t unmarked_records_ = 0;
     mutable bool damaged_ = false;  // SQLite found the file damaged: it goes at close, and the next mount makes a new one
 };
 

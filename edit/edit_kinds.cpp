@@ -465,6 +465,18 @@ std::string apply_edit(ContainerParts& container, tree::Disc& original, const Ed
     throw EditRefused("gcfs does not encode this file");
 }
 
+Bytes prepare_edit(const EditTarget& target, ByteSpan content, ByteSpan shown) {
+    const std::string prefix = "gameplay/";
+    if (target.key.kind != ContainerKey::level || !target.inside.starts_with(prefix)) return Bytes(content.begin(), content.end());
+    auto text = [](ByteSpan b) { return std::string_view(reinterpret_cast<const char*>(b.data()), b.size()); };
+    try {
+        const std::string out = formats::gameplay::reconcile_positions(target.inside.substr(prefix.size()), text(content), text(shown));
+        return Bytes(out.begin(), out.end());
+    } catch (const std::invalid_argument& e) {
+        throw EditRefused(e.what());
+    }
+}
+
 uint64_t edit_size_limit(const std::string& path, const tree::Source& shown) {
     constexpr uint64_t kMinutes = 10, kRate = 48000;
     if (path.ends_with(".wav")) return kMinutes * 60 * kRate * 2 * 4 + (1 << 20);

@@ -39,6 +39,12 @@ std::unique_ptr<ContainerParts> open_parts(ContainerKey key, formats::Bytes cont
 // status (how it was encoded) or throws EditRefused.
 std::string apply_edit(ContainerParts& parts, tree::Disc& original, const EditTarget& target, formats::ByteSpan content);
 
+// A save of `target` as it is applied and stored: where a file shows one
+// value twice (ties.csv, shrubs.csv's positions), the copy the save did not
+// change follows the one it did, judged against `shown`, what the file
+// showed before the save. Throws EditRefused when a save changed both.
+formats::Bytes prepare_edit(const EditTarget& target, formats::ByteSpan content, formats::ByteSpan shown);
+
 // The most bytes a draft of the writable file `path` may hold, from what it
 // shows (`shown`): a PNG at most twice a 16-bit RGBA picture of the shown
 // picture's size plus 4 MiB of other chunks; a WAV ten minutes of 48 kHz

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -223,7 +224,7 @@ std::string Session::edit_note(const std::string& path) const {
     std::lock_guard lock(mutex_);
     const EditRecord* r = store_->find(path);
     if (!r) return {};
-    auto stamp = [](int64_t t) { return fmt::format("{}", t); };
+    auto stamp = [](int64_t t) { return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(static_cast<std::time_t>(t))); };
     const bool refused_last = !r->last_refusal.empty() && r->refusal_sequence > r->sequence;
     if (refused_last) return fmt::format("refused at {}: {} (the applied edit of {} stays)", stamp(r->refusal_time), r->last_refusal, stamp(r->time));
     const char* state = r->state == EditState::applied ? "applied" : r->state == EditState::kept ? "kept" : "refused";
@@ -521,16 +522,20 @@ void Session::refuse(const std::string& path, const std::string& why) {
 }
 
 // Called with mutex_ held.
-int Session::apply_content(const std::string& path, const Bytes& content) {
+int Session::apply_content(const std::string& path, const Bytes& saved) {
     const auto target = edit_target(original_->scan, path);
     if (!target) return EINVAL;
     // What the file already shows is no edit: it neither applies nor clears
     // a refusal (an editor writing back what it read after a refused save).
-    if (shows(path, content)) {
+    if (shows(path, saved)) {
         spdlog::info("{:?}: saved as it was shown; nothing to apply", path);
         return 0;
     }
     try {
+        const Bytes content = prepare_edit(*target, saved, [&] {
+            const auto held = disc();
+            return whole(*held->tree.node(*held->tree.resolve(path))->source);
+        }());
         std::string status;
         auto containers = containers_;
         Bytes container = replay(target->key, &path, &content, &status);

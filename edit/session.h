@@ -104,7 +104,7 @@ private:
     // `content` when given (empty: nothing changed it); throws EditRefused.
     formats::Bytes replay(ContainerKey key, const std::string* path, const formats::Bytes* content, std::string* status) const;
     // Called with mutex_ held.
-    int apply_content(const std::string& path, const formats::Bytes& content);
+    int apply_content(const std::string& path, const formats::Bytes& saved);
     void refuse(const std::string& path, const std::string& why);
     bool shows(const std::string& path, const formats::Bytes& content) const;
     void after_close(const Draft& draft);

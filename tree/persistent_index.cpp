@@ -76,8 +76,8 @@ std::string PersistentIndex::render() const {
     if (!file) return "persistent index: could not be opened (see the log)\n";
     std::lock_guard lock(mutex_);
     return fmt::format("persistent index: {}\n  level folders listed from it: {}\n  level folders saved to it: {}\n"
-                       "  records refused (damaged): {}\n  working: {}\n",
-                       file->path(), remembered_.size(), saved_.size(), refused_.load(),
+                       "  records refused (damaged, or without this machine's mark): {}\n  working: {}\n",
+                       file->path(), remembered_.size(), saved_.size(), refused_.load() + file->unmarked_records(),
                        file->failed() ? "no" : file->read_only() ? "read only (it cannot be written)" : "yes");
 }
 

@@ -1,9 +1,12 @@
 #include "formats/gameplay/import.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <stdexcept>
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -23,12 +26,25 @@ struct TableFile {
     Block block;
     const RecordSchema* schema;
     bool instances;  // ties.csv, shrubs.csv: position and group columns after the fields
+    // The class list a "class" cell must name (formats-gameplay.md §6), and its word.
+    Decoded<std::vector<int32_t>> Gameplay::*classes = nullptr;
+    const char* kind = "";
 };
 const TableFile kTables[] = {
-    {"mobies.csv", Block::mobies, &kMobySchema, false},     {"ties.csv", Block::ties, &kTieSchema, true},
-    {"shrubs.csv", Block::shrubs, &kShrubSchema, true},     {"cameras.csv", Block::cameras, &kCameraSchema, false},
-    {"sounds.csv", Block::sounds, &kSoundSchema, false},    {"env_samples.csv", Block::env_samples, &kEnvSampleSchema, false},
+    {"mobies.csv", Block::mobies, &kMobySchema, false, &Gameplay::moby_classes, "moby"},
+    {"ties.csv", Block::ties, &kTieSchema, true, &Gameplay::tie_classes, "tie"},
+    {"shrubs.csv", Block::shrubs, &kShrubSchema, true, &Gameplay::shrub_classes, "shrub"},
+    {"cameras.csv", Block::cameras, &kCameraSchema, false},
+    {"sounds.csv", Block::sounds, &kSoundSchema, false},
+    {"env_samples.csv", Block::env_samples, &kEnvSampleSchema, false},
 };
+
+// A cell's number without the blanks a spreadsheet may put around it.
+std::string_view trimmed(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    return text;
+}
 
 const TableFile* table_file(std::string_view name) {
     for (const auto& t : kTables)
@@ -47,7 +63,8 @@ void put_le(Bytes& bytes, uint64_t at, uint64_t v, uint32_t width) {
 }
 
 // `text` as a value of `type`, or why not.
-std::optional<uint32_t> parse_field(FieldType type, const std::string& text) {
+std::optional<uint32_t> parse_field(FieldType type, std::string_view cell) {
+    const std::string_view text = trimmed(cell);
     const char* begin = text.data();
     const char* end = begin + text.size();
     if (type == FieldType::f32) {
@@ -99,6 +116,8 @@ std::vector<std::string> header_of(const Decoded<RecordTable>&, const TableFile&
     return names;
 }
 
+size_t col3_column(const TableFile& t, int axis);
+
 // A table block's bytes with the rows of `text` written over its records.
 Bytes import_table(const Gameplay& g, const Decoded<RecordTable>& d, const TableFile& t, std::string_view text) {
     if (!d.ok()) fail(Errc::bad_value, 0, fmt::format("the {} block did not decode ({}), so it cannot be encoded again", t.name, d.error));
@@ -138,11 +157,28 @@ Bytes import_table(const Gameplay& g, const Decoded<RecordTable>& d, const Table
                 const auto value = parse_field(f.type, cell);
                 if (!value)
                     fail(Errc::bad_value, 0, fmt::format("line {}, column {} ({}): {:?} is not {}", line, column + 1, f.name, cell, type_words(f.type)));
+                if (f.name == std::string_view("class") && t.classes) {
+                    const auto& list = g.*(t.classes);
+                    const auto named = static_cast<int32_t>(*value);
+                    if (list.ok() && std::find(list.value->begin(), list.value->end(), named) == list.value->end())
+                        fail(Errc::bad_value, 0, fmt::format("line {}, column {} (class): {} names no {} class of this level (its {} class "
+                                                             "list at gameplay.bin 0x{:x} names {})",
+                                                             line, column + 1, named, t.kind, t.kind, list.offset, fmt::join(*list.value, " ")));
+                }
                 put_le(block, record + f.offset, *value, field_width(f.type));
             }
             ++column;
         }
         if (!t.instances) continue;
+        // pos_x/y/z repeat col3_x/y/z (export.cpp): a row must give one position.
+        for (int axis = 0; axis < 3; ++axis) {
+            const size_t pos = column + static_cast<size_t>(axis);
+            const size_t col3 = col3_column(t, axis);
+            const auto a = parse_field(FieldType::f32, row.cells[col3]), b = parse_field(FieldType::f32, row.cells[pos]);
+            if (a && b && *a != *b && row.cells[pos] != old.cells[pos] && row.cells[col3] != old.cells[col3])
+                fail(Errc::bad_value, 0, fmt::format("line {}: {} ({}) and {} ({}) are one value, the matrix's column 3, and give two", line,
+                                                     header[col3], row.cells[col3], header[pos], row.cells[pos]));
+        }
         for (uint16_t offset : {0x40, 0x44, 0x48}) {  // pos_x/y/z: the matrix's column 3 (export.cpp)
             const std::string& cell = row.cells[column];
             if (cell != old.cells[column]) {
@@ -282,7 +318,56 @@ Bytes import_help(const Gameplay& g, int language, std::string_view text) {
     return changed ? encode_help(messages) : d.bytes;
 }
 
+// The index of the col3 column an instance table's pos column repeats.
+size_t col3_column(const TableFile& t, int axis) {
+    const auto& fields = t.schema->fields;
+    return 1 + static_cast<size_t>(std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return f.offset == 0x40 + 4 * axis; }) -
+                                   fields.begin());
+}
+
 }  // namespace
+
+std::string reconcile_positions(std::string_view name, std::string_view edited, std::string_view shown) {
+    const TableFile* t = table_file(name);
+    if (!t || !t->instances) return std::string(edited);
+    auto rows = csv::parse(edited);
+    auto before = csv::parse(shown);
+    if (!rows.ok() || !before.ok() || rows->size() != before->size() || rows->empty()) return std::string(edited);
+    // The text as lines, each with its line break, to rewrite a row in place.
+    std::vector<std::string> lines;
+    for (size_t at = 0; at < edited.size();) {
+        const size_t end = edited.find('\n', at);
+        const size_t stop = end == std::string_view::npos ? edited.size() : end + 1;
+        lines.emplace_back(edited.substr(at, stop - at));
+        at = stop;
+    }
+    const size_t pos0 = rows->front().cells.size() - (t->block == Block::ties ? 5 : 4);  // pos_x/y/z, group[, ambient_rgba]
+    for (size_t r = 1; r < rows->size(); ++r) {
+        auto cells = (*rows)[r].cells;
+        const auto& old = (*before)[r].cells;
+        const uint64_t line = (*rows)[r].line;
+        if (cells.size() != old.size() || cells.size() <= pos0 + 2 || line == 0 || line > lines.size()) continue;
+        bool changed = false;
+        for (int axis = 0; axis < 3; ++axis) {
+            const size_t pos = pos0 + static_cast<size_t>(axis), col3 = col3_column(*t, axis);
+            if (cells[pos] == cells[col3]) continue;
+            if (cells[pos] == old[pos]) cells[pos] = cells[col3];        // col3 was edited: pos follows
+            else if (cells[col3] == old[col3]) cells[col3] = cells[pos];  // pos was edited: col3 follows
+            else
+                throw std::invalid_argument(fmt::format("line {}: {} and {} are one value (the matrix's column 3), and were changed to two: "
+                                                        "{} and {}",
+                                                        line, rows->front().cells[col3], rows->front().cells[pos], cells[col3], cells[pos]));
+            changed = true;
+        }
+        std::string& text = lines[line - 1];
+        if (!changed || text.find('"') != std::string::npos) continue;  // a quoted row is left as written
+        const std::string ending = text.ends_with("\r\n") ? "\r\n" : text.ends_with('\n') ? "\n" : "";
+        text = fmt::format("{}{}", fmt::join(cells, ","), ending);
+    }
+    std::string out;
+    for (const auto& l : lines) out += l;
+    return out;
+}
 
 bool importable(std::string_view name) { return table_file(name) || name == "settings.json" || help_language(name) >= 0; }
 

@@ -21,4 +21,11 @@ bool importable(std::string_view name);
 // count them.
 Result<Bytes> import_file(ByteSpan gameplay, std::string_view name, std::string_view text);
 
+// ties.csv and shrubs.csv show the matrix's column 3 twice (col3_x/y/z and
+// pos_x/y/z): `edited`, saved over `shown`, with each pair made one value
+// again, the one the save changed. Any other file is returned as it is.
+// Throws std::invalid_argument (naming the line and the columns) when a
+// save changed both of a pair to two values.
+std::string reconcile_positions(std::string_view name, std::string_view edited, std::string_view shown);
+
 }  // namespace gcfs::formats::gameplay

@@ -91,7 +91,8 @@ constexpr uint64_t kRestartHistory = 0xC000;
 // resumed at a point that matches its check decodes what a walk from the
 // head would; one that does not fails with Errc::restart_check. (A digest
 // is no signature: a point forged by running this decoder on a forged
-// history would pass. The index is a cache, not a trust anchor.)
+// history would pass. The saved index marks every point with a keyed HMAC
+// for that, cache/index_key.h; this check still holds a point to its bytes.)
 constexpr uint64_t kRestartCheck = kRestartHistory;
 struct RestartPoint {
     uint64_t p = kHeaderSize;  // the next packet's stream offset

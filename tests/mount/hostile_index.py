@@ -46,6 +46,7 @@ def Mount(options):
 truth = Mount("noindex")
 truth_listing = listing(truth)
 truth_bytes = {rel: truth.read(os.path.join(LEVEL, rel)) for rel in SAMPLES if os.path.exists(os.path.join(truth.mnt, LEVEL, rel))}
+core = truth.read(os.path.join(LEVEL, "core_data.bin"))
 truth.close()
 clean = os.path.join(work, "hi-clean")
 first = Mount("index_dir=" + clean)
@@ -61,9 +62,12 @@ for _ in range(240):
 first.close()
 
 
-def point_crc(p, pos, check, history):
-    """IndexStore's CRC-32 over a restart point: cursor, position and check (little-endian u64), then history."""
-    return zlib.crc32(history, zlib.crc32(struct.pack("<QQQ", p & (2**64 - 1), pos & (2**64 - 1), check & (2**64 - 1))))
+def restart_check(p, pos, output):
+    """wad_lz's public check of a restart point (wad_lz_decode.cpp restart_check): CRC-32 and Adler-32 of the
+    cursor and position (little-endian u64s) then the bytes it decodes to. Anyone can compute it from
+    `gcfs cat`'s bytes: only the row's HMAC (cache/index_key.h), whose key the forger lacks, tells."""
+    where = struct.pack("<QQ", p & (2**64 - 1), pos & (2**64 - 1))
+    return (zlib.crc32(output, zlib.crc32(where)) << 32 | (zlib.adler32(output, zlib.adler32(where)) & 0xffffffff)) & (2**63 - 1)
 
 
 def record_fields(plain):
@@ -122,22 +126,37 @@ def header_case(field, offset, width, how):
 
 def point_case(column, how, recompute):
     def change(db):
-        pos, p, check, history = db.execute("SELECT pos, p, check_digest, history FROM restarts WHERE folder = ? ORDER BY pos DESC LIMIT 1",
-                                            (LEVEL,)).fetchone()
+        pos, p, check, mac, history = db.execute("SELECT pos, p, check_digest, mac, history FROM restarts WHERE folder = ? ORDER BY pos DESC LIMIT 1",
+                                                 (LEVEL,)).fetchone()
         values = {"pos": pos, "p": p, "check_digest": check}
         if column == "history":
             history = mutate(history, 0x8000, 1, how)
-        elif column != "crc":
+        elif column == "mac":
+            mac = mutate(mac, 0, 32, how)
+        else:
             values[column] = {"shifted": values[column] + 1, "flipped": values[column] ^ (1 << 40), "zeroed": 0, "maxed": 2**63 - 1}[how]
-        crc = point_crc(values["p"], values["pos"], values["check_digest"], history)
-        if column == "crc":
-            crc = {"shifted": crc + 1, "flipped": crc ^ 0x80000000, "zeroed": 0, "maxed": 2**32 - 1}[how]
-        elif not recompute:
-            crc = db.execute("SELECT crc FROM restarts WHERE folder = ? AND pos = ?", (LEVEL, pos)).fetchone()[0]
-        db.execute("UPDATE restarts SET pos = ?, p = ?, check_digest = ?, crc = ?, history = ? WHERE folder = ? AND pos = ?",
-                   (values["pos"], values["p"], values["check_digest"], crc, history, LEVEL, pos))
-    cases.append(("restart point: %s %s%s" % (column, how, "" if column == "crc" else ", CRC " + ("computed again" if recompute else "stale")),
+        if recompute:  # the public check made again from the true bytes at the point's (new) place
+            at = values["pos"]
+            if 0 <= at <= len(core):
+                values["check_digest"] = restart_check(values["p"], at, core[at:at + 0xC000])
+        db.execute("UPDATE restarts SET pos = ?, p = ?, check_digest = ?, mac = ?, history = ? WHERE folder = ? AND pos = ?",
+                   (values["pos"], values["p"], values["check_digest"], mac, history, LEVEL, pos))
+    cases.append(("restart point: %s %s%s" % (column, how, "" if column == "mac" else ", check " + ("computed again" if recompute else "stale")),
                   change))
+
+
+def moved_points_case(delta):
+    """Issue 52 item 11: every point of the level moved by `delta` decoded bytes, its history and its public
+    check made again from the true core bytes at the new place, the row's mark left as it was."""
+    def change(db):
+        rows = db.execute("SELECT pos, p FROM restarts WHERE folder = ?", (LEVEL,)).fetchall()
+        for pos, p in rows:
+            at = pos + delta
+            if at < 0xC000 or at + 0xC000 > len(core):
+                continue
+            db.execute("UPDATE restarts SET pos = ?, check_digest = ?, history = ? WHERE folder = ? AND pos = ?",
+                       (at, restart_check(p, at, core[at:at + 0xC000]), core[at - 0xC000:at], LEVEL, pos))
+    cases.append(("every restart point moved by %+d, its history and check made again from the true bytes" % delta, change))
 
 
 def image_case(column, how):
@@ -162,11 +181,14 @@ for how in MUTATIONS:
             record_case(field, offset, width, how, recompute)
     for field, offset, width in (("magic", 0, 4), ("version", 4, 4), ("CRC", 8, 4), ("plain size", 12, 4)):
         header_case(field, offset, width, how)
-    for column in ("pos", "p", "check_digest", "history", "crc"):
-        for recompute in ((False, True) if column != "crc" else (False,)):
+    for column in ("pos", "p", "check_digest", "history", "mac"):
+        for recompute in ((False, True) if column != "mac" else (False,)):
             point_case(column, how, recompute)
     for column in ("size", "mtime_ns", "toc"):
         image_case(column, how)
+
+for delta in (1, -1, 4096, -4096):
+    moved_points_case(delta)
 
 problems = []
 for name, change in cases:

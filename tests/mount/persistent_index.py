@@ -130,7 +130,7 @@ m = Mount(image, "index_dir=" + hostile)
 plain = Mount(image, "noindex")
 help_same = sorted(os.listdir(os.path.join(m.mnt, "LEVEL00/gameplay/help"))) == sorted(os.listdir(os.path.join(plain.mnt, "LEVEL00/gameplay/help")))
 info_same = open(os.path.join(m.mnt, "LEVEL01/info.json"), "rb").read() == open(os.path.join(plain.mnt, "LEVEL01/info.json"), "rb").read()
-refused = m.counter("records refused (damaged):")
+refused = m.counter("records refused (damaged, or without this machine's mark):")
 plain.close()
 log = m.close()
 record_lines = [l for l in log.splitlines() if "record" in l and "persistent index" in l]

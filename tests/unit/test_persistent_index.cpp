@@ -314,7 +314,7 @@ TEST_CASE("a damaged record is refused with one log line and the folder decoded;
         auto disc = open_with_index(built.path, dir.path);
         CHECK(listing(*disc, "LEVEL01") == first);
         CHECK(disc->cache->stats().misses > 0);
-        CHECK(disc->index->render().find("records refused (damaged): 1") != std::string::npos);
+        CHECK(disc->index->render().find("records refused (damaged, or without this machine's mark): 1") != std::string::npos);
     }
     // The file cut short: the mount goes on with a new index.
     std::filesystem::resize_file(dir.path + "/index.sqlite", 1000);
@@ -494,11 +494,43 @@ TEST_CASE("a damaged stream costs one walk: the failing byte is remembered, wind
     CHECK(again.error().describe() == first.error().describe());
 }
 
-}  // namespace test_persistent_index
-
 TEST_CASE("the index's key names the running build: its GNU build ID, which the linker writes") {
     const std::string& build = gcfs::tree::program_build();
     REQUIRE(build.size() >= 16);
     CHECK(build.find_first_not_of("0123456789abcdef") == std::string::npos);
     CHECK(build.size() % 2 == 0);
 }
+
+TEST_CASE("the index's key: records made under another key (another machine's index) are dropped and made again; a FIFO as the key is refused") {
+    const BuiltDisc& built = small_disc();
+    TempDir dir, state_a, state_b;
+    const char* before = std::getenv("XDG_STATE_HOME");
+    const std::string kept = before ? before : "";
+    ::setenv("XDG_STATE_HOME", state_a.path.c_str(), 1);
+    const auto first = first_opening(built.path, dir.path);
+    {
+        auto same = open_with_index(built.path, dir.path);
+        CHECK(listing(*same, "LEVEL01") == first);
+        CHECK(same->cache->stats().misses == 0);  // the record, under its own key, is used
+    }
+    CHECK(std::filesystem::status(state_a.path + "/gcfs/index.key").permissions() == std::filesystem::perms(0600));
+    ::setenv("XDG_STATE_HOME", state_b.path.c_str(), 1);  // another machine: another key
+    {
+        auto other = open_with_index(built.path, dir.path);
+        CHECK(listing(*other, "LEVEL01") == first);
+        CHECK(other->cache->stats().misses > 0);  // decoded again, not answered from the index
+        CHECK(other->index->render().find("without this machine's mark): 1") != std::string::npos);
+    }
+    // A FIFO where the key lies: no index, and no hang.
+    std::filesystem::remove(state_b.path + "/gcfs/index.key");
+    REQUIRE(::mkfifo((state_b.path + "/gcfs/index.key").c_str(), 0600) == 0);
+    {
+        auto fifo = tree::open_disc(built.path, 256ull << 20);
+        tree::use_persistent_index(*fifo, dir.path);
+        CHECK(fifo->index->store() == nullptr);
+    }
+    if (before) ::setenv("XDG_STATE_HOME", kept.c_str(), 1);
+    else ::unsetenv("XDG_STATE_HOME");
+}
+
+}  // namespace test_persistent_index
