@@ -7,12 +7,13 @@ set -eu
 build=(build-essential cmake ninja-build pkg-config
        libfuse3-dev fuse3 libfmt-dev libspdlog-dev doctest-dev libcli11-dev
        zlib1g-dev nlohmann-json3-dev libsqlite3-dev libsystemd-dev libsodium-dev libpng-dev libimagequant-dev libsndfile1-dev attr)
+# dbus, python3-dbus, python3-gi: the edit trust test runs a session bus and a notification service.
 # ffmpeg: the audio and video tests decode with it. imagemagick: the edit test writes a texture with convert. python3-pil: the particle test plays the animated PNGs with PIL
 # (Debian's, for /usr/bin/python3). python3-numpy: Blender's glTF importer needs it. man-db: the docs test
 # renders gcfs(1) with `man --warnings` (a minbase root has no man). Node.js
 # and npm run the Khronos glTF validator (a machine that already has Node.js
 # with its npm, from another packaging, keeps it).
-test_tools=(meson genisoimage python3 python3-numpy python3-pil imagemagick ffmpeg assimp-utils pngcheck blender clang libclang-rt-14-dev debootstrap man-db)
+test_tools=(meson genisoimage python3 python3-numpy python3-pil dbus python3-dbus python3-gi imagemagick ffmpeg assimp-utils pngcheck blender clang libclang-rt-14-dev debootstrap man-db)
 packages=("${build[@]}")
 if [ "${1:-test}" = test ]; then
     packages+=("${test_tools[@]}")

@@ -22,6 +22,18 @@ seed gameplay LEVEL01/gameplay.bin
 # The edit decoders: textures as PNG; gameplay files after their gameplay.bin (fuzz_edit_text.cpp's layout).
 for t in tfrag_000 tie_000 moby_001; do seed edit_png LEVEL00/textures/$t.png; done
 seed edit_sound LEVEL00/audio/sfx_002.wav; seed edit_sound global/mpeg/00.en.srt
+# journal: a journal as gcfs writes one (edit/journal.cpp), an applied, a refused and a kept edit.
+mkdir -p "$WORK/seeds/journal"
+cat > "$WORK/seeds/journal/three" <<'JSON'
+{"gcfs_edits": 1, "image": "3145728-0011aabb", "next_sequence": 5, "edits": [
+ {"path": "LEVEL00/textures/tfrag_000.png", "state": "applied", "status": "every colour is in the texture's palette", "sequence": 1,
+  "time": 1796585735, "size": 312, "crc32": 305419896, "last_refusal": "the picture is 64x64", "refusal_sequence": 4, "refusal_time": 1796585799,
+  "containers": [{"path": "LEVELS/LEVEL00.WAD", "bytes": 153600}]},
+ {"path": "LEVEL00/gameplay/mobies.csv", "state": "refused", "status": "line 3, column 12 (class): 555", "sequence": 2, "time": 1796585740,
+  "size": 0, "crc32": 0, "containers": []},
+ {"path": "LEVEL00/textures/new.png", "state": "kept", "status": "kept in DIR/drafts only", "sequence": 3, "time": 1796585750,
+  "size": 80, "crc32": 7, "containers": []}]}
+JSON
 mkdir -p "$WORK/seeds/edit_text"
 for pick in "0 mobies.csv" "3 cameras.csv" "6 settings.json" "7 help/us_english.txt"; do
     read -r pick_index pick_file <<< "$pick"

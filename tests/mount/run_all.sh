@@ -544,6 +544,8 @@ check "grep -r for accented words finds both a help text and a subtitle file" \
     bash -c "grep -rlF -e 'Café' -e 'été' '$MNT/LEVEL00/gameplay/help' '$MNT/global/mpeg' | grep -c -e '/help/french.txt\$' -e '/00.fr.srt\$' | grep -qx 2"
 check "edits through the mount: PIL, ImageMagick, sed -i and cp round trips, level.glb follows, edited.iso verified and remounted, refusals, kill -9 mid-save" \
     /usr/bin/python3 "$(dirname "$0")/edits.py" "$GCFS" "$WORK"
+check "edits you can trust (issue 52): relative paths, one mount per folder, a generation per open file, whole-level checks, visible refusals (xattr, last line, desktop), new names kept, mtimes, a hostile folder, bounds, a grown global WAD" \
+    /usr/bin/python3 "$(dirname "$0")/edit_trust.py" "$GCFS" "$WORK"
 check "setfattr is refused with EROFS" bash -c "setfattr -n user.x -v 1 '$MNT/README.txt' 2>&1 | grep -q 'Read-only file system'"
 erofs() { local out; out=$("$@" 2>&1); [[ $out == *"Read-only file system"* ]]; }
 check "touch is refused with EROFS" erofs touch "$MNT/new"

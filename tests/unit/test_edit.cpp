@@ -2,11 +2,13 @@
 // touches, an edits folder is untrusted input, the picture and text decoders
 // place what they can and refuse the rest with the line and column.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "disc_fixture.h"
 #include "edit/containers.h"
@@ -282,4 +284,63 @@ TEST_CASE("a PIF written again from a picture of its own colours is its own byte
     REQUIRE(quantised.ok());
     CHECK(quantised->size() == four.size());
     CHECK(how.find("libimagequant") != std::string::npos);
+}
+
+TEST_CASE("the journal: 100,000 edits parse, one more is refused, sequences never wrap, events render newest last and escaped") {
+    auto entry = [](size_t i, uint64_t sequence) {
+        return fmt::format(R"({{"path":"LEVEL00/x{}","state":"refused","status":"s","sequence":{},"size":0,"crc32":0,"containers":[]}})", i, sequence);
+    };
+    auto journal_of = [&](size_t count) {
+        std::string text = R"({"gcfs_edits":1,"image":"k","next_sequence":1,"edits":[)";
+        for (size_t i = 0; i < count; ++i) text += (i ? "," : "") + entry(i, i + 1);
+        return text + "]}";
+    };
+    const edit::Journal big = edit::parse_journal(journal_of(edit::kMaxJournalRecords), "big");
+    CHECK(big.records.size() == edit::kMaxJournalRecords);
+    CHECK(big.next_sequence == edit::kMaxJournalRecords + 1);
+    CHECK_THROWS_AS(edit::parse_journal(journal_of(edit::kMaxJournalRecords + 1), "too big"), edit::EditStoreError);
+    const std::string wraps = R"({"gcfs_edits":1,"image":"k","next_sequence":1,"edits":[)" + entry(0, UINT64_MAX) + "]}";
+    CHECK_THROWS_AS(edit::parse_journal(wraps, "wraps"), edit::EditStoreError);
+    CHECK_THROWS_AS(edit::parse_journal(R"({"gcfs_edits":1,"image":"k","next_sequence":18446744073709551615,"edits":[]})", "next"),
+                    edit::EditStoreError);
+    // An applied edit refused later: the refusal is the last line; a status's escape is shown as \x1b.
+    edit::Journal j;
+    j.image_key = "k";
+    j.records.push_back({"LEVEL00/a.png", edit::EditState::applied, "fine", 1, 100});
+    j.records.push_back({"LEVEL00/b.png", edit::EditState::applied, "bad \x1b[31m", 2, 100});
+    j.records[0].last_refusal = "too big";
+    j.records[0].refusal_sequence = 3;
+    const std::string shown = edit::render_journal(j, "/e");
+    CHECK(shown.find('\x1b') == std::string::npos);
+    CHECK(shown.find("\\x1b") != std::string::npos);
+    const auto last_line = shown.substr(shown.rfind('\n', shown.size() - 2) + 1);
+    CHECK(last_line.starts_with("refused  LEVEL00/a.png  too big"));
+    const edit::Journal reread = edit::parse_journal(edit::write_journal_text(j), "again");
+    CHECK(reread.records[0].refusal_sequence == 3);
+    CHECK(reread.next_sequence == 4);
+}
+
+TEST_CASE("ties.csv's two copies of a position: the one a save changed wins, judged against what was shown") {
+    const std::string other = "index,x\n0,1\n";
+    const auto disc = tree::open_disc(small_disc().path, 16 << 20);
+    const std::string ties = file_text(*disc, "LEVEL00/gameplay/ties.csv");
+    auto with = [&](const std::string& text, const std::string& column, const std::string& value) {
+        std::vector<std::string> lines;
+        std::istringstream in(text);
+        for (std::string l; std::getline(in, l);) lines.push_back(l);
+        std::vector<std::string> header, cells;
+        std::istringstream h(lines[0]), c(lines[1]);
+        for (std::string x; std::getline(h, x, ',');) header.push_back(x);
+        for (std::string x; std::getline(c, x, ',');) cells.push_back(x);
+        cells[std::find(header.begin(), header.end(), column) - header.begin()] = value;
+        lines[1] = fmt::format("{}", fmt::join(cells, ","));
+        return fmt::format("{}\n", fmt::join(lines, "\n"));
+    };
+    const std::string col3_changed = with(ties, "col3_z", "99.5");
+    const std::string out = formats::gameplay::reconcile_positions("ties.csv", col3_changed, ties);
+    CHECK(out == with(col3_changed, "pos_z", "99.5"));
+    const std::string pos_changed = with(ties, "pos_y", "-3.25");
+    CHECK(formats::gameplay::reconcile_positions("ties.csv", pos_changed, ties) == with(pos_changed, "col3_y", "-3.25"));
+    CHECK_THROWS_AS(formats::gameplay::reconcile_positions("ties.csv", with(col3_changed, "pos_z", "1.5"), ties), std::invalid_argument);
+    CHECK(formats::gameplay::reconcile_positions("cameras.csv", other, "") == other);  // any other file as it is
 }
