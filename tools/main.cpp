@@ -7,7 +7,7 @@
 #include "tree/log_tail.h"
 
 int main(int argc, char** argv) {
-    CLI::App app{"gcfs: browse a Ratchet & Clank 2: Going Commando disc image as a read-only filesystem"};
+    CLI::App app{"gcfs: browse a Ratchet & Clank 2: Going Commando disc image as a filesystem, read-only or editable through an edits folder"};
     app.set_version_flag("--version", std::string("gcfs ") + GCFS_VERSION);
     app.require_subcommand(1);
     // stderr (stdout carries data: cat), and the tail .gcfs/log shows.
