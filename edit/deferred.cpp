@@ -1,5 +1,8 @@
 #include "edit/deferred.h"
 
+#include <spdlog/spdlog.h>
+
+#include <exception>
 #include <vector>
 
 namespace gcfs::edit {
@@ -35,7 +38,13 @@ void Deferred::flush() {
         std::lock_guard lock(mutex_);
         due.swap(tasks_);
     }
-    for (auto& [key, task] : due) task.run();
+    for (auto& [key, task] : due) {
+        try {
+            task.run();
+        } catch (const std::exception& e) {
+            spdlog::warn("a deferred edit decision failed: {}", e.what());
+        }
+    }
 }
 
 void Deferred::loop() {
@@ -55,7 +64,11 @@ void Deferred::loop() {
         auto run = std::move(first->second.run);
         tasks_.erase(first);
         lock.unlock();  // a task takes the session's locks: never under this one
-        run();
+        try {
+            run();
+        } catch (const std::exception& e) {
+            spdlog::warn("a deferred edit decision failed: {}", e.what());
+        }
         lock.lock();
     }
 }

@@ -38,7 +38,7 @@ void notify_desktop(const std::string& summary, const std::string& body) {
         spdlog::debug("no desktop notification: no session bus ({})", r);
         return;
     }
-    sd_bus_error error = SD_BUS_ERROR_NULL;
+    sd_bus_error error{};  // SD_BUS_ERROR_NULL, spelled out: its compound literal is not C++
     sd_bus_message* reply = nullptr;
     // Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout)
     const int r = bus.call_method(connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",

@@ -151,11 +151,13 @@ Session::Session(const std::string& image_path, const std::string& edits_dir, ui
             ++it;
             continue;
         }
-        for (const auto& [r, target] : by_container[key])
-            if (std::none_of(failed.begin(), failed.end(), [&](const auto& f) { return f.first == r->path; })) {
-                failed.emplace_back(r->path, fmt::format("no longer applies: {}", problem));
+        for (const auto& entry : by_container[key]) {
+            const std::string& path = entry.first->path;
+            if (std::none_of(failed.begin(), failed.end(), [&](const auto& f) { return f.first == path; })) {
+                failed.emplace_back(path, fmt::format("no longer applies: {}", problem));
                 --replayed;
             }
+        }
         it = containers_.erase(it);
         current_ = build(containers_);
     }
@@ -177,7 +179,17 @@ Session::Session(const std::string& image_path, const std::string& edits_dir, ui
 Session::~Session() {
     deferred_.reset();  // what waits to be reported is reported now
     for (auto& [handle, draft] : drafts_)
-        if (!draft->scratch) store_->folder().unlink(draft->file);
+        if (!draft->scratch) drop_file(draft->file);
+}
+
+// Removes a file gcfs made under DIR; one that cannot go (the folder changed
+// under the mount) is logged, never thrown into the caller (a FUSE reply).
+void Session::drop_file(const std::string& file) const {
+    try {
+        store_->folder().unlink(file);
+    } catch (const EditStoreError& e) {
+        spdlog::warn("{}: cannot be removed: {}", store_->folder().describe(file), e.what());
+    }
 }
 
 std::shared_ptr<tree::Disc> Session::disc() const {
@@ -344,7 +356,7 @@ uint64_t Session::open(uint64_t ino, const std::string& path, bool truncate, int
         }
         if (!current.empty() && ::pwrite(draft->fd.get(), current.data(), current.size(), 0) != static_cast<ssize_t>(current.size())) {
             error = errno ? errno : EIO;
-            store_->folder().unlink(draft->file);
+            drop_file(draft->file);
             return 0;
         }
         draft->dirty = truncate;
@@ -442,7 +454,7 @@ void Session::release(uint64_t handle) {
     if (it == drafts_.end()) return;
     const auto draft = std::move(it->second);
     drafts_.erase(it);
-    if (!draft->scratch) store_->folder().unlink(draft->file);
+    if (!draft->scratch) drop_file(draft->file);
     else after_close(*draft);
 }
 
@@ -467,7 +479,7 @@ void Session::keep_if_unclaimed(uint64_t ino) {
     const std::string path = join(s.folder, s.name);
     if (!valid_mount_path(path)) {
         spdlog::warn("{:?}: a file made in the mount under a name gcfs cannot keep; it is dropped", path);
-        store_->folder().unlink(s.file);
+        drop_file(s.file);
         scratch_.erase(it);
         return;
     }
@@ -590,8 +602,13 @@ int Session::unlink(const std::string& folder, const std::string& name) {
             bool open = false;
             for (const auto& [h, d] : drafts_) open = open || d->scratch == it->first;
             deferred_->cancel(fmt::format("scratch:{}", it->first));
-            if (const EditRecord* r = store_->find(path); r && r->state == EditState::kept) store_->forget(path);
-            else if (!open) store_->folder().unlink(it->second.file);
+            try {
+                if (const EditRecord* r = store_->find(path); r && r->state == EditState::kept) store_->forget(path);
+                else if (!open) drop_file(it->second.file);
+            } catch (const EditStoreError& e) {
+                spdlog::warn("{:?}: cannot be removed: {}", path, e.what());
+                return EIO;
+            }
             scratch_.erase(it);
             return 0;
         }
@@ -653,8 +670,12 @@ int Session::rename(const std::string& folder, const std::string& name, const st
         if (const int error = apply_content(target, content)) return error;
         bool open = false;
         for (const auto& [h, d] : drafts_) open = open || d->scratch == source;
-        if (const EditRecord* r = store_->find(from); r && r->state == EditState::kept) store_->forget(from);
-        else if (!open) store_->folder().unlink(scratch_[source].file);
+        try {
+            if (const EditRecord* r = store_->find(from); r && r->state == EditState::kept) store_->forget(from);
+            else if (!open) drop_file(scratch_[source].file);
+        } catch (const EditStoreError& e) {
+            spdlog::warn("{:?}: its kept file cannot be forgotten: {}", from, e.what());
+        }
         scratch_.erase(source);
         return 0;
     }

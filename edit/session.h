@@ -111,6 +111,7 @@ private:
     void keep_if_unclaimed(uint64_t ino);
     void refuse_if_still_empty(const std::string& path);
     void note_times();
+    void drop_file(const std::string& file) const;
 
     std::string image_path_;
     std::shared_ptr<cache::LruCache> cache_;

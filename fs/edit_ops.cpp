@@ -1,11 +1,26 @@
 #include "fs/edit_ops.h"
 
+#include <spdlog/spdlog.h>
+
 #include <cerrno>
+#include <exception>
 
 namespace gcfs::fs {
 namespace {
 
 edit::Session* session_of(fuse_req_t req) { return served(req).session; }
+
+// What a session call answers, or EIO with one log line when it threw (the
+// edits folder changed under the mount): nothing is thrown into libfuse.
+template <class Call>
+int answered(const char* what, Call call) {
+    try {
+        return call();
+    } catch (const std::exception& e) {
+        spdlog::warn("{}: {}", what, e.what());
+        return EIO;
+    }
+}
 uint64_t handle_of(const fuse_file_info* fi) { return fi->fh & ~kEditHandle; }
 
 struct stat scratch_stat(uint64_t ino, uint64_t size, std::time_t time) {
@@ -85,7 +100,11 @@ void open_for_edit(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
         path = held->tree.path_of(ino);
     }
     int error = 0;
-    const uint64_t handle = session->open(ino, path, (fi->flags & O_TRUNC) != 0, error);
+    uint64_t handle = 0;
+    error = answered("open for writing", [&] {
+        handle = session->open(ino, path, (fi->flags & O_TRUNC) != 0, error);
+        return error;
+    });
     if (!handle) return (void)fuse_reply_err(req, error ? error : EIO);
     fi->fh = handle | kEditHandle;
     fi->direct_io = 1;  // the draft is the truth until it is applied
@@ -101,7 +120,10 @@ void read_edit(fuse_req_t req, size_t size, off_t offset, fuse_file_info* fi) {
 }
 
 void release_edit(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
-    session_of(req)->release(handle_of(fi));
+    answered("release", [&] {
+        session_of(req)->release(handle_of(fi));
+        return 0;
+    });
     fuse_reply_err(req, 0);
 }
 
@@ -110,19 +132,20 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
     if (!session) return (void)fuse_reply_err(req, EROFS);
     if (to_set & FUSE_SET_ATTR_SIZE) {
         const uint64_t size = static_cast<uint64_t>(attr->st_size);
-        if (fi && is_edit_handle(fi->fh)) {
-            if (const int error = session->truncate(handle_of(fi), size)) return (void)fuse_reply_err(req, error);
-        } else {  // truncate(2) by name: a whole edit of its own
+        const int error = answered("truncate", [&] {
+            if (fi && is_edit_handle(fi->fh)) return session->truncate(handle_of(fi), size);
+            // truncate(2) by name: a whole edit of its own
             const auto held = session->disc();
             const std::string path = edit::Session::is_scratch(ino) ? std::string() : held->tree.path_of(ino);
-            int error = 0;
-            const uint64_t handle = session->open(ino, path, size == 0, error);
-            if (!handle) return (void)fuse_reply_err(req, error ? error : EIO);
-            error = session->truncate(handle, size);
-            if (!error) error = session->apply(handle, fuse_req_ctx(req)->pid);
+            int failed = 0;
+            const uint64_t handle = session->open(ino, path, size == 0, failed);
+            if (!handle) return failed ? failed : EIO;
+            failed = session->truncate(handle, size);
+            if (!failed) failed = session->apply(handle, fuse_req_ctx(req)->pid);
             session->release(handle);
-            if (error) return (void)fuse_reply_err(req, error);
-        }
+            return failed;
+        });
+        if (error) return (void)fuse_reply_err(req, error);
     }
     // Modes, owners and times are the disc's: a request to change them is taken and has no effect.
     reply_attributes(req, ino);
@@ -131,14 +154,19 @@ void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int to_set, f
 void op_write(fuse_req_t req, fuse_ino_t, const char* data, size_t size, off_t offset, fuse_file_info* fi) {
     edit::Session* session = session_of(req);
     if (!session || !is_edit_handle(fi->fh)) return (void)fuse_reply_err(req, EROFS);
-    const int n = session->write(handle_of(fi), data, size, static_cast<uint64_t>(offset));
-    if (n < 0) return (void)fuse_reply_err(req, -n);
+    int n = 0;
+    if (const int error = answered("write", [&] {
+            n = session->write(handle_of(fi), data, size, static_cast<uint64_t>(offset));
+            return n < 0 ? -n : 0;
+        }))
+        return (void)fuse_reply_err(req, error);
     fuse_reply_write(req, static_cast<size_t>(n));
 }
 
 void op_flush(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
     // close(2)'s answer: an edit that cannot be encoded is EINVAL here.
-    fuse_reply_err(req, is_edit_handle(fi->fh) ? session_of(req)->apply(handle_of(fi), fuse_req_ctx(req)->pid) : 0);
+    if (!is_edit_handle(fi->fh)) return (void)fuse_reply_err(req, 0);
+    fuse_reply_err(req, answered("close", [&] { return session_of(req)->apply(handle_of(fi), fuse_req_ctx(req)->pid); }));
 }
 
 void op_fsync(fuse_req_t req, fuse_ino_t ino, int, fuse_file_info* fi) { op_flush(req, ino, fi); }
@@ -151,7 +179,11 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t, fuse
     if (!dir || dir->type != tree::NodeType::directory) return (void)fuse_reply_err(req, ENOTDIR);
     if (held->tree.lookup(parent, name)) return (void)fuse_reply_err(req, EEXIST);
     int error = 0;
-    const uint64_t handle = session->create(held->tree.path_of(parent), name, error);
+    uint64_t handle = 0;
+    error = answered("create", [&] {
+        handle = session->create(held->tree.path_of(parent), name, error);
+        return error;
+    });
     if (!handle) return (void)fuse_reply_err(req, error ? error : EIO);
     const auto scratch = session->scratch(held->tree.path_of(parent), name);
     fi->fh = handle | kEditHandle;
@@ -163,7 +195,7 @@ void op_create(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t, fuse
 void op_unlink(fuse_req_t req, fuse_ino_t parent, const char* name) {
     edit::Session* session = session_of(req);
     if (!session) return (void)fuse_reply_err(req, EROFS);
-    fuse_reply_err(req, session->unlink(session->disc()->tree.path_of(parent), name));
+    fuse_reply_err(req, answered("unlink", [&] { return session->unlink(session->disc()->tree.path_of(parent), name); }));
 }
 
 void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t new_parent, const char* new_name, unsigned flags) {
@@ -171,7 +203,7 @@ void op_rename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t n
     if (!session) return (void)fuse_reply_err(req, EROFS);
     if (flags) return (void)fuse_reply_err(req, EINVAL);  // RENAME_EXCHANGE and RENAME_NOREPLACE are not offered
     const auto held = session->disc();
-    fuse_reply_err(req, session->rename(held->tree.path_of(parent), name, held->tree.path_of(new_parent), new_name));
+    fuse_reply_err(req, answered("rename", [&] { return session->rename(held->tree.path_of(parent), name, held->tree.path_of(new_parent), new_name); }));
 }
 
 }  // namespace gcfs::fs
