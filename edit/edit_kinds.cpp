@@ -465,12 +465,14 @@ std::string apply_edit(ContainerParts& container, tree::Disc& original, const Ed
     throw EditRefused("gcfs does not encode this file");
 }
 
-Bytes prepare_edit(const EditTarget& target, ByteSpan content, ByteSpan shown) {
+Bytes prepare_edit(const EditTarget& target, ByteSpan content, const std::function<Bytes()>& shown) {
     const std::string prefix = "gameplay/";
-    if (target.key.kind != ContainerKey::level || !target.inside.starts_with(prefix)) return Bytes(content.begin(), content.end());
+    if (target.key.kind != ContainerKey::level || !(target.inside == prefix + "ties.csv" || target.inside == prefix + "shrubs.csv"))
+        return Bytes(content.begin(), content.end());
     auto text = [](ByteSpan b) { return std::string_view(reinterpret_cast<const char*>(b.data()), b.size()); };
     try {
-        const std::string out = formats::gameplay::reconcile_positions(target.inside.substr(prefix.size()), text(content), text(shown));
+        const Bytes before = shown();
+        const std::string out = formats::gameplay::reconcile_positions(target.inside.substr(prefix.size()), text(content), text(before));
         return Bytes(out.begin(), out.end());
     } catch (const std::invalid_argument& e) {
         throw EditRefused(e.what());

@@ -5,6 +5,7 @@
 // through formats/audio/wav_read.h and the PS-ADPCM encoder into an AUDIO WAD.
 #pragma once
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -43,7 +44,8 @@ std::string apply_edit(ContainerParts& parts, tree::Disc& original, const EditTa
 // value twice (ties.csv, shrubs.csv's positions), the copy the save did not
 // change follows the one it did, judged against `shown`, what the file
 // showed before the save. Throws EditRefused when a save changed both.
-formats::Bytes prepare_edit(const EditTarget& target, formats::ByteSpan content, formats::ByteSpan shown);
+// `shown` is asked only for the files that need it.
+formats::Bytes prepare_edit(const EditTarget& target, formats::ByteSpan content, const std::function<formats::Bytes()>& shown);
 
 // The most bytes a draft of the writable file `path` may hold, from what it
 // shows (`shown`): a PNG at most twice a 16-bit RGBA picture of the shown

@@ -3,8 +3,10 @@
 #include <spdlog/spdlog.h>
 #include <systemd/sd-bus.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
+#include <thread>
 
 #include "formats/common/late_library.h"
 
@@ -22,10 +24,9 @@ struct SdBus {
 
 }  // namespace
 
-void notify_desktop(const std::string& summary, const std::string& body) {
-    // Without a session bus address there is no desktop to tell (a daemon
-    // started from a service, CI): sd-bus would look for one under XDG_RUNTIME_DIR.
-    if (!std::getenv("DBUS_SESSION_BUS_ADDRESS") && !std::getenv("XDG_RUNTIME_DIR")) return;
+namespace {
+
+void send(const std::string& summary, const std::string& body) {
     static std::mutex one_at_a_time;
     std::lock_guard lock(one_at_a_time);
     const SdBus& bus = formats::late_table<SdBus>();
@@ -48,6 +49,28 @@ void notify_desktop(const std::string& summary, const std::string& body) {
     bus.error_free(&error);
     bus.message_unref(reply);
     bus.flush_close_unref(connection);
+}
+
+std::atomic<int> in_flight{0};
+constexpr int kMostInFlight = 4;  // a bus that does not answer holds at most this many threads
+
+}  // namespace
+
+void notify_desktop(const std::string& summary, const std::string& body) {
+    // Without a session bus address there is no desktop to tell (a daemon
+    // started from a service, CI): sd-bus would look for one under XDG_RUNTIME_DIR.
+    if (!std::getenv("DBUS_SESSION_BUS_ADDRESS") && !std::getenv("XDG_RUNTIME_DIR")) return;
+    if (in_flight.fetch_add(1) >= kMostInFlight) {
+        in_flight.fetch_sub(1);
+        spdlog::debug("no desktop notification: {} are still being sent", kMostInFlight);
+        return;
+    }
+    // The call waits for the service's answer: on a thread of its own, so an
+    // edit never waits on the desktop.
+    std::thread([summary, body] {
+        send(summary, body);
+        in_flight.fetch_sub(1);
+    }).detach();
 }
 
 }  // namespace gcfs::edit

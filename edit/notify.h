@@ -4,7 +4,8 @@
 // on the session bus the mount was started under, where one is there. The
 // bus is spoken through libsystemd's sd-bus, opened on first use
 // (formats/common/late_library.h): no bus, no library or no service is no
-// error, one debug line. Calls are made one at a time on the caller's thread.
+// error, one debug line. Each is sent from a thread of its own (the call waits
+// for the service's answer), at most four at once: an edit never waits on it.
 #pragma once
 
 #include <string>

@@ -84,10 +84,10 @@ std::string derived_folder(const std::string& path) {
     return second == std::string::npos ? path : path.substr(0, second);
 }
 
-// The checks a level fails, by name (tree/verify.h at decoder depth).
+// The checks a level fails, by name (tree/verify.h at index depth).
 std::map<std::string, std::string> failing_checks(const tree::Disc& disc, size_t level) {
     std::map<std::string, std::string> out;
-    for (const auto& check : tree::verify_level(disc, level, tree::LevelDepth::decoders).checks)
+    for (const auto& check : tree::verify_level(disc, level, tree::LevelDepth::indexes).checks)
         if (!check.ok) out.emplace(check.name, check.detail);
     return out;
 }
@@ -547,7 +547,7 @@ int Session::apply_content(const std::string& path, const Bytes& saved) {
         const Bytes content = prepare_edit(*target, saved, [&] {
             const auto held = disc();
             return whole(*held->tree.node(*held->tree.resolve(path))->source);
-        }());
+        });
         std::string status;
         auto containers = containers_;
         Bytes container = replay(target->key, &path, &content, &status);

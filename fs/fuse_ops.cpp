@@ -77,6 +77,7 @@ void op_init(void* userdata, fuse_conn_info* conn) {
     // derives from max_write; readahead up to 1 MiB too.
     conn->max_write = kMaxRead;
     conn->max_readahead = kMaxRead;
+    if (static_cast<Served*>(userdata)->session) conn->max_read = kEditMaxRead;  // as -o max_read says (fs/mount.cpp)
     if (conn->capable & FUSE_CAP_SPLICE_WRITE) conn->want |= FUSE_CAP_SPLICE_WRITE;
     // Always list with attributes: `ls -l` and file managers then need no
     // LOOKUP round trip per file (65k of them on a full disc).

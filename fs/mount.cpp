@@ -198,6 +198,7 @@ int run_mount(const MountOptions& given, Served& served) {
 
     const std::string mode = served.session ? "rw" : "ro";
     std::vector<std::string> args = {"gcfs", "-o", mode + ",default_permissions,fsname=gcfs:" + options.image + ",subtype=gcfs"};
+    if (served.session) args.insert(args.end(), {"-o", fmt::format("max_read={}", kEditMaxRead)});
     for (const auto& o : options.fuse_options) {
         args.push_back("-o");
         args.push_back(o);

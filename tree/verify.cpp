@@ -69,7 +69,7 @@ void terrain_checks(LevelVerdict& v, const LevelDecoders& d, const LevelScan& le
 }
 
 // §8: each region the core names parses with every declared range inside it.
-void geometry_checks(LevelVerdict& v, const LevelDecoders& d) {
+void geometry_checks(LevelVerdict& v, const LevelDecoders& d, bool render) {
     const LevelGeometry& geometry = *d.geometry;
     const GeometryIndex& g = geometry.index();
     auto check = [&](const char* name, bool present, const std::string& error, auto detail) {
@@ -90,7 +90,7 @@ void geometry_checks(LevelVerdict& v, const LevelDecoders& d) {
                            g.collision->octants, g.collision->vertices, g.collision->quads, g.collision->triangles,
                            g.collision->hero_groups);
     });
-    if (g.sky) {
+    if (g.sky && render) {
         const cache::Loaded obj = geometry.sky_obj();
         v.checks.push_back({"sky.obj renders its listed size", obj.bytes != nullptr,
                             obj.bytes ? fmt::format("{} bytes; {} shells as meshes, every face texture a def or none as "
@@ -98,7 +98,7 @@ void geometry_checks(LevelVerdict& v, const LevelDecoders& d) {
                                                     obj.bytes->size(), g.sky->shells.size())
                                       : obj.error});
     }
-    if (g.collision) {
+    if (g.collision && render) {
         const cache::Loaded obj = geometry.collision_obj();
         v.checks.push_back({"collision.obj renders its listed size", obj.bytes != nullptr,
                             obj.bytes ? fmt::format("{} bytes", obj.bytes->size()) : obj.error});
@@ -139,7 +139,7 @@ void gameplay_checks(LevelVerdict& v, const LevelGameplay& gameplay) {
 
 // formats-tie-sky.md A, formats-shrub.md: a line per class (its totals, or
 // why it was rejected), each OBJ, billboard and moby .glb rendered at its listed size.
-void class_model_checks(LevelVerdict& v, const LevelClassModels& models) {
+void class_model_checks(LevelVerdict& v, const LevelClassModels& models, bool render) {
     const ClassModelIndex& index = models.index();
     for (size_t c = 0; c < index.classes.size(); ++c) {
         const ClassModel& m = index.classes[c];
@@ -150,11 +150,12 @@ void class_model_checks(LevelVerdict& v, const LevelClassModels& models) {
         std::vector<std::string> lods, failures;
         for (int lod = 0; lod < m.lods; ++lod) {
             lods.push_back(fmt::format("{} vertices {} triangles", m.counts[lod].vertices, m.counts[lod].triangles));
+            if (!render) continue;
             const cache::Loaded obj = models.obj(c, lod);
             if (!obj.bytes) failures.push_back(obj.error);
         }
-        if (m.billboard_width && !models.billboard_png(c).bytes) failures.push_back("billboard image does not render");
-        for (int lod = 0; lod < 2; ++lod)  // the rigged .glb of each moby LOD, at its listed size
+        if (render && m.billboard_width && !models.billboard_png(c).bytes) failures.push_back("billboard image does not render");
+        for (int lod = 0; render && lod < 2; ++lod)  // the rigged .glb of each moby LOD, at its listed size
             if (models.kind() == ClassKind::moby && m.counts[lod].triangles > 0)
                 if (const cache::Loaded glb = models.glb(c, lod); !glb.bytes) failures.push_back(glb.error);
         v.checks.push_back({m.extent.name, failures.empty(),
@@ -243,12 +244,13 @@ LevelVerdict verify_level(const Disc& disc, size_t index, LevelDepth depth) {
         stream_check(v, "core_data decodes", d.core_data, "exactly the size core header 0x8C declares (§6.1)");
         stream_check(v, "gameplay decodes", d.gameplay, "the stream is consumed to its declared end (§9)");
         if (d.terrain) terrain_checks(v, d, level);
-        if (d.geometry) geometry_checks(v, d);
+        const bool render = depth != LevelDepth::indexes;
+        if (d.geometry) geometry_checks(v, d, render);
         if (d.gameplay_index) gameplay_checks(v, *d.gameplay_index);
         for (const auto& models : {d.mobies, d.ties, d.shrubs})
-            if (models) class_model_checks(v, *models);
-        if (d.scene) scene_checks(v, *d.scene);
-        if (d.collision_scene) scene_checks(v, *d.collision_scene);
+            if (models) class_model_checks(v, *models, render);
+        if (d.scene && render) scene_checks(v, *d.scene);
+        if (d.collision_scene && render) scene_checks(v, *d.collision_scene);
     }
     // Every file of the folder, as a copy would meet it: the extents
     // against the image's end, every stream and every texture bank decoded.

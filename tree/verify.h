@@ -39,10 +39,14 @@ struct DiscVerdict {
     bool ok() const;
 };
 
-// One level's checks. `decoders`: every decoder's own checks (streams,
-// gameplay blocks and files, class models, scenes); `every_file` also reads
-// every file of the folder whole. The level's folder is built first.
-enum class LevelDepth { decoders, every_file };
+// One level's checks. `indexes`: what every decoder's index checks (both
+// streams decoded whole, the tfrag patches, the occlusion, sky and collision
+// regions, every gameplay block with its class references and links and
+// every gameplay file rendered, each class model's counts), as an edit is
+// held to (edit/session.h); `decoders` also renders every class model, the
+// sky and collision OBJs and both scenes; `every_file` also reads every file
+// of the folder whole (gcfs verify). The level's folder is built first.
+enum class LevelDepth { indexes, decoders, every_file };
 LevelVerdict verify_level(const Disc& disc, size_t index, LevelDepth depth);
 
 // Decodes everything the tree can decode, level by level, through the same
