@@ -346,7 +346,6 @@ uint64_t Session::open(uint64_t ino, const std::string& path, bool truncate, int
             return error = EIO, 0;
         }
         std::lock_guard lock(mutex_);
-        deferred_->cancel("empty:" + path);  // the save goes on: an emptied file is written again
         draft->file = store_->new_draft_path();
         try {
             draft->fd = store_->folder().open_file(draft->file, true, true);
@@ -443,7 +442,10 @@ int Session::apply(uint64_t handle, pid_t closer) {
 void Session::refuse_if_still_empty(const std::string& path) {
     std::lock_guard lock(mutex_);
     for (const auto& [h, d] : drafts_)
-        if (d->path == path && !d->scratch) return;  // written again: its own close decides
+        if (d->path == path && !d->scratch) {  // opened again and not closed yet: asked again later
+            deferred_->schedule("empty:" + path, [this, path] { refuse_if_still_empty(path); });
+            return;
+        }
     refuse(path, "the file was emptied (0 bytes) and not written again; it keeps its content");
 }
 
@@ -537,6 +539,7 @@ void Session::refuse(const std::string& path, const std::string& why) {
 int Session::apply_content(const std::string& path, const Bytes& saved) {
     const auto target = edit_target(original_->scan, path);
     if (!target) return EINVAL;
+    deferred_->cancel("empty:" + path);  // the file was written again after it was emptied: this save decides
     // What the file already shows is no edit: it neither applies nor clears
     // a refusal (an editor writing back what it read after a refused save).
     if (shows(path, saved)) {
