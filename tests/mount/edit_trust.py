@@ -20,6 +20,8 @@ import time
 
 from PIL import Image
 
+import gcfs_mount
+
 gcfs, work = sys.argv[1:]
 work = os.path.join(work, "trust")
 shutil.rmtree(work, ignore_errors=True)
@@ -34,21 +36,9 @@ def check(name, ok, detail=""):
         failures.append(name)
 
 
-class Mount:
+class Mount(gcfs_mount.Mount):
     def __init__(self, image, *options, cwd=None, env=None, mnt=None):
-        self.mnt = mnt or tempfile.mkdtemp(dir=work, prefix="mnt-")
-        self.log = open(os.path.join(work, os.path.basename(self.mnt) + ".log"), "w+")
-        args = [gcfs, "mount", "-f", image, self.mnt]
-        for o in options:
-            args += ["-o", o]
-        self.proc = subprocess.Popen(args, stderr=self.log, cwd=cwd, env=env)
-        for _ in range(200):
-            if os.path.ismount(os.path.join(cwd or "", self.mnt)) or self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-
-    def path(self, rel):
-        return os.path.join(self.mnt, rel)
+        super().__init__(gcfs, image, list(options), work, cwd=cwd, env=env, mnt=mnt, required=False)
 
     def read(self, rel):
         with open(self.path(rel), "rb") as f:
@@ -57,16 +47,6 @@ class Mount:
     def events(self):
         """The event lines of .gcfs/edits (not the 'changes' lines under an applied one)."""
         return [l for l in self.read(".gcfs/edits").decode().splitlines()[2:] if not l.startswith(" ")]
-
-    def close(self):
-        subprocess.run(["fusermount3", "-u", self.path("")], check=False, cwd=None)
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.log.seek(0)
-        return self.log.read()
 
 
 def save(path, data):
@@ -129,10 +109,10 @@ with Image.open(plain.path(tex)) as picture:
 # ---- 1. relative paths, from the disc's own folder, as the README writes them
 os.makedirs(os.path.join(disc_dir, "mnt"))
 m = Mount("disc.iso", "edits=e", "noindex", cwd=disc_dir, mnt="mnt")
-m.mnt = os.path.join(disc_dir, "mnt")
-check("1. 'gcfs mount disc.iso mnt -o edits=e' from the disc's folder mounts", os.path.ismount(m.mnt), m.close() if not os.path.ismount(m.mnt) else "")
-if not os.path.ismount(m.mnt):  # go on with absolute paths, so the later points are still tried
-    m = Mount(image, "edits=" + os.path.join(disc_dir, "e"), "noindex", mnt=m.mnt)
+check("1. 'gcfs mount disc.iso mnt -o edits=e' from the disc's folder mounts", m.mounted(), "" if m.mounted() else m.close())
+if not m.mounted():  # go on with absolute paths, so the later points are still tried
+    os.makedirs(os.path.join(disc_dir, "mnt"), exist_ok=True)
+    m = Mount(image, "edits=" + os.path.join(disc_dir, "e"), "noindex", mnt=os.path.join(disc_dir, "mnt"))
 painted = Image.open(m.path(tex)).convert("RGBA")
 painted.putpixel((0, 0), painted.getpixel((1, 1)))
 buffer = io.BytesIO()

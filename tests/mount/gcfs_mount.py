@@ -8,17 +8,30 @@ import time
 
 
 class Mount:
-    """gcfs mount -f IMAGE MNT -o OPTIONS, under `work`; stderr kept in MNT.log."""
+    """gcfs mount -f IMAGE MNT -o OPTIONS..., under `work`; stderr kept in MNT.log. `options` is one
+    -o list or several; `cwd` and `env` are the daemon's, `mnt` a mountpoint of the caller's (as
+    given on the command line, `cwd` relative). With `required` False a mount that does not come up
+    is left for the caller to see (mounted() is False) instead of ending the test."""
 
-    def __init__(self, gcfs, image, options, work):
-        self.mnt = tempfile.mkdtemp(dir=work, prefix="mnt-")
-        self.log = open(self.mnt + ".log", "w+")
-        self.proc = subprocess.Popen([gcfs, "mount", "-f", image, self.mnt, "-o", options], stderr=self.log)
+    def __init__(self, gcfs, image, options, work, cwd=None, env=None, mnt=None, required=True):
+        self.mnt = os.path.join(cwd or "", mnt) if mnt else tempfile.mkdtemp(dir=work, prefix="mnt-")
+        self.log = open(self.mnt.rstrip("/") + ".log", "w+")
+        args = [gcfs, "mount", "-f", image, mnt or self.mnt]
+        for o in [options] if isinstance(options, str) else options:
+            args += ["-o", o]
+        self.proc = subprocess.Popen(args, stderr=self.log, cwd=cwd, env=env)
         for _ in range(200):
-            if os.path.ismount(self.mnt):
-                return
+            if self.mounted() or self.proc.poll() is not None:
+                break
             time.sleep(0.05)
-        raise SystemExit("the mount did not come up: %s -o %s" % (image, options))
+        if required and not self.mounted():
+            raise SystemExit("the mount did not come up: %s -o %s" % (image, options))
+
+    def mounted(self):
+        return os.path.ismount(self.mnt)
+
+    def path(self, rel):
+        return os.path.join(self.mnt, rel)
 
     def stats(self):
         return open(os.path.join(self.mnt, ".gcfs/stats")).read()
@@ -41,9 +54,14 @@ class Mount:
             raise
 
     def close(self):
-        """Unmounts; returns what the daemon logged."""
-        subprocess.run(["fusermount3", "-u", self.mnt], check=True)
-        self.proc.wait()
+        """Unmounts (when mounted); returns what the daemon logged."""
+        if self.mounted():
+            subprocess.run(["fusermount3", "-u", self.mnt], check=True)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
         os.rmdir(self.mnt)
         self.log.seek(0)
         return self.log.read()
