@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
@@ -26,10 +27,25 @@ const char* state_word(EditState s) {
     return "";
 }
 
-uint64_t bounded_sequence(const nlohmann::json& value, const std::function<EditStoreError(const std::string&)>& bad) {
+using Bad = std::function<EditStoreError(const std::string&)>;
+
+// A whole number of the JSON text, at most `most`. nlohmann converts a float
+// or a negative number to an integer type without a word (a float past the
+// type's range is undefined behaviour), so the kind is checked first.
+uint64_t whole_number(const nlohmann::json& value, const char* name, uint64_t most, const Bad& bad) {
+    if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<int64_t>() >= 0))
+        throw bad(fmt::format("\"{}\" is {}, not a whole number", name, value.dump()));
     const auto n = value.get<uint64_t>();
-    if (n >= kMaxSequence) throw bad(fmt::format("the sequence number {} is past {}", n, kMaxSequence));
+    if (n > most) throw bad(fmt::format("\"{}\" is {}, past {}", name, n, most));
     return n;
+}
+
+uint64_t bounded_sequence(const nlohmann::json& value, const Bad& bad) { return whole_number(value, "sequence", kMaxSequence - 1, bad); }
+
+// A time, seconds since 1970; absent is 0 (a journal written before times were kept).
+int64_t time_field(const nlohmann::json& entry, const char* name, const Bad& bad) {
+    if (!entry.contains(name)) return 0;
+    return static_cast<int64_t>(whole_number(entry.at(name), name, uint64_t{1} << 40, bad));
 }
 
 std::string when(int64_t seconds) {
@@ -69,9 +85,10 @@ Journal parse_journal(std::string_view text, const std::string& where) {
     }
     Journal journal;
     try {
-        if (!j.is_object() || j.value("gcfs_edits", 0) != kJournalVersion) throw bad(fmt::format("not a version {} gcfs journal", kJournalVersion));
+        if (!j.is_object() || !j.contains("gcfs_edits") || !j.at("gcfs_edits").is_number_integer() || j.at("gcfs_edits").get<int64_t>() != kJournalVersion)
+            throw bad(fmt::format("not a version {} gcfs journal", kJournalVersion));
         journal.image_key = j.at("image").get<std::string>();
-        journal.next_sequence = bounded_sequence(j.at("next_sequence"), bad);
+        journal.next_sequence = whole_number(j.at("next_sequence"), "next_sequence", kMaxSequence, bad);
         const auto& edits = j.at("edits");
         if (!edits.is_array() || edits.size() > kMaxJournalRecords)
             throw bad(fmt::format("\"edits\" is not an array of at most {} entries", kMaxJournalRecords));
@@ -88,16 +105,16 @@ Journal parse_journal(std::string_view text, const std::string& where) {
             else throw bad(fmt::format("the state {:?} is none of applied, refused, kept", state));
             r.status = e.at("status").get<std::string>();
             r.sequence = bounded_sequence(e.at("sequence"), bad);
-            r.time = e.value("time", int64_t{0});
-            r.size = e.at("size").get<uint64_t>();
-            r.crc = e.at("crc32").get<uint32_t>();
-            if (r.size > kMaxStoredBytes) throw bad(fmt::format("{:?} declares {} bytes", r.path, r.size));
+            r.time = time_field(e, "time", bad);
+            r.size = whole_number(e.at("size"), "size", kMaxStoredBytes, bad);
+            r.crc = static_cast<uint32_t>(whole_number(e.at("crc32"), "crc32", UINT32_MAX, bad));
             const auto& containers = e.at("containers");
             if (!containers.is_array() || containers.size() > kMaxContainers) throw bad("\"containers\" is not a short array");
-            for (const auto& c : containers) r.containers.push_back({c.at("path").get<std::string>(), c.at("bytes").get<uint64_t>()});
+            for (const auto& c : containers)
+                r.containers.push_back({c.at("path").get<std::string>(), whole_number(c.at("bytes"), "bytes", uint64_t{1} << 42, bad)});
             r.last_refusal = e.value("last_refusal", std::string());
             if (e.contains("refusal_sequence")) r.refusal_sequence = bounded_sequence(e.at("refusal_sequence"), bad);
-            r.refusal_time = e.value("refusal_time", int64_t{0});
+            r.refusal_time = time_field(e, "refusal_time", bad);
             if (!seen.insert(r.path).second) throw bad(fmt::format("{:?} is listed twice", r.path));
             journal.records.push_back(std::move(r));
         }
