@@ -460,11 +460,15 @@ void Session::release(uint64_t handle) {
     else after_close(*draft);
 }
 
+// Called with mutex_ held: whether a writer's handle holds the scratch file.
+bool Session::held_open(uint64_t scratch) const {
+    return std::any_of(drafts_.begin(), drafts_.end(), [&](const auto& entry) { return entry.second->scratch == scratch; });
+}
+
 // Called with mutex_ held: a scratch file no handle holds any more is kept
 // and reported a moment later, unless a rename or unlink took it first.
 void Session::after_close(const Draft& draft) {
-    for (const auto& [h, d] : drafts_)
-        if (d->scratch == draft.scratch) return;
+    if (held_open(draft.scratch)) return;
     if (!scratch_.count(draft.scratch)) return;
     if (scratch_[draft.scratch].file.starts_with("drafts/")) return;  // already kept
     const uint64_t ino = draft.scratch;
@@ -475,8 +479,7 @@ void Session::keep_if_unclaimed(uint64_t ino) {
     std::lock_guard lock(mutex_);
     const auto it = scratch_.find(ino);
     if (it == scratch_.end()) return;
-    for (const auto& [h, d] : drafts_)
-        if (d->scratch == ino) return;
+    if (held_open(ino)) return;
     ScratchFile& s = it->second;
     const std::string path = join(s.folder, s.name);
     if (!valid_mount_path(path)) {
@@ -602,8 +605,7 @@ int Session::unlink(const std::string& folder, const std::string& name) {
     const std::string path = join(folder, name);
     for (auto it = scratch_.begin(); it != scratch_.end(); ++it)
         if (it->second.folder == folder && it->second.name == name) {
-            bool open = false;
-            for (const auto& [h, d] : drafts_) open = open || d->scratch == it->first;
+            const bool open = held_open(it->first);
             deferred_->cancel(fmt::format("scratch:{}", it->first));
             try {
                 if (const EditRecord* r = store_->find(path); r && r->state == EditState::kept) store_->forget(path);
@@ -671,8 +673,7 @@ int Session::rename(const std::string& folder, const std::string& name, const st
             return EINVAL;
         }
         if (const int error = apply_content(target, content)) return error;
-        bool open = false;
-        for (const auto& [h, d] : drafts_) open = open || d->scratch == source;
+        const bool open = held_open(source);
         try {
             if (const EditRecord* r = store_->find(from); r && r->state == EditState::kept) store_->forget(from);
             else if (!open) drop_file(scratch_[source].file);
@@ -688,8 +689,7 @@ int Session::rename(const std::string& folder, const std::string& name, const st
         else ++it;
     scratch_[source].folder = to_folder;
     scratch_[source].name = to_name;
-    bool open = false;
-    for (const auto& [h, d] : drafts_) open = open || d->scratch == source;
+    const bool open = held_open(source);
     if (const EditRecord* r = store_->find(from); r && r->state == EditState::kept) {
         // A kept file renamed to another new name stays kept, under that name.
         try {

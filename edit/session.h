@@ -112,6 +112,7 @@ private:
     void refuse_if_still_empty(const std::string& path);
     void note_times();
     void drop_file(const std::string& file) const;
+    bool held_open(uint64_t scratch) const;
 
     std::string image_path_;
     std::shared_ptr<cache::LruCache> cache_;
