@@ -455,12 +455,17 @@ std::string apply_edit(ContainerParts& container, tree::Disc& original, const Ed
     if (const auto texture = texture_path(inside)) return apply_texture(parts, level, *texture, content);
     if (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9))) {
         const Bytes gameplay = content_of(parts, "gameplay");
-        auto encoded = formats::gameplay::import_file(
-            gameplay, std::string_view(inside).substr(9), std::string_view(reinterpret_cast<const char*>(content.data()), content.size()));
+        // formats.md 6.3: the classes the level's core holds, which a new tie or shrub may name.
+        formats::gameplay::HeldClasses held;
+        for (size_t kind = 0; kind < held.size(); ++kind)
+            for (const auto& entry : level.classes[kind]) held[kind].insert(entry.o_class);
+        std::string note;
+        auto encoded = formats::gameplay::import_file(gameplay, std::string_view(inside).substr(9),
+                                                      std::string_view(reinterpret_cast<const char*>(content.data()), content.size()), &held, &note);
         if (!encoded.ok()) throw EditRefused(encoded.error().message);
         const bool same = *encoded == gameplay;
         parts.replace("gameplay", std::move(*encoded));
-        return same ? "no change to gameplay.bin" : "gameplay.bin encoded again; rows not changed keep their bytes";
+        return same ? "no change to gameplay.bin" : "gameplay.bin encoded again (" + note + "); rows not changed keep their bytes";
     }
     throw EditRefused("gcfs does not encode this file");
 }
@@ -492,6 +497,9 @@ uint64_t edit_size_limit(const std::string& path, const tree::Source& shown) {
         const uint64_t width = std::min<uint64_t>(be32(16), 1 << 16), height = std::min<uint64_t>(be32(20), 1 << 16);
         return 2 * height * (1 + width * 8) + (4 << 20);
     }
+    // A table may grow by whole rows up to the formats' limits (32767 group
+    // members, formats-gameplay.md 3.11): room for that many lines of text.
+    if (path.ends_with(".csv") || path.ends_with(".txt")) return 4 * shown.size() + (32 << 20);
     return 4 * shown.size() + (64 << 10);
 }
 

@@ -1,0 +1,299 @@
+// Rows added, copied and removed in the gameplay tables, and every block
+// that follows them (formats/gameplay/instance_edit.h, help_import.h): each
+// case fails without its rule, and every result goes back through the
+// reader's checks (formats-gameplay.md §6).
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "formats/gameplay/export.h"
+#include "formats/gameplay/gameplay.h"
+#include "formats/gameplay/import.h"
+#include "mkdisc/gameplay.h"
+
+namespace test_instance_edit {  // apart from the other test files' names (unity builds)
+
+using namespace gcfs;
+using namespace gcfs::formats;
+using namespace gcfs::formats::gameplay;
+
+namespace {
+
+Bytes built() {
+    mkdisc::Random random(12);
+    mkdisc::GameplaySpec spec{0, false, [](double x, double y) { return 0.01 * x - 0.02 * y; }, 400, {100, 101, 102}, {500, 501}, {700}, 8};
+    return mkdisc::build_gameplay(spec, random);
+}
+
+std::string shown(const Gameplay& g, std::string_view name) {
+    for (const auto& f : export_gameplay(g))
+        if (f.name == name) return f.content;
+    FAIL("no file ", name);
+    return {};
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const auto& l : lines) out += l + "\n";
+    return out;
+}
+
+std::vector<std::string> cells_of(const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream in(line);
+    for (std::string c; std::getline(in, c, ',');) out.push_back(c);
+    if (!line.empty() && line.back() == ',') out.emplace_back();
+    return out;
+}
+
+std::string row_of(std::vector<std::string> cells) {
+    std::string out;
+    for (size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + cells[i];
+    return out;
+}
+
+size_t column(const std::string& header, std::string_view name) {
+    const auto names = cells_of(header);
+    return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
+// The file after the edit, read back with every block decoding.
+Gameplay edited(Bytes& file, std::string_view name, const std::string& text, const HeldClasses* held = nullptr) {
+    const auto out = import_file(file, name, text, held);
+    REQUIRE_MESSAGE(out.ok(), out.error().message);
+    file = *out;
+    Gameplay g = read_gameplay(file);
+    REQUIRE(g.file_error.empty());
+    for (const BlockInfo& b : kWriteOrder) {
+        CHECK_MESSAGE(g.status(b.block).error.empty(), b.name, ": ", g.status(b.block).error);
+    }
+    return g;
+}
+
+std::string refusal(const Bytes& file, std::string_view name, const std::string& text, const HeldClasses* held = nullptr) {
+    const auto out = import_file(file, name, text, held);
+    REQUIRE_FALSE(out.ok());
+    return out.error().message;
+}
+
+std::vector<uint16_t> members(const Gameplay& g, size_t group) { return g.moby_groups.value->groups.at(group).members; }
+
+}  // namespace
+
+TEST_CASE("a copied moby line is a new moby: the next uid, its own copy of the pvars and fixups, its source's group") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    const RecordTable& old = *before.mobies.value;
+    REQUIRE(old.s32(1, 0x68) == 0);   // the builder: moby 1 carries pvar 0, with the shared pointer
+    REQUIRE(old.s32(2, 0x58) == 0);   // moby 2 is in group 0
+    auto lines = lines_of(shown(before, "mobies.csv"));
+    auto copy = cells_of(lines[2]);
+    const size_t x = column(lines[0], "pos_x");
+    copy[x] = shortest(std::stof(copy[x]) + 5);
+    lines.push_back(row_of(copy));
+    lines.push_back(lines[3]);
+    const Gameplay g = edited(file, "mobies.csv", joined(lines));
+    const RecordTable& now = *g.mobies.value;
+    REQUIRE(now.count() == old.count() + 2);
+    int32_t largest = 0;
+    for (size_t i = 0; i < old.count(); ++i) largest = std::max(largest, old.s32(i, 0x10));
+    CHECK(now.s32(old.count(), 0x10) == largest + 1);
+    CHECK(now.s32(old.count() + 1, 0x10) == largest + 2);
+    CHECK(now.f32(old.count(), 0x40) == old.f32(1, 0x40) + 5);
+    const auto pvars = before.pvar_table.value->size();
+    const int32_t own = now.s32(old.count(), 0x68);
+    CHECK(own == static_cast<int32_t>(pvars));  // appended after the kept entries
+    REQUIRE(g.pvar_table.value->size() == pvars + 1);
+    const auto& e = g.pvar_table.value->at(static_cast<size_t>(own));
+    const auto& source = before.pvar_table.value->at(0);
+    CHECK(e.size == source.size);
+    CHECK(std::equal(g.pvar_data.value->begin() + e.offset, g.pvar_data.value->begin() + e.offset + e.size,
+                     before.pvar_data.value->begin() + source.offset));
+    CHECK(g.moby_link_fixups.value->size() == before.moby_link_fixups.value->size() + 1);
+    CHECK(g.pointer_fixups.value->size() == before.pointer_fixups.value->size() + 1);
+    CHECK(g.shared_data.value->pointers.size() == before.shared_data.value->pointers.size() + 1);
+    CHECK(g.shared_data.value->pointers.back().pvar_index == own);
+    CHECK(now.s32(old.count() + 1, 0x68) == -1);
+    CHECK(now.s32(old.count() + 1, 0x58) == 0);
+    CHECK(members(g, 0).back() == old.count() + 1);
+    // The other rows, the cameras and the sounds keep their bytes.
+    CHECK(std::equal(old.bytes.begin(), old.bytes.end(), now.bytes.begin()));
+    CHECK(g.cameras.bytes == before.cameras.bytes);
+}
+
+TEST_CASE("a removed moby takes its pvars, fixups and group places with it; a moby others link to stays") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    const RecordTable& old = *before.mobies.value;
+    auto lines = lines_of(shown(before, "mobies.csv"));
+    const std::string linked = refusal(file, "mobies.csv", [&] { auto l = lines; l.erase(l.begin() + 1); return joined(l); }());
+    CHECK_MESSAGE(linked.find("moby 0 is linked from pvar") != std::string::npos, linked);
+    lines.erase(lines.begin() + 2);  // moby 1: pvar 0 and the shared pointer
+    const Gameplay g = edited(file, "mobies.csv", joined(lines));
+    const RecordTable& now = *g.mobies.value;
+    REQUIRE(now.count() == old.count() - 1);
+    CHECK(g.pvar_table.value->size() == before.pvar_table.value->size() - 1);
+    CHECK(now.s32(4, 0x68) == old.s32(5, 0x68) - 1);  // moby 5 is row 4, its pvar one lower
+    CHECK(g.cameras.value->s32(1, 0x1c) == before.cameras.value->s32(1, 0x1c) - 1);
+    CHECK(g.shared_data.value->pointers.empty());
+    CHECK(g.moby_link_fixups.value->size() == before.moby_link_fixups.value->size() - 1);
+    CHECK(members(g, 0) == std::vector<uint16_t>{0, 1, 3});  // {0, 2, 4} without moby 1
+    CHECK(members(g, 2) == std::vector<uint16_t>{static_cast<uint16_t>(old.count() - 2)});
+}
+
+TEST_CASE("a moved group member: the line's group cell moves it, and the record's group field follows (formats-gameplay.md 3.1, 3.11)") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    auto lines = lines_of(shown(before, "mobies.csv"));
+    auto cells = cells_of(lines[4]);  // moby 3, in no group
+    cells[column(lines[0], "group")] = "2";
+    lines[4] = row_of(cells);
+    const Gameplay g = edited(file, "mobies.csv", joined(lines));
+    CHECK(members(g, 2).back() == 3);
+    CHECK(g.mobies.value->s32(3, 0x58) == 2);
+    cells[column(lines[0], "group")] = "3";
+    lines[4] = row_of(cells);
+    CHECK(refusal(file, "mobies.csv", joined(lines)).find("line 5, column") != std::string::npos);
+}
+
+TEST_CASE("every moby of a class removed, then one added back: the class list stays and the new moby reads") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    auto lines = lines_of(shown(before, "mobies.csv"));
+    const size_t cls = column(lines[0], "class");
+    std::vector<std::string> kept{lines[0]};
+    for (size_t i = 1; i < lines.size(); ++i)
+        if (cells_of(lines[i])[cls] != "101") kept.push_back(lines[i]);
+    Gameplay g = edited(file, "mobies.csv", joined(kept));
+    CHECK(*g.moby_classes.value == *before.moby_classes.value);  // §3.12: kept as it is
+    auto again = lines_of(shown(g, "mobies.csv"));
+    std::vector<std::string> fresh(cells_of(again[0]).size());
+    fresh[cls] = "101";
+    fresh[column(again[0], "scale")] = "1";
+    again.push_back(row_of(fresh));
+    fresh[cls] = "100";  // moby 9's class, which has pvars: the new one takes a copy
+    again.push_back(row_of(fresh));
+    const size_t count = g.mobies.value->count();
+    g = edited(file, "mobies.csv", joined(again));
+    const RecordTable& now = *g.mobies.value;
+    REQUIRE(now.count() == count + 2);
+    CHECK(now.s32(count, 0x00) == 0x88);  // §3.1's defaults for a new record
+    CHECK(now.s32(count, 0x38) == 32);
+    CHECK(now.s32(count, 0x58) == -1);
+    CHECK(now.s32(count, 0x68) == -1);
+    const int32_t copied = now.s32(count + 1, 0x68);
+    REQUIRE(copied >= 0);
+    CHECK(g.pvar_table.value->at(static_cast<size_t>(copied)).size == before.pvar_table.value->at(2).size);
+    const std::string unknown = refusal(file, "mobies.csv", [&] {
+        auto l = lines_of(shown(g, "mobies.csv"));
+        fresh[cls] = "555";
+        l.push_back(row_of(fresh));
+        return joined(l);
+    }());
+    CHECK_MESSAGE(unknown.find(fmt::format("line {}, column {} (class): 555", count + 4, cls + 1)) != std::string::npos, unknown);
+}
+
+TEST_CASE("a removed tie: the class list, groups and ambient bytes follow; a new tie may name a class the core holds") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    REQUIRE(*before.tie_classes.value == std::vector<int32_t>{500, 501});
+    auto lines = lines_of(shown(before, "ties.csv"));
+    const auto ambient_cell = column(lines[0], "ambient_rgba");
+    const std::string tie2_ambient = cells_of(lines[3])[ambient_cell];
+    REQUIRE_FALSE(tie2_ambient.empty());
+    lines.erase(lines.begin() + 1);
+    Gameplay g = edited(file, "ties.csv", joined(lines));
+    CHECK(*g.tie_classes.value == std::vector<int32_t>{501, 500});  // §3.12: first appearance
+    CHECK(g.tie_groups.value->groups[0].members == std::vector<uint16_t>{0});
+    CHECK(g.tie_groups.value->groups[2].members == std::vector<uint16_t>{1});
+    CHECK(g.tie_ambient.value->front().tie_index == 1);  // tie 2's bytes, now tie 1's
+    CHECK(cells_of(lines_of(shown(g, "ties.csv"))[2])[ambient_cell] == tie2_ambient);
+    // A copy keeps the ambient bytes; a new tie of a held class not in the list is accepted.
+    auto more = lines_of(shown(g, "ties.csv"));
+    more.push_back(more[2]);
+    auto fresh = cells_of(more[1]);
+    fresh[0] = "";
+    fresh[1] = "502";
+    fresh[ambient_cell] = "";
+    more.push_back(row_of(fresh));
+    CHECK(refusal(file, "ties.csv", joined(more)).find("502 names no tie class") != std::string::npos);
+    const HeldClasses held{{{}, {500, 501, 502}, {700}}};
+    const size_t count = g.ties.value->count();
+    g = edited(file, "ties.csv", joined(more), &held);
+    REQUIRE(g.ties.value->count() == count + 2);
+    CHECK(*g.tie_classes.value == std::vector<int32_t>{501, 500, 502});
+    CHECK(g.tie_ambient.value->back().tie_index == static_cast<int16_t>(count));
+    CHECK(cells_of(lines_of(shown(g, "ties.csv"))[count + 1])[ambient_cell] == tie2_ambient);
+}
+
+TEST_CASE("a camera added and a camera removed: the pvar of the removed one goes, mobies keep their bytes") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    auto lines = lines_of(shown(before, "cameras.csv"));
+    REQUIRE(before.cameras.value->s32(1, 0x1c) >= 0);
+    lines.erase(lines.begin() + 2);
+    lines.push_back(",3,1,2,3,0,0,0.5,");
+    const Gameplay g = edited(file, "cameras.csv", joined(lines));
+    REQUIRE(g.cameras.value->count() == before.cameras.value->count());
+    CHECK(g.cameras.value->f32(2, 0x18) == 0.5f);
+    CHECK(g.cameras.value->s32(2, 0x1c) == -1);
+    CHECK(g.pvar_table.value->size() == before.pvar_table.value->size() - 1);
+    CHECK(g.mobies.bytes == before.mobies.bytes);
+}
+
+TEST_CASE("a help message added in one language is listed in all, with no text in the others; a removed one leaves them all") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    std::string text = shown(before, "help/french.txt") + "777\tNouveau message\n";
+    std::string note;
+    auto out = import_file(file, "help/french.txt", text, nullptr, &note);
+    REQUIRE_MESSAGE(out.ok(), out.error().message);
+    CHECK_MESSAGE(note.find("1 message added, 0 removed; the 7 other languages") != std::string::npos, note);
+    Gameplay g = read_gameplay(*out);
+    for (int l = 0; l < kLanguageCount; ++l) {
+        CAPTURE(std::string(kLanguages[l]));
+        REQUIRE(g.help[l].ok());
+        const auto& m = g.help[l].value->messages;
+        REQUIRE(m.size() == before.help[l].value->messages.size() + 1);
+        CHECK(m.back().ids[0] == 777);
+        CHECK(m.back().text.empty() == (l != 2));  // french is slot 0x18, language 2
+    }
+    auto dup = text + "777\tagain\n";
+    CHECK(refusal(file, "help/french.txt", dup).find("id 777 is line") != std::string::npos);
+    auto lines = lines_of(shown(g, "help/us_english.txt"));
+    lines.erase(lines.begin());
+    out = import_file(*out, "help/us_english.txt", joined(lines));
+    REQUIRE(out.ok());
+    g = read_gameplay(*out);
+    for (int l = 0; l < kLanguageCount; ++l) CHECK(g.help[l].value->messages.size() == before.help[l].value->messages.size());
+    CHECK(g.help[2].value->messages.front().ids[0] != 0x1001);
+}
+
+TEST_CASE("the limits: 15-bit group members (formats-gameplay.md 3.11) hold row 32767 and refuse row 32768") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    auto lines = lines_of(shown(before, "mobies.csv"));
+    const std::string plain = lines[4];  // moby 3: no pvars, no group
+    auto grouped = cells_of(plain);
+    grouped[column(lines[0], "group")] = "0";
+    while (lines.size() < 32768) lines.push_back(plain);
+    lines.push_back(row_of(grouped));  // row 32767
+    Bytes fits = file;
+    const Gameplay g = edited(fits, "mobies.csv", joined(lines));
+    CHECK(members(g, 0).back() == 32767);
+    lines.back() = plain;
+    lines.push_back(row_of(grouped));  // row 32768
+    const std::string refused = refusal(file, "mobies.csv", joined(lines));
+    CHECK_MESSAGE(refused.find("row 32768 cannot be in a group") != std::string::npos, refused);
+}
+
+}  // namespace test_instance_edit
