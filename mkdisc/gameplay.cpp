@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "formats/gameplay/gameplay.h"
+#include "formats/gameplay/spheres.h"
 
 namespace gcfs::mkdisc {
 namespace {
@@ -370,16 +371,9 @@ private:
         Areas a;
         a.records = {&kAreaSchema, {}, {}};
         const std::array<std::vector<int32_t>, kAreaParts> links[2] = {{{{0, 1}, {0}, {0}, {}, {2}}}, {{{2}, {1, 2}, {}, {0}, {}}}};
+        const std::array<const RecordTable*, 3> volumes = {&volumes_[0], &volumes_[1], &volumes_[2]};
         for (const auto& l : links) {
-            std::vector<Vec4> points;
-            for (int32_t p : l[0]) points.insert(points.end(), paths_[p].begin(), paths_[p].end());
-            for (int kind = 0; kind < 3; ++kind)
-                for (int32_t v : l[1 + kind]) {
-                    const auto corners = unit_cube_corners(matrix_of(kind, static_cast<size_t>(v)));
-                    points.insert(points.end(), corners.begin(), corners.end());
-                }
-            const Vec4 s = bounding_sphere(points);
-            RecordBuilder(kAreaSchema).floats(0, std::array<float, 4>{s.x, s.y, s.z, s.w}).append_to(a.records);
+            RecordBuilder(kAreaSchema).floats(0, sphere_floats(area_sphere(paths_, volumes, l))).append_to(a.records);
             a.links.push_back(l);
         }
         return a;

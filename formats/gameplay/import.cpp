@@ -18,6 +18,7 @@
 #include "formats/gameplay/gameplay.h"
 #include "formats/gameplay/help_import.h"
 #include "formats/gameplay/instance_edit.h"
+#include "formats/gameplay/paths_import.h"
 
 namespace gcfs::formats::gameplay {
 namespace {
@@ -141,7 +142,9 @@ std::string reconcile_positions(std::string_view name, std::string_view edited, 
     return out;
 }
 
-bool importable(std::string_view name) { return table_spec(name) || name == "settings.json" || help_language(name) >= 0; }
+bool importable(std::string_view name) {
+    return table_spec(name) || name == "settings.json" || name == "paths.csv" || help_language(name) >= 0;
+}
 
 Result<Bytes> import_file(ByteSpan gameplay, std::string_view name, std::string_view text, const HeldClasses* held, std::string* note) {
     return capture([&] {
@@ -155,6 +158,8 @@ Result<Bytes> import_file(ByteSpan gameplay, std::string_view name, std::string_
         std::string said;
         if (const TableSpec* t = table_spec(name)) {
             write_instances(g, *t, read_rows(g, *t, text, held), blocks);
+        } else if (name == "paths.csv") {
+            import_paths(g, text, blocks);
         } else if (name == "settings.json") {
             blocks[static_cast<size_t>(Block::level_settings)] = import_settings(g, text);
         } else if (const int language = help_language(name); language >= 0) {

@@ -11,6 +11,7 @@
 #include "formats/gameplay/export.h"
 #include "formats/gameplay/gameplay.h"
 #include "formats/gameplay/import.h"
+#include "formats/gameplay/spheres.h"
 #include "mkdisc/gameplay.h"
 
 namespace test_instance_edit {  // apart from the other test files' names (unity builds)
@@ -294,6 +295,59 @@ TEST_CASE("the limits: 15-bit group members (formats-gameplay.md 3.11) hold row 
     lines.push_back(row_of(grouped));  // row 32768
     const std::string refused = refusal(file, "mobies.csv", joined(lines));
     CHECK_MESSAGE(refused.find("row 32768 cannot be in a group") != std::string::npos, refused);
+}
+
+TEST_CASE("a path point added: the path grows, and the areas over it bound the new point (formats-gameplay.md 3.14)") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    auto lines = lines_of(shown(before, "paths.csv"));
+    REQUIRE(lines[1].starts_with("path,0,0,"));
+    REQUIRE(before.areas.value->links[0][0] == std::vector<int32_t>{0, 1});
+    lines.insert(lines.begin() + 2, "path,0,,1000,-20,3.5,1");
+    Gameplay g = edited(file, "paths.csv", joined(lines));
+    const auto& path = g.paths.value->splines[0].vertices;
+    REQUIRE(path.size() == before.paths.value->splines[0].vertices.size() + 1);
+    CHECK(path[1].x == 1000.f);
+    CHECK(g.paths.value->splines[1].vertices.size() == before.paths.value->splines[1].vertices.size());
+    std::vector<std::vector<Vec4>> splines;
+    for (const auto& s : g.paths.value->splines) splines.push_back(s.vertices);
+    const Vec4 want = area_sphere(splines, {&*g.cuboids.value, &*g.spheres.value, &*g.cylinders.value}, g.areas.value->links[0]);
+    CHECK(g.areas.value->records.f32(0, 0xc) == want.w);
+    CHECK(g.areas.value->records.f32(0, 0xc) > before.areas.value->records.f32(0, 0xc));
+    CHECK(g.areas.value->records.bytes.size() == before.areas.value->records.bytes.size());
+    CHECK(std::equal(g.areas.value->records.bytes.begin() + 0x30, g.areas.value->records.bytes.end(),
+                     before.areas.value->records.bytes.begin() + 0x30));  // area 1 links no moved path
+    // A new path, then removed again; a path an area links stays.
+    lines = lines_of(shown(g, "paths.csv"));
+    lines.push_back("path,7,0,1,2,3,0");
+    lines.push_back("path,7,1,4,5,6,0");
+    g = edited(file, "paths.csv", joined(lines));
+    REQUIRE(g.paths.value->splines.size() == 4);
+    CHECK(g.paths.value->splines[3].vertices.size() == 2);
+    lines = lines_of(shown(g, "paths.csv"));
+    std::vector<std::string> without;
+    for (const auto& l : lines)
+        if (!l.starts_with("path,3,") && !l.starts_with("path,2,")) without.push_back(l);
+    CHECK(refusal(file, "paths.csv", joined(without)).find("path 2 is linked by area 1") != std::string::npos);
+    without.clear();
+    for (const auto& l : lines)
+        if (!l.starts_with("path,3,")) without.push_back(l);
+    g = edited(file, "paths.csv", joined(without));
+    CHECK(g.paths.value->splines.size() == 3);
+}
+
+TEST_CASE("a grind path point moved: its bounding sphere is recomputed (formats-gameplay.md 3.6)") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    auto lines = lines_of(shown(before, "paths.csv"));
+    const auto at = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.starts_with("grind,0,0,"); });
+    REQUIRE(at != lines.end());
+    *at = "grind,0,0,-500,0,0,0";
+    const Gameplay g = edited(file, "paths.csv", joined(lines));
+    const Vec4 want = bounding_sphere(g.grind_paths.value->splines[0].vertices);
+    CHECK(g.grind_paths.value->grind.f32(0, 0) == want.x);
+    CHECK(g.grind_paths.value->grind.f32(0, 0xc) == want.w);
+    CHECK(g.grind_paths.value->grind.s32(0, 0x10) == before.grind_paths.value->grind.s32(0, 0x10));  // fields kept
 }
 
 }  // namespace test_instance_edit
