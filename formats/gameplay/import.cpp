@@ -113,6 +113,7 @@ std::string reconcile_positions(std::string_view name, std::string_view edited, 
         at = stop;
     }
     const auto& header = rows->front().cells;
+    if (header != table_header(*t)) return std::string(edited);  // import_file refuses it
     const size_t pos0 = header.size() - (t->block == Block::ties ? 5 : 4);  // pos_x/y/z, group[, ambient_rgba]
     const auto matched = matched_rows(*rows, *before);
     for (size_t r = 1; r < rows->size(); ++r) {
@@ -120,6 +121,7 @@ std::string reconcile_positions(std::string_view name, std::string_view edited, 
         const uint64_t line = (*rows)[r].line;
         if (!matched[r] || cells.size() != header.size() || line == 0 || line > lines.size()) continue;  // a new row gives both itself
         const auto& old = (*before)[matched[r]].cells;
+        if (old.size() != header.size()) continue;
         bool changed = false;
         for (int axis = 0; axis < 3; ++axis) {
             const size_t pos = pos0 + static_cast<size_t>(axis), col3 = col3_column(header, axis);

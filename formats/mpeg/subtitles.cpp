@@ -1,9 +1,11 @@
 #include "formats/mpeg/subtitles.h"
 
 #include <algorithm>
+#include <map>
 #include <cstdio>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "formats/common/game_text.h"
 
@@ -171,6 +173,35 @@ std::vector<Cue> parse_srt(std::string_view srt) {
     return cues;
 }
 
+struct ShownCue {
+    int64_t start_ms, stop_ms;
+    std::string text;
+};
+
+// The edited cues paired with the shown ones in order (a longest common
+// subsequence): a cue is the shown one with the same times or the same
+// text. Returns, per edited cue, its shown cue or -1 (added); a shown cue
+// no edited one takes was removed.
+std::vector<int64_t> match_cues(const std::vector<ShownCue>& shown, const std::vector<Cue>& edited) {
+    const size_t n = shown.size(), m = edited.size();
+    auto same = [&](size_t a, size_t b) {
+        return (shown[a].start_ms == edited[b].start_ms && shown[a].stop_ms == edited[b].stop_ms) || shown[a].text == edited[b].text;
+    };
+    // Both counts are at most 2047 (the caller checks): 4 M cells of u16.
+    std::vector<uint16_t> lcs((n + 1) * (m + 1), 0);
+    auto at = [&](size_t a, size_t b) -> uint16_t& { return lcs[a * (m + 1) + b]; };
+    for (size_t a = n; a-- > 0;)
+        for (size_t b = m; b-- > 0;)
+            at(a, b) = same(a, b) ? static_cast<uint16_t>(at(a + 1, b + 1) + 1) : std::max(at(a + 1, b), at(a, b + 1));
+    std::vector<int64_t> out(m, -1);
+    for (size_t a = 0, b = 0; a < n && b < m;) {
+        if (same(a, b) && at(a, b) == at(a + 1, b + 1) + 1) out[b++] = static_cast<int64_t>(a++);
+        else if (at(a + 1, b) >= at(a, b + 1)) ++a;
+        else ++b;
+    }
+    return out;
+}
+
 }  // namespace
 
 Result<Bytes> game_text_from_utf8(std::string_view text) {
@@ -204,16 +235,18 @@ Result<Bytes> import_subrip(ByteSpan blob, size_t language, std::string_view srt
         std::vector<Subtitle> records = std::move(*parsed);
         const std::vector<size_t> with_text = cue_records(records, language);  // the cues as subrip() wrote them
         const std::vector<Cue> cues = parse_srt(srt);
-        if (cues.size() != with_text.size())
-            fail(Errc::bad_value, 0, fmt::format("{} cues where the table gives this language {}: the table's {} records are shared by the "
-                                                 "five languages (their times and order), so cues cannot be added or removed",
-                                                 cues.size(), with_text.size(), records.size()));
+        // §4: 16 bytes a record in a table its s16 offsets address.
+        constexpr size_t kMaxRecords = 0x7FFF / 16;
+        if (cues.size() > kMaxRecords) fail(Errc::too_large, 0, fmt::format("{} cues: a subtitle table holds at most {} records", cues.size(), kMaxRecords));
+        std::vector<ShownCue> shown;
+        for (size_t r : with_text)
+            shown.push_back({frame_milliseconds(records[r].start_frame, region), frame_milliseconds(records[r].stop_frame, region),
+                             game_text_utf8(records[r].text[language])});
+        const std::vector<int64_t> match = match_cues(shown, cues);  // edited cue → shown cue, -1: added
         int times_changed = 0;
-        for (size_t k = 0; k < cues.size(); ++k) {
-            Subtitle& r = records[with_text[k]];
-            const Cue& cue = cues[k];
-            // A blank cue or one of no time would show none when read back: a cue cannot be removed.
-            if (blank(cue.text)) fail(Errc::bad_value, 0, fmt::format("line {}: a cue needs its text", cue.line));
+        auto record_of = [&](const Cue& cue, Subtitle& r) {
+            // A blank cue or one of no time would show none when read back: take the cue out instead.
+            if (blank(cue.text)) fail(Errc::bad_value, 0, fmt::format("line {}: a cue needs its text (remove the whole cue to remove it)", cue.line));
             if (game_text_utf8(r.text[language]) != cue.text) {
                 auto bytes = game_text_from_utf8(cue.text);
                 if (!bytes.ok()) {
@@ -232,21 +265,61 @@ Result<Bytes> import_subrip(ByteSpan blob, size_t language, std::string_view srt
                     fail(Errc::bad_value, 0, fmt::format("line {}: times must run forward and end within {} frames", cue.line - 1, 0x7FFF));
                 r.start_frame = static_cast<int16_t>(start);
                 r.stop_frame = static_cast<int16_t>(stop);
-                ++times_changed;
+                return true;
+            }
+            return false;
+        };
+        // Records in table order; an added cue goes after the record of the
+        // matched cue before it (first, when none is).
+        std::vector<bool> kept(records.size(), true);
+        for (size_t r : with_text) kept[r] = false;
+        std::map<int64_t, std::vector<size_t>> added_after;  // record (-1: the start) → added cues
+        int64_t previous = -1;
+        size_t added = 0;
+        for (size_t j = 0; j < cues.size(); ++j) {
+            if (match[j] >= 0) {
+                const size_t r = with_text[static_cast<size_t>(match[j])];
+                kept[r] = true;
+                times_changed += record_of(cues[j], records[r]);
+                previous = static_cast<int64_t>(r);
+            } else {
+                added_after[previous].push_back(j);
+                ++added;
             }
         }
-        if (times_changed) note = fmt::format("{} cues' times changed: each record's time is every language's", times_changed);
+        std::vector<Subtitle> out;
+        auto add_new = [&](int64_t after) {
+            for (size_t j : added_after[after]) {
+                Subtitle r{};
+                r.start_frame = r.stop_frame = -1;
+                (void)record_of(cues[j], r);  // the cue's text and times
+                out.push_back(std::move(r));
+            }
+        };
+        add_new(-1);
+        size_t removed = 0;
+        for (size_t r = 0; r < records.size(); ++r) {
+            if (kept[r]) out.push_back(records[r]);
+            else ++removed;
+            add_new(static_cast<int64_t>(r));
+        }
+        if (out.size() > kMaxRecords) fail(Errc::too_large, 0, fmt::format("{} records: a subtitle table holds at most {}", out.size(), kMaxRecords));
+        std::vector<std::string> said;
+        if (times_changed) said.push_back(fmt::format("{} cues' times changed: each record's time is every language's", times_changed));
+        if (added) said.push_back(fmt::format("{} cue{} added, with no text in the other four languages", added, added == 1 ? "" : "s"));
+        if (removed) said.push_back(fmt::format("{} cue{} removed from all five languages (a record is theirs together)", removed, removed == 1 ? "" : "s"));
+        note = fmt::format("{}", fmt::join(said, "; "));
         std::vector<std::array<std::string, 5>> texts;
         std::vector<std::pair<int16_t, int16_t>> frames;
-        for (const Subtitle& r : records) {
+        for (const Subtitle& r : out) {
             std::array<std::string, 5> row;
             for (size_t l = 0; l < 5; ++l) row[l].assign(r.text[l].begin(), r.text[l].end());
             texts.push_back(std::move(row));
             frames.emplace_back(r.start_frame, r.stop_frame);
         }
-        Bytes out = write_subtitles(texts, frames);
-        if (out.size() > 0x7FFF) fail(Errc::too_large, 0, fmt::format("{} bytes of subtitles: s16 offsets address at most 32767", out.size()));
-        return out;
+        Bytes bytes = write_subtitles(texts, frames);
+        if (bytes.size() > 0x7FFF) fail(Errc::too_large, 0, fmt::format("{} bytes of subtitles: s16 offsets address at most 32767", bytes.size()));
+        return bytes;
     });
 }
 

@@ -60,10 +60,12 @@ Result<Bytes> game_text_from_utf8(std::string_view text);
 
 // `blob` with language `language`'s texts and the cues' times from `srt`, a
 // SubRip file as subrip() writes it edited (the edit decoder for NN.<lang>.srt).
-// Cues pair with cue_records' records, in its order, so their count cannot
-// change (nor a cue be made blank or of no time): the records' times are shared by the five
-// languages (a changed time changes it for all of them, and `note` says so).
-// A text or time left as shown keeps its bytes.
+// Cues pair with cue_records' records in order, a cue with the shown one of
+// the same times or the same text: a cue left out removes its record, which
+// the five languages share (its text goes from all of them); a cue added is
+// a new record, placed after the record of the cue before it, with no text
+// in the other languages; a changed time changes it for all of them. `note`
+// says which of these happened. A text or time left as shown keeps its bytes.
 Result<Bytes> import_subrip(ByteSpan blob, size_t language, std::string_view srt, VideoRegion region, std::string& note);
 
 }  // namespace gcfs::formats::mpeg

@@ -35,11 +35,16 @@ cat > "$WORK/seeds/journal/three" <<'JSON'
   "size": 80, "crc32": 7, "containers": []}]}
 JSON
 mkdir -p "$WORK/seeds/edit_text"
-for pick in "0 mobies.csv" "3 cameras.csv" "6 settings.json" "7 help/us_english.txt"; do
-    read -r pick_index pick_file <<< "$pick"
-    "$GCFS" cat "$disc" LEVEL00/gameplay.bin > "$WORK/gp.bin"; "$GCFS" cat "$disc" "LEVEL00/gameplay/$pick_file" > "$WORK/gp.txt"
+# Each as shown, and some with rows added and removed (sed: a line
+# duplicated, a line deleted, a line appended), the way a modder edits them.
+"$GCFS" cat "$disc" LEVEL00/gameplay.bin > "$WORK/gp.bin"
+for pick in "0 mobies.csv" "3 cameras.csv" "6 settings.json" "7 help/us_english.txt" "9 paths.csv" \
+            "0 mobies.csv 3p;5d" "129 ties.csv 2p;4d" "2 shrubs.csv 3d" "9 paths.csv 2p;\$d" "7 help/us_english.txt \$a777\tadded"; do
+    read -r pick_index pick_file pick_sed <<< "$pick"
+    "$GCFS" cat "$disc" "LEVEL00/gameplay/$pick_file" | sed "${pick_sed:-}" > "$WORK/gp.txt"
+    seed_name="$pick_index${pick_sed:+-rows-$(echo "$pick_sed" | tr -dc '0-9a-z')}"
     python3 -c 'import struct, sys; g = open(sys.argv[1], "rb").read(); sys.stdout.buffer.write(struct.pack("<I", len(g)) + g + bytes([int(sys.argv[3])]) + open(sys.argv[2], "rb").read())' \
-        "$WORK/gp.bin" "$WORK/gp.txt" "$pick_index" > "$WORK/seeds/edit_text/$pick_index"
+        "$WORK/gp.bin" "$WORK/gp.txt" "$pick_index" > "$WORK/seeds/edit_text/$seed_name"
 done
 # A one-octant collision block (formats.md 8.3), so mutations also run fast:
 # mesh at 0x40; root, z node, y node, then an octant of 4 vertices, a quad and

@@ -258,8 +258,34 @@ TEST_CASE("SubRip read back: texts and times land in their language's records; c
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().message.find("line 3, column 3") != std::string::npos);
     CHECK(refused.error().message.find("U+2603") != std::string::npos);
-    const auto extra = formats::mpeg::import_subrip(table, 1, shown + "2\n00:00:09,000 --> 00:00:10,000\nMore\n", formats::mpeg::VideoRegion::ntsc, note);
-    CHECK_FALSE(extra.ok());
+}
+
+TEST_CASE("SubRip cues added and removed: a new record with no text in the other languages, a removed one leaves all five") {
+    using formats::mpeg::VideoRegion;
+    const Bytes table = formats::mpeg::write_subtitles({{"Hello", "Bonjour", "", "", ""}, {"Bye", "", "", "", ""}}, {{30, 90}, {120, 200}});
+    const auto records = *formats::mpeg::parse_subtitles(table);
+    const std::string french = formats::mpeg::subrip(records, 1, VideoRegion::ntsc);
+    std::string note;
+    const auto extra = formats::mpeg::import_subrip(table, 1, french + "\n2\n00:00:03,500 --> 00:00:03,900\nPlus\n", VideoRegion::ntsc, note);
+    REQUIRE_MESSAGE(extra.ok(), extra.error().message);
+    CHECK_MESSAGE(note.find("1 cue added, with no text in the other four languages") != std::string::npos, note);
+    const auto grown = *formats::mpeg::parse_subtitles(*extra);
+    REQUIRE(grown.size() == 3);
+    CHECK(grown[1].text[1] == Bytes{'P', 'l', 'u', 's'});  // after the record of the cue before it
+    CHECK(grown[1].text[0].empty());
+    CHECK(grown[2].text[0] == records[1].text[0]);
+    CHECK(formats::mpeg::subrip(grown, 0, VideoRegion::ntsc) == formats::mpeg::subrip(records, 0, VideoRegion::ntsc));
+    // English shows Hello and Bye: Hello taken out (Bye renumbered 1, as editors do) removes its record, French's Bonjour with it.
+    const std::string english = formats::mpeg::subrip(records, 0, VideoRegion::ntsc);
+    std::string second = english.substr(english.find("\n\n") + 2);
+    second[0] = '1';
+    const auto fewer = formats::mpeg::import_subrip(table, 0, second, VideoRegion::ntsc, note);
+    REQUIRE_MESSAGE(fewer.ok(), fewer.error().message);
+    CHECK_MESSAGE(note.find("1 cue removed from all five languages") != std::string::npos, note);
+    const auto shrunk = *formats::mpeg::parse_subtitles(*fewer);
+    REQUIRE(shrunk.size() == 1);
+    CHECK(shrunk[0].text[0] == records[1].text[0]);
+    CHECK(formats::mpeg::subrip(shrunk, 1, VideoRegion::ntsc).empty());
 }
 
 TEST_CASE("a PIF written again from a picture of its own colours is its own bytes; a 4-bit one keeps 16 colours") {
