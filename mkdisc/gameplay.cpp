@@ -60,6 +60,7 @@ Matrix stored(Matrix m) {
 class Builder {
 public:
     Builder(const GameplaySpec& spec, Random& random) : spec_(spec), random_(random) {}
+    const Bytes& mappings() const { return mappings_; }
 
     Bytes build() {
         std::array<std::optional<Bytes>, kBlockCount> blocks;
@@ -93,7 +94,8 @@ public:
         set(Block::point_lights, encode_point_lights(point_lights()));
         set(Block::grind_paths, encode_grind_paths(grind_data(), grind_paths_));
         set(Block::areas, encode_areas(areas()));
-        if (spec_.level % 2 == 0) set(Block::occlusion, encode_occlusion(occlusion()));
+        mappings_ = encode_occlusion(occlusion());
+        if (spec_.level % 2 == 0) set(Block::occlusion, mappings_);
         return assemble(blocks);
     }
 
@@ -401,12 +403,18 @@ private:
     SharedData shared_;
     std::vector<TieAmbient> tie_ambient_;
     std::vector<std::vector<Vec4>> paths_, grind_paths_;
+    Bytes mappings_;
 };
 
 }  // namespace
 
 std::string help_phrase(int level) { return fmt::format("GCFS help phrase for level {:02d}: press X to jump", level); }
 
-Bytes build_gameplay(const GameplaySpec& spec, Random& random) { return Builder(spec, random).build(); }
+Bytes build_gameplay(const GameplaySpec& spec, Random& random, Bytes* mappings) {
+    Builder builder(spec, random);
+    Bytes file = builder.build();
+    if (mappings) *mappings = builder.mappings();
+    return file;
+}
 
 }  // namespace gcfs::mkdisc

@@ -25,6 +25,11 @@ struct GameplaySpec {
 // The phrase planted in every level's US English help block (a mount test greps for it).
 std::string help_phrase(int level);
 
-formats::Bytes build_gameplay(const GameplaySpec& spec, Random& random);
+// `mappings`, when given, gets the occlusion mappings block (§3.17) of
+// every level, even one whose gameplay file leaves the slot 0: the level's
+// occlusion extent is a copy of it (formats.md §3.1 0x28, Wrench's
+// write_occlusion_copy), and the game reads the mappings from there when the
+// slot is 0 (Wrench's packer always leaves it so).
+formats::Bytes build_gameplay(const GameplaySpec& spec, Random& random, formats::Bytes* mappings = nullptr);
 
 }  // namespace gcfs::mkdisc

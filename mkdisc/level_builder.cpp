@@ -592,16 +592,15 @@ LevelImage build_level(const LevelSpec& spec) {
     write_level_core_header(core_header, core.header);
     std::copy(core_header.bytes().begin(), core_header.bytes().end(), core.idx.begin());
 
+    Bytes occlusion_copy;  // formats.md §3.1 0x28: a copy of the occlusion mappings
     level.gameplay = build_gameplay({spec.index, spec.scale == Scale::full, core.terrain.height, core.terrain.extent,
                                      core.moby_classes, core.tie_classes, core.shrub_classes, level.patch_count},
-                                    random);
+                                    random, &occlusion_copy);
     for (Damage kind : spec.damage) damage_gameplay(level.gameplay, kind);
     const Bytes data = data_lump(core, core_stream, random, spec.index);
     Bytes gameplay = compressed(level.gameplay);
     for (Damage kind : spec.damage) damage_gameplay_stream(gameplay, kind);
     const Bytes bank = sound_bank(random, spec.scale == Scale::full ? (1u << 20) + random.below(1u << 19) : 0x1800);
-    ByteWriter occlusion_copy;  // §3.1: a copy of the occlusion mappings
-    blob(occlusion_copy, 0x900, random);
 
     level.header.id = spec.id;
     level.header.reverb = static_cast<int32_t>(random.below(8));
@@ -617,7 +616,7 @@ LevelImage build_level(const LevelSpec& spec) {
         level.header.gameplay = file.add(gameplay);
         level.header.sound_bank = file.add(bank);
     }
-    level.header.occlusion = file.add(occlusion_copy.bytes());
+    level.header.occlusion = file.add(occlusion_copy);
     for (Damage kind : spec.damage) damage_level_header(level.header, kind);
     level.level_wad = file.finish(level.header);
     level.audio_wad = level_audio_wad(spec.index, spec.scale, spec.damage);
