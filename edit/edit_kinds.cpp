@@ -1,5 +1,7 @@
 #include "edit/edit_kinds.h"
 
+#include "edit/gameplay_edit.h"
+
 #include <fmt/format.h>
 
 #include <charconv>
@@ -453,21 +455,16 @@ std::string apply_edit(ContainerParts& container, tree::Disc& original, const Ed
         return fmt::format("{} bytes, compressed again (formats.md 5)", content.size());
     }
     if (const auto texture = texture_path(inside)) return apply_texture(parts, level, *texture, content);
-    if (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9))) {
-        const Bytes gameplay = content_of(parts, "gameplay");
-        // formats.md 6.3: the classes the level's core holds, which a new tie or shrub may name.
-        formats::gameplay::HeldClasses held;
-        for (size_t kind = 0; kind < held.size(); ++kind)
-            for (const auto& entry : level.classes[kind]) held[kind].insert(entry.o_class);
-        std::string note;
-        auto encoded = formats::gameplay::import_file(gameplay, std::string_view(inside).substr(9),
-                                                      std::string_view(reinterpret_cast<const char*>(content.data()), content.size()), &held, &note);
-        if (!encoded.ok()) throw EditRefused(encoded.error().message);
-        const bool same = *encoded == gameplay;
-        parts.replace("gameplay", std::move(*encoded));
-        return same ? "no change to gameplay.bin" : "gameplay.bin encoded again (" + note + "); rows not changed keep their bytes";
-    }
+    if (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)))
+        return apply_gameplay_file(parts, level, std::string_view(inside).substr(9), content);
     throw EditRefused("gcfs does not encode this file");
+}
+
+Bytes rebase_edit(ContainerParts& parts, tree::Disc& original, const EditTarget& target, ByteSpan earlier, ByteSpan content) {
+    const std::string prefix = "gameplay/";
+    if (target.key.kind != ContainerKey::level || !target.inside.starts_with(prefix)) return Bytes(content.begin(), content.end());
+    return rebase_gameplay_file(dynamic_cast<LevelParts&>(parts), original.level(target.key.index), std::string_view(target.inside).substr(prefix.size()),
+                                earlier, content);
 }
 
 Bytes prepare_edit(const EditTarget& target, ByteSpan content, const std::function<Bytes()>& shown) {

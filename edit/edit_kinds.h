@@ -47,6 +47,13 @@ std::string apply_edit(ContainerParts& parts, tree::Disc& original, const EditTa
 // `shown` is asked only for the files that need it.
 formats::Bytes prepare_edit(const EditTarget& target, formats::ByteSpan content, const std::function<formats::Bytes()>& shown);
 
+// `content`, a save of `target` made over what `earlier` (the file's applied
+// edit) showed, as an edit of the file without `earlier`, over `parts` (the
+// container with every other edit): formats/gameplay/rebase.h for a
+// level's gameplay tables; any other file as it is. Throws EditRefused.
+formats::Bytes rebase_edit(ContainerParts& parts, tree::Disc& original, const EditTarget& target, formats::ByteSpan earlier,
+                           formats::ByteSpan content);
+
 // The most bytes a draft of the writable file `path` may hold, from what it
 // shows (`shown`): a PNG at most twice a 16-bit RGBA picture of the shown
 // picture's size plus 4 MiB of other chunks; a WAV ten minutes of 48 kHz

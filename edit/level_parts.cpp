@@ -34,10 +34,11 @@ formats::Result<Bytes> LevelParts::stored(const std::string& part) const {
         if (const auto problems = formats::extent_problems(*header, sectors); !problems.empty())
             formats::fail(problems.front().code, problems.front().offset, problems.front().message);
         const formats::ByteSpan whole(container_);
-        if (part == "gameplay") {
-            if (header->gameplay.empty()) formats::fail(Errc::bad_value, 0x20, "the container has no gameplay extent");
-            return Bytes(whole.begin() + static_cast<int64_t>(header->gameplay.byte_offset()),
-                         whole.begin() + static_cast<int64_t>(header->gameplay.byte_offset() + header->gameplay.byte_size()));
+        // §3.1: the extents that are parts of their own (gameplay at 0x20, the occlusion copy at 0x28).
+        for (const auto& [name, range, at] : {std::tuple{"gameplay", header->gameplay, 0x20}, std::tuple{"occlusion", header->occlusion, 0x28}}) {
+            if (part != name) continue;
+            if (range.empty()) formats::fail(Errc::bad_value, static_cast<uint64_t>(at), fmt::format("the container has no {} extent", name));
+            return Bytes(whole.begin() + static_cast<int64_t>(range.byte_offset()), whole.begin() + static_cast<int64_t>(range.byte_offset() + range.byte_size()));
         }
         const formats::ByteSpan lump = whole.subspan(header->data.byte_offset(), header->data.byte_size());
         auto sections = formats::parse_data_lump_header(lump, lump.size());

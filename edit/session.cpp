@@ -513,13 +513,18 @@ bool Session::shows(const std::string& path, const Bytes& content) const {
     }
 }
 
-Bytes Session::replay(ContainerKey key, const std::string* path, const Bytes* content, std::string* status) const {
+std::unique_ptr<ContainerParts> Session::parts_without(ContainerKey key, const std::string* path) const {
     auto parts = open_parts(key, read_container(*original_, key));
     for (const auto& r : store_->records()) {
         const auto target = edit_target(original_->scan, r.path);
         if (!r.applied() || !target || target->key != key || (path && r.path == *path)) continue;
         apply_edit(*parts, *original_, *target, store_->stored(r));
     }
+    return parts;
+}
+
+Bytes Session::replay(ContainerKey key, const std::string* path, const Bytes* content, std::string* status) const {
+    auto parts = parts_without(key, path);
     if (path) *status = apply_edit(*parts, *original_, *edit_target(original_->scan, *path), *content);
     if (!parts->changed()) return {};
     auto rebuilt = parts->rebuild();
@@ -550,10 +555,17 @@ int Session::apply_content(const std::string& path, const Bytes& saved) {
         return 0;
     }
     try {
-        const Bytes content = prepare_edit(*target, saved, [&] {
+        Bytes content = prepare_edit(*target, saved, [&] {
             const auto held = disc();
             return whole(*held->tree.node(*held->tree.resolve(path))->source);
         });
+        // A file saved again was saved over what its earlier edit showed:
+        // kept as an edit of the file without that one (edit_kinds.h).
+        for (const auto& r : store_->records())
+            if (r.path == path && r.applied()) {
+                auto parts = parts_without(target->key, &path);
+                content = rebase_edit(*parts, *original_, *target, store_->stored(r), content);
+            }
         std::string status;
         auto containers = containers_;
         Bytes container = replay(target->key, &path, &content, &status);

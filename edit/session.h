@@ -103,6 +103,9 @@ private:
     // The container with every applied edit of it in order, plus `path` as
     // `content` when given (empty: nothing changed it); throws EditRefused.
     formats::Bytes replay(ContainerKey key, const std::string* path, const formats::Bytes* content, std::string* status) const;
+    // The container's parts with every applied edit but `path`'s (none when
+    // `path` is null).
+    std::unique_ptr<ContainerParts> parts_without(ContainerKey key, const std::string* path) const;
     // Called with mutex_ held.
     int apply_content(const std::string& path, const formats::Bytes& saved);
     void refuse(const std::string& path, const std::string& why);

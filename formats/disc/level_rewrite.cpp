@@ -120,8 +120,9 @@ Result<Bytes> rewrite_level_container(ByteSpan container, const std::map<std::st
         // The data lump first: its new size decides the data extent's.
         std::map<std::string, Bytes> extent_parts;
         bool lump_changed = false;
+        auto own_extent = [](const std::string& name) { return name == "gameplay" || name == "occlusion"; };  // §3.1 0x20, 0x28
         for (const auto& [name, bytes] : parts) {
-            if (name == "gameplay")
+            if (own_extent(name))
                 extent_parts.emplace(name, bytes);
             else
                 lump_changed = true;
@@ -130,10 +131,11 @@ Result<Bytes> rewrite_level_container(ByteSpan container, const std::map<std::st
             if (h.data.empty()) fail(Errc::bad_value, 0x10, "the container has no data lump");
             std::map<std::string, Bytes> lump_parts;
             for (const auto& [name, bytes] : parts)
-                if (name != "gameplay") lump_parts.emplace(name, bytes);
+                if (!own_extent(name)) lump_parts.emplace(name, bytes);
             extent_parts.emplace("data", rewrite_lump(container.subspan(h.data.byte_offset(), h.data.byte_size()), lump_parts));
         }
         if (extent_parts.contains("gameplay") && h.gameplay.empty()) fail(Errc::bad_value, 0x20, "the container has no gameplay extent");
+        if (extent_parts.contains("occlusion") && h.occlusion.empty()) fail(Errc::bad_value, 0x28, "the container has no occlusion extent");
 
         std::vector<Slot> slots;
         std::vector<SectorRange*> ranges;

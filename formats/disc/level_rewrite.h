@@ -12,8 +12,8 @@ namespace gcfs::formats {
 
 // `parts` holds the new stored bytes (WAD-LZ compressed already where §4.1
 // says the part is) of data-lump sections by their data_lump_sections() name
-// ("core_data", "gs_ram", "hud_bank_1", ...) and of the level extent
-// "gameplay". A part that still fits where it was is written there, the rest
+// ("core_data", "gs_ram", "hud_bank_1", ...) and of the level extents
+// "gameplay" and "occlusion" (§3.1 0x20, 0x28). A part that still fits where it was is written there, the rest
 // of its old room zeroed; one that grows pushes what follows it along, by the
 // growth rounded to the part's unit (0x40 bytes in the lump, as Wrench aligns
 // its sections; one sector in the container), so every other part keeps its

@@ -14,6 +14,7 @@
 #include "formats/common/game_text.h"
 #include "formats/export/csv_read.h"
 #include "formats/gameplay/export.h"
+#include "formats/gameplay/block_readers.h"
 #include "formats/gameplay/cells.h"
 #include "formats/gameplay/gameplay.h"
 #include "formats/gameplay/help_import.h"
@@ -148,7 +149,7 @@ bool importable(std::string_view name) {
     return table_spec(name) || name == "settings.json" || name == "paths.csv" || help_language(name) >= 0;
 }
 
-Result<Bytes> import_file(ByteSpan gameplay, std::string_view name, std::string_view text, const HeldClasses* held, std::string* note) {
+Result<Imported> import_file(ByteSpan gameplay, std::string_view name, std::string_view text, const LevelContext* level) {
     return capture([&] {
         const Gameplay g = read_gameplay(gameplay);
         if (!g.file_error.empty()) fail(Errc::bad_value, 0, "gameplay.bin does not decode: " + g.file_error);
@@ -157,9 +158,21 @@ Result<Bytes> import_file(ByteSpan gameplay, std::string_view name, std::string_
             fail(Errc::bad_value, 0, "gameplay.bin does not encode back to its own bytes, so its files are not edited one by one; "
                                      "write gameplay.bin itself");
         const auto before = blocks;
+        Imported out;
         std::string said;
         if (const TableSpec* t = table_spec(name)) {
-            write_instances(g, *t, read_rows(g, *t, text, held), blocks);
+            if (level && level->occlusion_copy && !g.occlusion.present() && (t->block == Block::mobies || t->block == Block::ties)) {
+                auto copy = capture([&] {
+                    uint64_t length = 0;
+                    return read_occlusion(*level->occlusion_copy, 0, length);
+                });
+                if (!copy.ok())
+                    fail(Errc::bad_value, 0, fmt::format("the level's occlusion mappings (occlusion.bin) do not decode ({}), and a {} edit "
+                                                         "writes them again",
+                                                         copy.error().describe(), t->name));
+                out.visibility.mappings = std::move(*copy);
+            }
+            write_instances(g, *t, read_rows(g, *t, text, level ? &level->held : nullptr), blocks, &out.visibility);
         } else if (name == "paths.csv") {
             import_paths(g, text, blocks);
         } else if (name == "settings.json") {
@@ -169,8 +182,9 @@ Result<Bytes> import_file(ByteSpan gameplay, std::string_view name, std::string_
         } else {
             fail(Errc::bad_value, 0, fmt::format("gameplay/{} is not a file gcfs encodes", name));
         }
-        if (note) *note = written_again(before, blocks, said);
-        return assemble(blocks);
+        out.note = written_again(before, blocks, said);
+        out.gameplay = assemble(blocks);
+        return out;
     });
 }
 

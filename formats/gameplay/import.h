@@ -6,24 +6,39 @@
 // removed, and the blocks that count them are written again.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "formats/common/bytes.h"
 #include "formats/gameplay/table_rows.h"
+#include "formats/gameplay/visibility.h"
 
 namespace gcfs::formats::gameplay {
 
 // Whether `name` (relative to gameplay/) is a file import_file takes.
 bool importable(std::string_view name);
 
+// What the rest of a level gives an edit of its gameplay files.
+struct LevelContext {
+    HeldClasses held;  // the classes its core holds: a new tie or shrub may name any
+    // Its occlusion extent, a copy of the occlusion mappings (formats.md 3.1
+    // 0x28), which the game reads when gameplay.bin leaves the slot 0.
+    std::optional<Bytes> occlusion_copy;
+};
+
+struct Imported {
+    Bytes gameplay;
+    std::string note;         // which blocks were written again, and why
+    Visibility visibility;    // the mappings after the edit, the bits to show and clear
+};
+
 // gameplay.bin with `name`'s block rebuilt from `text`, and every block its
-// rows count, index or link (instance_edit.h, help_import.h). Errors name
-// the line and column (or the JSON key) that cannot be encoded. `held`: the
-// classes the level's core holds (a new tie or shrub may name any); without
-// it, the class lists of gameplay.bin. `note`: what was written again.
-Result<Bytes> import_file(ByteSpan gameplay, std::string_view name, std::string_view text, const HeldClasses* held = nullptr,
-                          std::string* note = nullptr);
+// rows count, index or link (instance_edit.h, help_import.h, paths_import.h).
+// Errors name the line and column (or the JSON key) that cannot be encoded.
+// Without `level`, class cells are checked against gameplay.bin's own
+// class lists and only its own mappings block is followed.
+Result<Imported> import_file(ByteSpan gameplay, std::string_view name, std::string_view text, const LevelContext* level = nullptr);
 
 // ties.csv and shrubs.csv show the matrix's column 3 twice (col3_x/y/z and
 // pos_x/y/z): `edited`, saved over `shown`, with each pair made one value

@@ -149,44 +149,102 @@ struct Edit {
 
     // §3.17: moby mappings name uids of mobies with occlusion 0, tie mappings
     // tie occlusion_index values. A mapping whose instance is gone goes; one
-    // whose instance's id changed follows it; the rest keep their bits.
-    void occlusion_mappings() {
+    // whose instance's id changed follows it; a copied or new instance gets
+    // one with a free bit; a moved or new instance's bit is shown everywhere
+    // (visibility.h).
+    void occlusion(Visibility* vis) {
         const auto& d = g.occlusion;
-        if (!d.present()) return;
-        if (!d.ok()) fail(Errc::bad_value, 0, fmt::format("the occlusion mappings did not decode ({}), and the edit writes them again", d.error));
+        if (d.present() && !d.ok())
+            fail(Errc::bad_value, 0, fmt::format("the occlusion mappings did not decode ({}), and the edit writes them again", d.error));
+        const std::optional<OcclusionMappings> found = d.present() ? d.value : vis ? vis->mappings : std::nullopt;
+        if (!found) return;
         const bool mobies = t.block == Block::mobies;
         const uint16_t field = mobies ? 0x10 : 0x0c;
         auto id_of = [&](const RecordTable& r, size_t i) -> std::optional<int32_t> {
             if (mobies && r.s32(i, 0x6c) != 0) return std::nullopt;
             return r.s32(i, field);
         };
-        std::set<int32_t> now;
-        for (size_t i = 0; i < records.count(); ++i)
-            if (const auto id = id_of(records, i)) now.insert(*id);
         const RecordTable& before = *table().value;
-        std::map<int32_t, size_t> owner;
+        std::map<int32_t, size_t> owner;  // id → the old instance it named
         for (size_t k = 0; k < before.count(); ++k)
             if (const auto id = id_of(before, k)) owner.try_emplace(*id, k);
-        OcclusionMappings after = *d.value;
+        OcclusionMappings after = *found;
         auto& list = after.kinds[mobies ? 2 : 1];
         std::vector<OcclusionMapping> kept;
+        std::set<size_t> mapped_rows;
+        std::set<int32_t> shown;
         for (OcclusionMapping m : list) {
-            if (!now.contains(m.id)) {
-                const auto it = owner.find(m.id);
-                if (it != owner.end()) {
-                    const int64_t row = new_of_old[it->second];
-                    const auto id = row >= 0 ? id_of(records, static_cast<size_t>(row)) : std::nullopt;
-                    if (!id) continue;  // the instance is gone, or no longer occluded
-                    m.id = *id;
-                }
+            if (const auto it = owner.find(m.id); it != owner.end()) {
+                const int64_t row = new_of_old[it->second];
+                const auto id = row >= 0 ? id_of(records, static_cast<size_t>(row)) : std::nullopt;
+                if (!id) continue;  // the instance is gone, or no longer occluded
+                m.id = *id;
+                mapped_rows.insert(static_cast<size_t>(row));
+                if (moved(static_cast<size_t>(row), it->second)) shown.insert(m.bit_index);
             }
-            kept.push_back(m);
+            kept.push_back(m);  // (a mapping that named no instance is left as found)
         }
-        if (kept.size() == list.size() &&
-            std::equal(kept.begin(), kept.end(), list.begin(), [](const auto& a, const auto& b) { return a.id == b.id && a.bit_index == b.bit_index; }))
-            return;
         list = std::move(kept);
-        set(Block::occlusion, encode_occlusion(after));
+        // The bits every other mapping leaves free, lowest first.
+        std::set<int32_t> used;
+        for (const auto& kind : after.kinds)
+            for (const auto& m : kind) used.insert(m.bit_index);
+        int32_t next_bit = 0;
+        const auto& mapped_before = found->kinds[mobies ? 2 : 1];
+        auto was_mapped = [&](size_t k) {
+            const auto id = id_of(before, k);
+            return id && std::any_of(mapped_before.begin(), mapped_before.end(), [&](const auto& m) { return m.id == *id; });
+        };
+        // A copy is mapped when its source was; a new row when the level maps
+        // any instance of its kind; a kept row keeps what it had.
+        for (size_t i = 0; i < records.count(); ++i) {
+            const EditedRow& row = edited.rows[i];
+            const auto id = id_of(records, i);
+            if (mapped_rows.contains(i) || !id || (row.source >= 0 && !row.copy)) continue;
+            if (row.source >= 0 ? !was_mapped(static_cast<size_t>(row.source)) : mapped_before.empty()) continue;
+            while (used.contains(next_bit)) ++next_bit;
+            if (next_bit >= kVisibilityBits)
+                fail(Errc::too_large, 0, fmt::format("line {}: no visibility bit is free for the new {}: the masks have {} (formats.md 8.1) and "
+                                                     "every one is some instance's",
+                                                     row.line, mobies ? "moby" : "tie", kVisibilityBits));
+            list.push_back({next_bit, *id});
+            used.insert(next_bit);
+            shown.insert(next_bit);
+        }
+        std::set<int32_t> before_bits;
+        for (const auto& kind : found->kinds)
+            for (const auto& m : kind) before_bits.insert(m.bit_index);
+        const bool changed = !same_mappings(after, *found);
+        if (changed && d.present()) set(Block::occlusion, encode_occlusion(after));
+        if (!vis) return;
+        vis->mappings = after;
+        vis->mappings_changed = changed;
+        vis->shown_everywhere = shown;
+        for (int32_t b : before_bits)
+            if (!used.contains(b)) vis->freed.insert(b);
+    }
+
+    static bool same_mappings(const OcclusionMappings& a, const OcclusionMappings& b) {
+        for (size_t k = 0; k < 3; ++k)
+            if (a.kinds[k].size() != b.kinds[k].size() ||
+                !std::equal(a.kinds[k].begin(), a.kinds[k].end(), b.kinds[k].begin(),
+                            [](const auto& x, const auto& y) { return x.id == y.id && x.bit_index == y.bit_index; }))
+                return false;
+        return true;
+    }
+
+    // Whether old tie k had a mapping (§3.17: by its occlusion_index).
+    static bool source_mapped(const OcclusionMappings& m, const RecordTable& before, size_t k) {
+        const int32_t id = before.s32(k, 0x0c);
+        return std::any_of(m.kinds[1].begin(), m.kinds[1].end(), [&](const auto& x) { return x.id == id; });
+    }
+
+    // Whether row i stands elsewhere than old record k: a moby's position
+    // (§3.1 0x40), a tie's matrix (§3.2 0x10-0x4f).
+    bool moved(size_t i, size_t k) const {
+        const ByteSpan now = records.record(i), was = table().value->record(k);
+        const size_t from = t.block == Block::mobies ? 0x40 : 0x10, to = t.block == Block::mobies ? 0x4c : 0x50;
+        return !std::equal(now.begin() + from, now.begin() + to, was.begin() + from);
     }
 
     // A new moby's pvars: the first moby of its class that has any (§3.13:
@@ -210,7 +268,7 @@ struct Edit {
 
 }  // namespace
 
-void write_instances(const Gameplay& g, const TableSpec& t, const EditedTable& edited, BlockBytes& blocks) {
+void write_instances(const Gameplay& g, const TableSpec& t, const EditedTable& edited, BlockBytes& blocks, Visibility* visibility) {
     Edit e{g, t, edited, blocks, {}, edited.records};
     const RecordTable& before = *e.table().value;
     e.new_of_old.assign(before.count(), -1);
@@ -219,13 +277,13 @@ void write_instances(const Gameplay& g, const TableSpec& t, const EditedTable& e
     switch (t.block) {
         case Block::mobies:
             e.groups(Block::moby_groups, g.moby_groups);
-            e.occlusion_mappings();
+            e.occlusion(visibility);
             break;
         case Block::ties:
             e.groups(Block::tie_groups, g.tie_groups);
             e.class_list(Block::tie_classes);
             e.tie_ambient();
-            e.occlusion_mappings();
+            e.occlusion(visibility);
             break;
         case Block::shrubs: e.groups(Block::shrub_groups, g.shrub_groups); e.class_list(Block::shrub_classes); break;
         default: break;

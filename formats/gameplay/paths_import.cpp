@@ -22,7 +22,6 @@ struct KindEdit {
     std::vector<int64_t> source;      // each new path's old index, -1: new
     std::vector<int32_t> renumber;    // old path → new index, -1: removed
     std::vector<bool> moved;          // new path: its points differ from the old path's
-    std::vector<uint64_t> first_line; // where each old path's lines start, for refusals
     bool changed = false;
 };
 
@@ -44,7 +43,7 @@ bool same_points(const std::vector<Vec4>& a, const std::vector<Vec4>& b) {
 
 }  // namespace
 
-void import_paths(const Gameplay& g, std::string_view text, BlockBytes& blocks) {
+PathOrigins import_paths(const Gameplay& g, std::string_view text, BlockBytes& blocks) {
     auto rows = csv::parse(text);
     if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
     if (rows->empty() || rows->front().cells != kHeader) fail(Errc::bad_value, 0, "line 1: the header must stay kind,path,point,x,y,z,w");
@@ -54,7 +53,6 @@ void import_paths(const Gameplay& g, std::string_view text, BlockBytes& blocks) 
     for (auto& k : kinds) {
         if (!k.d->ok()) fail(Errc::bad_value, 0, fmt::format("the paths block did not decode ({}), so it cannot be encoded again", k.d->error));
         k.renumber.assign(k.d->value->splines.size(), -1);
-        k.first_line.assign(k.d->value->splines.size(), 0);
     }
     // The shown rows by kind, path and point, for the cells' old text.
     std::map<std::tuple<int, int64_t, int64_t>, std::vector<std::string>> shown;
@@ -112,14 +110,14 @@ void import_paths(const Gameplay& g, std::string_view text, BlockBytes& blocks) 
         for (size_t p = 0; p < old_count; ++p)
             if (lines[k].contains(static_cast<int64_t>(p))) {
                 e.renumber[p] = static_cast<int32_t>(e.splines.size());
-                e.first_line[p] = lines[k][static_cast<int64_t>(p)].front()->line;
                 add(static_cast<int64_t>(p), static_cast<int64_t>(p));
             }
         for (int64_t p : new_order[k]) add(p, -1);
         e.changed = e.splines.size() != old_count;
         for (size_t i = 0; i < e.splines.size(); ++i) e.changed = e.changed || e.moved[i] || e.source[i] != static_cast<int64_t>(i);
     }
-    if (!kinds[0].changed && !kinds[1].changed) return;
+    const PathOrigins origins{kinds[0].source, kinds[1].source};
+    if (!kinds[0].changed && !kinds[1].changed) return origins;
     if (kinds[0].changed) blocks[static_cast<size_t>(Block::paths)] = encode_paths(kinds[0].splines);
     if (kinds[1].changed) {
         // §3.6: a kept grind path keeps its fields, a new one starts at 0; the sphere follows the points.
@@ -138,7 +136,7 @@ void import_paths(const Gameplay& g, std::string_view text, BlockBytes& blocks) 
         }
         blocks[static_cast<size_t>(Block::grind_paths)] = encode_grind_paths(grind, kinds[1].splines);
     }
-    if (!kinds[0].changed) return;
+    if (!kinds[0].changed) return origins;
     // §3.5: the ship path is a path by index.
     const auto& settings = g.level_settings;
     if (settings.ok()) {
@@ -153,7 +151,7 @@ void import_paths(const Gameplay& g, std::string_view text, BlockBytes& blocks) 
     }
     // §3.14: areas link paths by index; an area over a moved path bounds its new points.
     const auto& areas = g.areas;
-    if (!areas.present()) return;
+    if (!areas.present()) return origins;
     if (!areas.ok()) fail(Errc::bad_value, 0, fmt::format("the areas block did not decode ({}), and it links paths", areas.error));
     Areas after = *areas.value;
     bool areas_changed = false;
@@ -176,6 +174,7 @@ void import_paths(const Gameplay& g, std::string_view text, BlockBytes& blocks) 
         areas_changed = true;
     }
     if (areas_changed) blocks[static_cast<size_t>(Block::areas)] = encode_areas(after);
+    return origins;
 }
 
 }  // namespace gcfs::formats::gameplay

@@ -7,12 +7,16 @@
 // Grind paths keep their fields, their spheres recomputed (§3.6).
 #pragma once
 
+#include <array>
 #include <string_view>
+#include <vector>
 
 #include "formats/gameplay/instance_edit.h"
 
 namespace gcfs::formats::gameplay {
 
-void import_paths(const Gameplay& g, std::string_view text, BlockBytes& blocks);
+// Per kind (paths, grind paths), each path's old index after the edit (-1: new).
+using PathOrigins = std::array<std::vector<int64_t>, 2>;
+PathOrigins import_paths(const Gameplay& g, std::string_view text, BlockBytes& blocks);
 
 }  // namespace gcfs::formats::gameplay

@@ -123,8 +123,9 @@ struct Reader {
             const bool fresh = !shown;
             const bool changed = fresh || cell != (*shown)[column];
             if (t.pvar_field && f.offset == t.pvar_field) {
-                // §3.13: gcfs numbers pvars; a row's own are pvars/moby_<uid>.bin.
-                if (!fresh && changed)
+                // §3.13: gcfs numbers pvars (a copy's and a new row's cell is not read);
+                // a row's own are pvars/moby_<uid>.bin.
+                if (!fresh && !copy && changed)
                     refuse(line.line, column, fmt::format("pvar_index is gcfs's to number, and stays {} (the pvars are pvars/moby_<uid>.bin)",
                                                           (*shown)[column]));
                 ++column;
@@ -191,23 +192,24 @@ struct Reader {
     }
 };
 
-// A copy or a new row whose uid is empty or another row's takes the next
-// free one (one past the largest): a uid names one instance (§3.1, §3.17).
-void give_uids(const TableSpec& t, EditedTable& table) {
+// A copy or a new row whose `field` (a uid, §3.1; a tie's occlusion_index,
+// §3.17) is empty (`asked`) or another row's takes the next free value (one
+// past the largest): each names one instance.
+void give_fresh(const TableSpec& t, EditedTable& table, uint16_t field, bool EditedRow::*asked) {
     std::set<int32_t> taken;
     for (size_t i = 0; i < table.rows.size(); ++i)
-        if (table.rows[i].source >= 0 && !table.rows[i].copy) taken.insert(table.records.s32(i, t.uid_field));
+        if (table.rows[i].source >= 0 && !table.rows[i].copy) taken.insert(table.records.s32(i, field));
+    std::vector<size_t> fresh;
     for (size_t i = 0; i < table.rows.size(); ++i) {
-        EditedRow& row = table.rows[i];
+        const EditedRow& row = table.rows[i];
         if (row.source >= 0 && !row.copy) continue;
-        if (!row.fresh_uid && taken.insert(table.records.s32(i, t.uid_field)).second) continue;
-        row.fresh_uid = true;
+        if ((asked && row.*asked) || !taken.insert(table.records.s32(i, field)).second) fresh.push_back(i);
     }
     int64_t next = taken.empty() ? 0 : int64_t{*taken.rbegin()} + 1;
-    for (size_t i = 0; i < table.rows.size(); ++i) {
-        if (!table.rows[i].fresh_uid) continue;
-        if (next > INT32_MAX) fail(Errc::too_large, 0, fmt::format("line {}: no uid is free above {}", table.rows[i].line, INT32_MAX));
-        put_le(table.records.bytes, i * t.schema->size + t.uid_field, static_cast<uint32_t>(next++), 4);
+    for (size_t i : fresh) {
+        if (next > INT32_MAX) fail(Errc::too_large, 0, fmt::format("line {}: no value is free above {}", table.rows[i].line, INT32_MAX));
+        put_le(table.records.bytes, i * t.schema->size + field, static_cast<uint32_t>(next++), 4);
+        if (asked) table.rows[i].*asked = true;
     }
 }
 
@@ -286,7 +288,8 @@ EditedTable read_rows(const Gameplay& g, const TableSpec& t, std::string_view te
         out.rows.push_back(reader.row(line, matched[r] ? &(*shown)[matched[r]].cells : nullptr, source, copy, record));
         out.records.bytes.insert(out.records.bytes.end(), record.begin(), record.end());
     }
-    if (t.uid_field) give_uids(t, out);
+    if (t.uid_field) give_fresh(t, out, t.uid_field, &EditedRow::fresh_uid);
+    if (t.block == Block::ties) give_fresh(t, out, 0x0c, nullptr);  // §3.2 occlusion_index
     return out;
 }
 

@@ -84,3 +84,23 @@ Result<OcclusionSummary> parse_occlusion(ByteSpan block) {
 }
 
 }  // namespace gcfs::formats
+
+namespace gcfs::formats {
+
+Result<Bytes> with_bits_everywhere(ByteSpan grid, const std::set<int32_t>& show, const std::set<int32_t>& clear) {
+    auto summary = parse_occlusion(grid);
+    if (!summary.ok()) return summary.error();
+    for (const auto* bits : {&show, &clear})
+        for (int32_t b : *bits)
+            if (b < 0 || static_cast<uint64_t>(b) >= kOcclusionMaskSize * 8)
+                return FormatError{Errc::out_of_range, 0, fmt::format("visibility bit {} is outside a {}-byte mask", b, kOcclusionMaskSize)};
+    Bytes out(grid.begin(), grid.end());
+    for (uint64_t m = 0; m < summary->masks; ++m) {
+        uint8_t* mask = out.data() + static_cast<uint64_t>(summary->masks_offset) + m * kOcclusionMaskSize;
+        for (int32_t b : clear) mask[b >> 3] &= static_cast<uint8_t>(~(1u << (b & 7)));
+        for (int32_t b : show) mask[b >> 3] |= static_cast<uint8_t>(1u << (b & 7));
+    }
+    return out;
+}
+
+}  // namespace gcfs::formats

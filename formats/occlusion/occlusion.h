@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 
 #include "formats/common/bytes.h"
 #include "formats/common/error.h"
@@ -23,5 +24,14 @@ struct OcclusionSummary {
 // Checks every node offset (u16 × 4) and every mask index against the block:
 // nodes lie before the masks, and masks_offset + 128 × masks fits.
 Result<OcclusionSummary> parse_occlusion(ByteSpan block);
+
+}  // namespace gcfs::formats
+
+namespace gcfs::formats {
+
+// The grid with bits `show` set and bits `clear` cleared in every mask
+// (bit b: byte b >> 3, bit b & 7, as Wrench's wrenchvis packs them), the
+// rest as it was. Fails as parse_occlusion does, or on a bit past 1023.
+Result<Bytes> with_bits_everywhere(ByteSpan grid, const std::set<int32_t>& show, const std::set<int32_t>& clear);
 
 }  // namespace gcfs::formats

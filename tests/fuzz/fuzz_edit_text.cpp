@@ -26,16 +26,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const ByteSpan gameplay(data + 4, length);
     const uint8_t pick = data[4 + length];
     const char* name = kNames[(pick & 0x7f) % (sizeof kNames / sizeof *kNames)];
-    static const gameplay::HeldClasses held = [] {
-        gameplay::HeldClasses h;
+    static const gameplay::LevelContext held = [] {
+        gameplay::LevelContext h;
         for (int32_t c = 0; c < 1024; ++c)
-            for (auto& kind : h) kind.insert(c);
+            for (auto& kind : h.held) kind.insert(c);
         return h;
     }();
     const std::string_view text(reinterpret_cast<const char*>(data) + 5 + length, size - 5 - length);
     (void)csv::parse(text);
     const auto encoded = gameplay::import_file(gameplay, name, text, pick & 0x80 ? &held : nullptr);
-    if (encoded.ok()) (void)gameplay::export_gameplay(gameplay::read_gameplay(*encoded));
+    if (encoded.ok()) (void)gameplay::export_gameplay(gameplay::read_gameplay(encoded->gameplay));
     // The position cells reconciled against the text's own first half as what was shown.
     try {
         (void)gameplay::reconcile_positions(name, text, text.substr(0, text.size() / 2));

@@ -11,6 +11,7 @@
 #include "formats/gameplay/export.h"
 #include "formats/gameplay/gameplay.h"
 #include "formats/gameplay/import.h"
+#include "formats/gameplay/rebase.h"
 #include "formats/gameplay/spheres.h"
 #include "mkdisc/gameplay.h"
 
@@ -22,10 +23,10 @@ using namespace gcfs::formats::gameplay;
 
 namespace {
 
-Bytes built() {
+Bytes built(int level = 0, Bytes* mappings = nullptr) {
     mkdisc::Random random(12);
-    mkdisc::GameplaySpec spec{0, false, [](double x, double y) { return 0.01 * x - 0.02 * y; }, 400, {100, 101, 102}, {500, 501}, {700}, 8};
-    return mkdisc::build_gameplay(spec, random);
+    mkdisc::GameplaySpec spec{level, false, [](double x, double y) { return 0.01 * x - 0.02 * y; }, 400, {100, 101, 102}, {500, 501}, {700}, 8};
+    return mkdisc::build_gameplay(spec, random, mappings);
 }
 
 std::string shown(const Gameplay& g, std::string_view name) {
@@ -68,10 +69,10 @@ size_t column(const std::string& header, std::string_view name) {
 }
 
 // The file after the edit, read back with every block decoding.
-Gameplay edited(Bytes& file, std::string_view name, const std::string& text, const HeldClasses* held = nullptr) {
-    const auto out = import_file(file, name, text, held);
+Gameplay edited(Bytes& file, std::string_view name, const std::string& text, const LevelContext* level = nullptr) {
+    const auto out = import_file(file, name, text, level);
     REQUIRE_MESSAGE(out.ok(), out.error().message);
-    file = *out;
+    file = out->gameplay;
     Gameplay g = read_gameplay(file);
     REQUIRE(g.file_error.empty());
     for (const BlockInfo& b : kWriteOrder) {
@@ -80,8 +81,8 @@ Gameplay edited(Bytes& file, std::string_view name, const std::string& text, con
     return g;
 }
 
-std::string refusal(const Bytes& file, std::string_view name, const std::string& text, const HeldClasses* held = nullptr) {
-    const auto out = import_file(file, name, text, held);
+std::string refusal(const Bytes& file, std::string_view name, const std::string& text, const LevelContext* level = nullptr) {
+    const auto out = import_file(file, name, text, level);
     REQUIRE_FALSE(out.ok());
     return out.error().message;
 }
@@ -227,7 +228,7 @@ TEST_CASE("a removed tie: the class list, groups and ambient bytes follow; a new
     fresh[ambient_cell] = "";
     more.push_back(row_of(fresh));
     CHECK(refusal(file, "ties.csv", joined(more)).find("502 names no tie class") != std::string::npos);
-    const HeldClasses held{{{}, {500, 501, 502}, {700}}};
+    const LevelContext held{{{{}, {500, 501, 502}, {700}}}, {}};
     const size_t count = g.ties.value->count();
     g = edited(file, "ties.csv", joined(more), &held);
     REQUIRE(g.ties.value->count() == count + 2);
@@ -255,11 +256,11 @@ TEST_CASE("a help message added in one language is listed in all, with no text i
     Bytes file = built();
     const Gameplay before = read_gameplay(file);
     std::string text = shown(before, "help/french.txt") + "777\tNouveau message\n";
-    std::string note;
-    auto out = import_file(file, "help/french.txt", text, nullptr, &note);
+    auto out = import_file(file, "help/french.txt", text);
     REQUIRE_MESSAGE(out.ok(), out.error().message);
+    const std::string& note = out->note;
     CHECK_MESSAGE(note.find("1 message added, 0 removed; the 7 other languages") != std::string::npos, note);
-    Gameplay g = read_gameplay(*out);
+    Gameplay g = read_gameplay(out->gameplay);
     for (int l = 0; l < kLanguageCount; ++l) {
         CAPTURE(std::string(kLanguages[l]));
         REQUIRE(g.help[l].ok());
@@ -272,9 +273,9 @@ TEST_CASE("a help message added in one language is listed in all, with no text i
     CHECK(refusal(file, "help/french.txt", dup).find("id 777 is line") != std::string::npos);
     auto lines = lines_of(shown(g, "help/us_english.txt"));
     lines.erase(lines.begin());
-    out = import_file(*out, "help/us_english.txt", joined(lines));
+    out = import_file(out->gameplay, "help/us_english.txt", joined(lines));
     REQUIRE(out.ok());
-    g = read_gameplay(*out);
+    g = read_gameplay(out->gameplay);
     for (int l = 0; l < kLanguageCount; ++l) CHECK(g.help[l].value->messages.size() == before.help[l].value->messages.size());
     CHECK(g.help[2].value->messages.front().ids[0] != 0x1001);
 }
@@ -348,6 +349,83 @@ TEST_CASE("a grind path point moved: its bounding sphere is recomputed (formats-
     CHECK(g.grind_paths.value->grind.f32(0, 0) == want.x);
     CHECK(g.grind_paths.value->grind.f32(0, 0xc) == want.w);
     CHECK(g.grind_paths.value->grind.s32(0, 0x10) == before.grind_paths.value->grind.s32(0, 0x10));  // fields kept
+}
+
+TEST_CASE("visibility: a moved moby's bit is shown in every mask, a copy gets a free bit of its own, a removed one's bit is freed") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    const auto& mobies = before.occlusion.value->kinds[2];
+    REQUIRE(std::any_of(mobies.begin(), mobies.end(), [&](const auto& m) { return m.id == before.mobies.value->s32(2, 0x10) && m.bit_index == 2; }));
+    auto lines = lines_of(shown(before, "mobies.csv"));
+    const size_t x = column(lines[0], "pos_x");
+    auto moved = cells_of(lines[3]);  // moby 2, occlusion 0, mapped to bit 2
+    moved[x] = shortest(std::stof(moved[x]) + 5);
+    lines[3] = row_of(moved);
+    lines.push_back(lines[3]);  // its copy
+    lines.erase(lines.begin() + 7);  // moby 6: bit 6, which nothing else names
+    const auto out = import_file(file, "mobies.csv", joined(lines));
+    REQUIRE_MESSAGE(out.ok(), out.error().message);
+    const Visibility& v = out->visibility;
+    CHECK(v.mappings_changed);
+    std::set<int32_t> used;
+    for (const auto& kind : before.occlusion.value->kinds)
+        for (const auto& m : kind) used.insert(m.bit_index);
+    int32_t free_bit = 0;
+    while (used.contains(free_bit) && free_bit != 6) ++free_bit;
+    CHECK(v.shown_everywhere == std::set<int32_t>{2, free_bit});
+    CHECK(v.freed == std::set<int32_t>{6});
+    const Gameplay g = read_gameplay(out->gameplay);
+    REQUIRE(g.occlusion.ok());
+    const auto& now = g.occlusion.value->kinds[2];
+    const int32_t copy_uid = g.mobies.value->s32(g.mobies.value->count() - 1, 0x10);
+    CHECK(std::any_of(now.begin(), now.end(), [&](const auto& m) { return m.id == copy_uid && m.bit_index == free_bit; }));
+    CHECK(now.size() == mobies.size());  // one in, one out
+}
+
+TEST_CASE("visibility: a moved tie keeps its bit in every mask, through the level's copy of the mappings when gameplay.bin has none") {
+    Bytes copy;
+    Bytes file = built(1, &copy);
+    const Gameplay before = read_gameplay(file);
+    REQUIRE_FALSE(before.occlusion.present());  // odd levels: the slot is 0, as Wrench's packer leaves it
+    auto lines = lines_of(shown(before, "ties.csv"));
+    auto cells = cells_of(lines[3]);  // tie 2, mapped to bit 2
+    const size_t col3 = column(lines[0], "col3_x");
+    cells[col3] = shortest(std::stof(cells[col3]) + 40);
+    cells[column(lines[0], "pos_x")] = cells[col3];
+    lines[3] = row_of(cells);
+    const LevelContext level{{}, copy};
+    const auto out = import_file(file, "ties.csv", joined(lines), &level);
+    REQUIRE_MESSAGE(out.ok(), out.error().message);
+    CHECK(out->visibility.shown_everywhere == std::set<int32_t>{2});
+    CHECK(out->visibility.freed.empty());
+    CHECK_FALSE(out->visibility.mappings_changed);
+}
+
+TEST_CASE("a table saved twice: the second save's index cells name the rows the first one showed, and are kept as the base's") {
+    const Bytes base = built();
+    const Gameplay g0 = read_gameplay(base);
+    auto lines = lines_of(shown(g0, "mobies.csv"));
+    lines.erase(lines.begin() + 3);  // moby 2 removed: moby 6 shows as row 5
+    lines.push_back(lines[2]);       // moby 1 copied: the new row 13
+    const std::string earlier = joined(lines);
+    Bytes once = base;
+    const Gameplay g1 = edited(once, "mobies.csv", earlier);
+    auto again = lines_of(shown(g1, "mobies.csv"));
+    const size_t scale = column(again[0], "scale");
+    auto six = cells_of(again[6]);  // row 5: moby 6
+    REQUIRE(six[column(again[0], "uid")] == std::to_string(g0.mobies.value->s32(6, 0x10)));
+    six[scale] = "9";
+    again[6] = row_of(six);
+    const auto rebased = rebase_text(base, "mobies.csv", earlier, joined(again), nullptr);
+    REQUIRE_MESSAGE(rebased.ok(), rebased.error().message);
+    const auto rows = lines_of(*rebased);
+    CHECK(cells_of(rows[6])[0] == "6");   // row 5 of the shown table was moby 6
+    CHECK(cells_of(rows.back())[0] == "1");  // the copy: index 1 a second time
+    Bytes twice = base;
+    const Gameplay g2 = edited(twice, "mobies.csv", *rebased);
+    CHECK(g2.mobies.value->f32(5, 0x2c) == 9.f);  // the base's moby 6, row 5 again
+    CHECK(g2.mobies.value->bytes.size() == g1.mobies.value->bytes.size());
+    CHECK(shown(g2, "mobies.csv") == joined(again));  // the same table as the second save made over the first
 }
 
 }  // namespace test_instance_edit

@@ -73,6 +73,22 @@ TEST_CASE("the seed's 'u16 array' occlusion dump is a z/y/x grid (seed wrong rea
     CHECK(grid->masks == 3);
 }
 
+TEST_CASE("a bit shown and a bit cleared in every mask of a grid: each mask changes in those two bits alone (formats.md 8.1)") {
+    Bytes grid = seed_occlusion_block();
+    const auto summary = parse_occlusion(grid);
+    REQUIRE(summary.ok());
+    REQUIRE(summary->masks == 3);
+    for (uint64_t m = 0; m < summary->masks; ++m) grid[summary->masks_offset + m * 128 + 1] = 0x40;  // bit 14 of each
+    const auto out = with_bits_everywhere(grid, {9}, {14});
+    REQUIRE(out.ok());
+    for (size_t i = 0; i < grid.size(); ++i) {
+        const bool in_mask = i >= static_cast<size_t>(summary->masks_offset) && (i - summary->masks_offset) % 128 == 1;
+        CAPTURE(i);
+        CHECK((*out)[i] == (in_mask ? 0x02 : grid[i]));  // bit 9: byte 1, bit 1 (wrenchvis's packing); bit 14 cleared
+    }
+    CHECK(with_bits_everywhere(grid, {1024}, {}).error().code == Errc::out_of_range);
+}
+
 TEST_CASE("a damaged occlusion grid is reported") {
     const Bytes good = seed_occlusion_block();
     SUBCASE("the masks do not fit the block") {

@@ -1,0 +1,77 @@
+#include "formats/gameplay/rebase.h"
+
+#include <fmt/format.h>
+
+#include "formats/export/csv.h"
+#include "formats/export/csv_read.h"
+#include "formats/gameplay/cells.h"
+#include "formats/gameplay/paths_import.h"
+#include "formats/gameplay/table_rows.h"
+
+namespace gcfs::formats::gameplay {
+namespace {
+
+// `text` with each row's cell `column` given by `number` (its text → the new text).
+template <class F>
+std::string renumbered(std::string_view text, size_t column, F number) {
+    auto rows = csv::parse(text);
+    if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
+    std::string out;
+    for (size_t r = 0; r < rows->size(); ++r) {
+        auto cells = (*rows)[r].cells;
+        if (r > 0 && column < cells.size()) cells[column] = number(cells[column]);
+        csv::row(out, cells);
+    }
+    return out;
+}
+
+std::optional<int64_t> whole(std::string_view cell) {
+    const auto v = parse_field(FieldType::s32, cell);
+    if (!v) return std::nullopt;
+    return static_cast<int32_t>(*v);
+}
+
+}  // namespace
+
+Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::string_view earlier, std::string_view text, const LevelContext* level) {
+    return capture([&]() -> std::string {
+        const TableSpec* t = table_spec(name);
+        if (!t && name != "paths.csv") return std::string(text);
+        const Gameplay g = read_gameplay(base);
+        if (!g.file_error.empty()) fail(Errc::bad_value, 0, "gameplay.bin does not decode: " + g.file_error);
+        if (t) {
+            // The shown table's rows: where each came from before the earlier save.
+            const EditedTable shown = read_rows(g, *t, earlier, level ? &level->held : nullptr);
+            return renumbered(text, 0, [&](const std::string& cell) {
+                const auto i = whole(cell);
+                if (!i || *i < 0 || static_cast<size_t>(*i) >= shown.rows.size()) return std::string();
+                const int64_t source = shown.rows[static_cast<size_t>(*i)].source;
+                return source < 0 ? std::string() : std::to_string(source);
+            });
+        }
+        BlockBytes scratch = raw_blocks(g);
+        const PathOrigins origins = import_paths(g, earlier, scratch);
+        const std::array<size_t, 2> before = {g.paths.ok() ? g.paths.value->splines.size() : 0,
+                                              g.grind_paths.ok() ? g.grind_paths.value->splines.size() : 0};
+        // Each line's path number, by its kind; a path the earlier save added
+        // (or this one adds) gets a number past the old ones, in its order.
+        auto rows = csv::parse(text);
+        if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
+        std::string out;
+        for (size_t r = 0; r < rows->size(); ++r) {
+            auto cells = (*rows)[r].cells;
+            if (r > 0 && cells.size() > 1) {
+                const int k = trimmed(cells[0]) == "grind";
+                if (const auto j = whole(cells[1]); j && *j >= 0) {
+                    const auto& from = origins[static_cast<size_t>(k)];
+                    const int64_t source = static_cast<size_t>(*j) < from.size() ? from[static_cast<size_t>(*j)] : -1;
+                    cells[1] = std::to_string(source >= 0 ? source : static_cast<int64_t>(before[static_cast<size_t>(k)]) + *j);
+                }
+            }
+            csv::row(out, cells);
+        }
+        return out;
+    });
+}
+
+}  // namespace gcfs::formats::gameplay
