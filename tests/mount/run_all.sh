@@ -546,6 +546,8 @@ check "edits through the mount: PIL, ImageMagick, sed -i and cp round trips, lev
     /usr/bin/python3 "$(dirname "$0")/edits.py" "$GCFS" "$WORK"
 check "edits you can trust (issue 52): relative paths, one mount per folder, a generation per open file, whole-level checks, visible refusals (xattr, last line, desktop), new names kept, mtimes, a hostile folder, bounds, a grown global WAD" \
     /usr/bin/python3 "$(dirname "$0")/edit_trust.py" "$GCFS" "$WORK"
+check "adding and removing (issue 53): a moby copied with sed and moved, a tie deleted, a camera appended, a path point inserted, a help message added, a cue removed, an occluded moby moved; edited.iso verified and mounted, level.glb follows, other levels byte-identical (demo and full-scale discs)" \
+    /usr/bin/python3 "$(dirname "$0")/instance_rows.py" "$GCFS" "$WORK"
 check "setfattr is refused with EROFS" bash -c "setfattr -n user.x -v 1 '$MNT/README.txt' 2>&1 | grep -q 'Read-only file system'"
 erofs() { local out; out=$("$@" 2>&1); [[ $out == *"Read-only file system"* ]]; }
 check "touch is refused with EROFS" erofs touch "$MNT/new"

@@ -1,0 +1,187 @@
+"""Adding and removing, not only changing (issue 53), through real mounts and
+the tools a modder uses, on the demo disc and a full-scale one: a moby line
+duplicated with sed and moved 5 units, a tie line deleted, a camera appended
+with >>, a path point inserted with sed, a help message added in one
+language, a subtitle cue taken out, and an occluded moby moved (its bit set
+in every mask of the occlusion grid). Each reads back from the mount and from
+a read-only mount of edited.iso; level.glb follows; gcfs verify passes
+edited.iso; the levels no edit touched stay byte-identical. The mounts are
+made from the disc's own folder with relative paths.
+Usage: instance_rows.py GCFS WORK"""
+import csv
+import io
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+import gcfs_mount
+
+gcfs, work = sys.argv[1:]
+work = os.path.join(work, "rows")
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+failures = []
+
+
+def check(name, ok, detail=""):
+    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else ": " + str(detail)[:400]))
+    if not ok:
+        failures.append(name)
+
+
+def table(data):
+    return list(csv.reader(io.StringIO(data.decode())))
+
+
+def glb_nodes(data):
+    length = struct.unpack_from("<I", data, 12)[0]
+    return json.loads(data[20:20 + length])["nodes"]
+
+
+def status(m, rel):
+    return os.getxattr(m.path(rel), "user.gcfs.edit").decode()
+
+
+def sed(m, rel, script):
+    return subprocess.run(["sed", "-i", script, m.path(rel)]).returncode == 0
+
+
+def masks(grid):
+    """formats.md 8.1: the mask indices the grid's octants name, and where the masks start."""
+    masks_at, z_count = struct.unpack_from("<iH", grid, 0)[0], struct.unpack_from("<H", grid, 6)[0]
+    named = set()
+    for z in struct.unpack_from("<%dH" % z_count, grid, 8):
+        if not z:
+            continue
+        y_count = struct.unpack_from("<H", grid, 4 * z + 2)[0]
+        for y in struct.unpack_from("<%dH" % y_count, grid, 4 * z + 4):
+            if not y:
+                continue
+            x_count = struct.unpack_from("<H", grid, 4 * y + 2)[0]
+            named |= {i for i in struct.unpack_from("<%dH" % x_count, grid, 4 * y + 4) if i != 0xFFFF}
+    return masks_at, sorted(named)
+
+
+def run(image, label, cue_file):
+    folder, name = os.path.split(image)
+    edits = "edits-" + label
+    shutil.rmtree(os.path.join(folder, edits), ignore_errors=True)
+    os.makedirs(os.path.join(folder, "mnt-" + label), exist_ok=True)
+    m = gcfs_mount.Mount(gcfs, name, ["edits=" + edits], work, cwd=folder, mnt="mnt-" + label)
+    g = "LEVEL00/gameplay"
+    before = {rel: m.read(rel) for rel in (g + "/mobies.csv", g + "/ties.csv", g + "/cameras.csv", g + "/paths.csv",
+                                           g + "/help/french.txt", g + "/help/us_english.txt", cue_file, "LEVEL00/core/occlusion.bin")}
+    touched = []
+
+    # ---- a moby with pvars duplicated with sed, the copy moved 5 units
+    mobies = table(before[g + "/mobies.csv"])
+    head = mobies[0]
+    col = {h: i for i, h in enumerate(head)}
+    line = next(n for n, r in enumerate(mobies) if n and int(r[col["pvar_index"]]) >= 0)
+    source = mobies[line]
+    check(label + ": sed duplicates a moby line", sed(m, g + "/mobies.csv", "%dp" % (line + 1)))
+    copy = table(m.read(g + "/mobies.csv"))[line + 1]
+    moved = list(copy)
+    moved[col["pos_x"]] = repr(float(copy[col["pos_x"]]) + 5)
+    check(label + ": sed moves the copy 5 units", sed(m, g + "/mobies.csv", "%ds/.*/%s/" % (line + 2, ",".join(moved))))
+    now = table(m.read(g + "/mobies.csv"))
+    largest = max(int(r[col["uid"]]) for r in mobies[1:])
+    new_uid = now[line + 1][col["uid"]]
+    check(label + ": the copy has the next free uid and its place", new_uid == str(largest + 1)
+          and abs(float(now[line + 1][col["pos_x"]]) - (float(source[col["pos_x"]]) + 5)) < 1e-3 and len(now) == len(mobies) + 1, now[line + 1])
+    check(label + ": the copy has pvars of its own, its source's bytes",
+          m.read(g + "/pvars/moby_%s.bin" % new_uid) == m.read(g + "/pvars/moby_%s.bin" % source[col["uid"]]))
+    touched.append(g + "/mobies.csv")
+
+    # ---- a tie line deleted
+    ties = table(before[g + "/ties.csv"])
+    tcol = {h: i for i, h in enumerate(ties[0])}
+    gone_uid = ties[1][tcol["uid"]]
+    check(label + ": sed deletes a tie line", sed(m, g + "/ties.csv", "2d"))
+    check(label + ": ties.csv reads back one row shorter", len(table(m.read(g + "/ties.csv"))) == len(ties) - 1)
+    touched.append(g + "/ties.csv")
+
+    # ---- a camera appended with >>
+    cameras = table(before[g + "/cameras.csv"])
+    with open(m.path(g + "/cameras.csv"), "a") as f:
+        f.write(",7,1.5,2,3,0,0,0.5,\n")
+    last = table(m.read(g + "/cameras.csv"))[-1]
+    check(label + ": a camera appended with >> reads back with its index", last == [str(len(cameras) - 1), "7", "1.5", "2", "3", "0", "0", "0.5", "-1"], last)
+    touched.append(g + "/cameras.csv")
+
+    # ---- a path point inserted with sed
+    paths = table(before[g + "/paths.csv"])
+    first_path = [r for r in paths[1:] if r[0] == "path" and r[1] == "0"]
+    check(label + ": sed inserts a path point", sed(m, g + "/paths.csv", "2a path,0,,10,20,30,0"))
+    after = [r for r in table(m.read(g + "/paths.csv"))[1:] if r[0] == "path" and r[1] == "0"]
+    check(label + ": path 0 has one more point, the new one second", len(after) == len(first_path) + 1 and after[1] == ["path", "0", "1", "10", "20", "30", "0"], after[:3])
+    touched.append(g + "/paths.csv")
+
+    # ---- a help message added in French: every language lists it
+    with open(m.path(g + "/help/french.txt"), "a") as f:
+        f.write("777\tUn nouveau conseil\n")
+    check(label + ": the French message reads back", m.read(g + "/help/french.txt").decode().endswith("777\tUn nouveau conseil\n"))
+    check(label + ": US English lists it with no text", m.read(g + "/help/us_english.txt").decode().endswith("777\t\n"))
+    check(label + ": the status says the other languages got it", "the 7 other languages" in status(m, g + "/help/french.txt"), status(m, g + "/help/french.txt"))
+    touched += [g + "/help/french.txt", g + "/help/us_english.txt"]
+
+    # ---- a subtitle cue taken out, the rest renumbered as subtitle editors do
+    cues = before[cue_file].decode().strip("\n").split("\n\n")
+    kept = [c.split("\n", 1)[1] for c in cues[1:]]
+    with open(m.path(cue_file), "w") as f:
+        f.write("".join("%d\n%s\n\n" % (i + 1, c) for i, c in enumerate(kept)))
+    shown_cues = m.read(cue_file).decode().strip("\n").split("\n\n")
+    check(label + ": the cue is gone, the others read back", [c.split("\n", 1)[1] for c in shown_cues] == kept, shown_cues[:2])
+    check(label + ": the status says the record left every language", "removed from all five languages" in status(m, cue_file), status(m, cue_file))
+    touched.append(cue_file)
+
+    # ---- an occluded moby moved: its bit set in every mask
+    now = table(m.read(g + "/mobies.csv"))
+    occluded = next(n for n, r in enumerate(now) if n and r[col["occlusion"]] == "0")
+    row = list(now[occluded])
+    row[col["pos_y"]] = repr(float(row[col["pos_y"]]) + 5)
+    check(label + ": sed moves an occluded moby", sed(m, g + "/mobies.csv", "%ds/.*/%s/" % (occluded + 1, ",".join(row))))
+    said = status(m, g + "/mobies.csv")
+    check(label + ": the status names the visibility bit set in every mask", "set in every occlusion mask" in said, said)
+    bits = [int(b) for b in said.split("visibility bit")[1].split(" set")[0].lstrip("s").split()] if "set in every" in said else []
+    grid = m.read("LEVEL00/core/occlusion.bin")
+    at, named = masks(grid)
+    check(label + ": each mask the grid names has the bit", bits and named and all(grid[at + 128 * i + (b >> 3)] >> (b & 7) & 1 for i in named for b in bits),
+          (bits, named))
+
+    # ---- level.glb follows
+    nodes = glb_nodes(m.read("LEVEL00/level.glb"))
+    copy_node = [n for n in nodes if n.get("name") == "moby_%s_%s" % (new_uid, source[col["class"]])]
+    place = (copy_node[0].get("translation") or copy_node[0].get("matrix", [0] * 16)[12:15]) if copy_node else None
+    check(label + ": level.glb holds the copy at its new place", place and abs(place[0] - (float(source[col["pos_x"]]) + 5)) < 1e-3, place)
+    check(label + ": level.glb holds no node of the deleted tie",
+          not any(n.get("extras", {}).get("kind") == "tie" and str(n["extras"].get("uid")) == gone_uid for n in nodes))
+
+    # ---- edited.iso: verify, a read-only mount shows every edit, untouched levels byte-identical
+    edited = os.path.join(work, label + "-edited.iso")
+    shutil.copyfile(m.path("edited.iso"), edited)
+    check(label + ": gcfs verify passes edited.iso", subprocess.run([gcfs, "verify", edited], stdout=subprocess.DEVNULL).returncode == 0)
+    ro = gcfs_mount.Mount(gcfs, edited, [], work)
+    for rel in touched + ["LEVEL00/level.glb", "LEVEL00/core/occlusion.bin", "LEVEL00/occlusion.bin", g + "/pvars/moby_%s.bin" % new_uid]:
+        check(label + ": edited.iso mounted read-only shows %s as edited" % rel, ro.read(rel) == m.read(rel))
+    plain = gcfs_mount.Mount(gcfs, image, [], work)
+    others = sorted(f for f in os.listdir(plain.path("disc/LEVELS")) if f.endswith(".WAD") and not f.startswith("LEVEL00."))
+    check(label + ": the levels no edit touched are byte-identical in edited.iso (%d files)" % len(others),
+          others and all(ro.read("disc/LEVELS/" + f) == plain.read("disc/LEVELS/" + f) for f in others))
+    plain.close()
+    ro.close()
+    log = m.close()
+    check(label + ": the mount logged no error", " error" not in log.lower(), log[-400:])
+
+
+demo = os.path.join(work, "demo.iso")
+subprocess.run([gcfs, "mkdisc", demo, "--levels", "4", "--seed", "7"], check=True, stdout=subprocess.DEVNULL)
+run(demo, "demo", "global/mpeg/00.en.srt")
+full = os.path.join(work, "full.iso")
+subprocess.run([gcfs, "mkdisc", full, "--scale", "full", "--levels", "2", "--seed", "3"], check=True, stdout=subprocess.DEVNULL)
+run(full, "full", "global/mpeg/00.en.srt")
+print("%d failures" % len(failures))
+sys.exit(1 if failures else 0)
