@@ -144,7 +144,7 @@ formats::Bytes EditStore::stored(const EditRecord& record) const {
     return std::move(*bytes);
 }
 
-void EditStore::commit(EditRecord record, const formats::Bytes* content) {
+void EditStore::commit(EditRecord record, const formats::Bytes* content, const std::vector<std::string>& then) {
     if (!valid_mount_path(record.path)) throw EditStoreError(fmt::format("{:?} is not a mount path", record.path));
     const std::string file = "files/" + record.path;
     record.sequence = journal_.next_sequence++;
@@ -169,6 +169,14 @@ void EditStore::commit(EditRecord record, const formats::Bytes* content) {
     if (const EditRecord* before = find(record.path); before && before->state == EditState::kept) folder_.unlink(stored_path(*before));
     std::erase_if(journal_.records, [&](const EditRecord& r) { return r.path == record.path; });
     journal_.records.push_back(record);
+    for (const std::string& path : then) {
+        const auto it = std::find_if(journal_.records.begin(), journal_.records.end(), [&](const EditRecord& r) { return r.path == path; });
+        if (it == journal_.records.end() || path == record.path) continue;
+        EditRecord moved = std::move(*it);
+        journal_.records.erase(it);
+        moved.sequence = journal_.next_sequence++;
+        journal_.records.push_back(std::move(moved));
+    }
     write_journal();  // the commit point
     if (record.applied()) {
         folder_.rename(file + kStagedSuffix, file);

@@ -53,9 +53,12 @@ public:
     static std::string stored_path(const EditRecord& record);
 
     // Records `record` (replacing the path's earlier one), with `content`
-    // stored for an applied edit; its sequence and time are set here.
+    // stored for an applied edit; its sequence and time are set here. The
+    // edits of `then` (paths) are moved after it in the same journal write,
+    // in their order, their content and state as they were: they were made
+    // after the path's earlier edit and are applied after it again.
     // Crash-safe as the file comment says.
-    void commit(EditRecord record, const formats::Bytes* content);
+    void commit(EditRecord record, const formats::Bytes* content, const std::vector<std::string>& then = {});
     // A writer's draft at `draft` (under DIR) kept as a new name's file: moved
     // to DIR/drafts/<path> and listed.
     void keep(const std::string& path, const std::string& draft, const std::string& why);

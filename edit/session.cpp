@@ -513,9 +513,17 @@ bool Session::shows(const std::string& path, const Bytes& content) const {
     }
 }
 
-std::unique_ptr<ContainerParts> Session::parts_without(ContainerKey key, const std::string* path) const {
+// The applied edit of `path`, if any.
+static const EditRecord* applied_record(const EditStore& store, const std::string& path) {
+    const EditRecord* r = store.find(path);
+    return r && r->applied() ? r : nullptr;
+}
+
+std::unique_ptr<ContainerParts> Session::parts_before(ContainerKey key, const std::string* path) const {
     auto parts = open_parts(key, read_container(*original_, key));
+    const EditRecord* own = path ? applied_record(*store_, *path) : nullptr;
     for (const auto& r : store_->records()) {
+        if (own && r.sequence >= own->sequence) break;
         const auto target = edit_target(original_->scan, r.path);
         if (!r.applied() || !target || target->key != key || (path && r.path == *path)) continue;
         apply_edit(*parts, *original_, *target, store_->stored(r));
@@ -523,9 +531,30 @@ std::unique_ptr<ContainerParts> Session::parts_without(ContainerKey key, const s
     return parts;
 }
 
+std::vector<const EditRecord*> Session::following(ContainerKey key, const std::string& path) const {
+    std::vector<const EditRecord*> out;
+    const EditRecord* own = applied_record(*store_, path);
+    if (!own) return out;
+    for (const auto& r : store_->records()) {
+        const auto target = edit_target(original_->scan, r.path);
+        if (r.sequence > own->sequence && r.applied() && target && target->key == key) out.push_back(&r);
+    }
+    return out;
+}
+
 Bytes Session::replay(ContainerKey key, const std::string* path, const Bytes* content, std::string* status) const {
-    auto parts = parts_without(key, path);
-    if (path) *status = apply_edit(*parts, *original_, *edit_target(original_->scan, *path), *content);
+    auto parts = parts_before(key, path);
+    if (path && content) *status = apply_edit(*parts, *original_, *edit_target(original_->scan, *path), *content);
+    if (path)
+        for (const EditRecord* r : following(key, *path)) {
+            try {
+                apply_edit(*parts, *original_, *edit_target(original_->scan, r->path), store_->stored(*r));
+            } catch (const EditRefused& e) {
+                throw EditRefused(fmt::format("the edit of {} made after this file's earlier one would no longer apply ({}); save that file "
+                                              "again first, or undo it",
+                                              r->path, e.what()));
+            }
+        }
     if (!parts->changed()) return {};
     auto rebuilt = parts->rebuild();
     if (!rebuilt.ok()) throw EditRefused(fmt::format("the edited container cannot be written: {}", rebuilt.error().describe()));
@@ -561,11 +590,10 @@ int Session::apply_content(const std::string& path, const Bytes& saved) {
         });
         // A file saved again was saved over what its earlier edit showed:
         // kept as an edit of the file without that one (edit_kinds.h).
-        for (const auto& r : store_->records())
-            if (r.path == path && r.applied()) {
-                auto parts = parts_without(target->key, &path);
-                content = rebase_edit(*parts, *original_, *target, store_->stored(r), content);
-            }
+        if (const EditRecord* earlier = applied_record(*store_, path)) {
+            auto parts = parts_before(target->key, &path);
+            content = rebase_edit(*parts, *original_, *target, store_->stored(*earlier), content);
+        }
         std::string status;
         auto containers = containers_;
         Bytes container = replay(target->key, &path, &content, &status);
@@ -597,7 +625,9 @@ int Session::apply_content(const std::string& path, const Bytes& saved) {
         }
         EditRecord record{path, EditState::applied, status};
         if (!container.empty()) record.containers.push_back({place_of(*original_, target->key).iso_path, container.size()});
-        store_->commit(record, &content);
+        std::vector<std::string> then;
+        for (const EditRecord* r : following(target->key, path)) then.push_back(r->path);
+        store_->commit(record, &content, then);
         containers_ = std::move(containers);
         note_times();
         {
@@ -633,10 +663,10 @@ int Session::unlink(const std::string& folder, const std::string& name) {
     if (!record) return EPERM;  // a disc file: only an edit can be taken back
     const auto target = edit_target(original_->scan, path);
     try {
-        store_->forget(path);
         auto containers = containers_;
         std::string unused;
-        Bytes container = target ? replay(target->key, nullptr, nullptr, &unused) : Bytes{};
+        Bytes container = target ? replay(target->key, &path, nullptr, &unused) : Bytes{};  // the container without it
+        store_->forget(path);
         if (target && container.empty()) containers.erase(target->key);
         else if (target) containers[target->key] = std::move(container);
         auto next = build(containers);

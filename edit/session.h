@@ -102,10 +102,15 @@ private:
     std::shared_ptr<tree::Disc> build(const std::map<ContainerKey, formats::Bytes>& containers) const;
     // The container with every applied edit of it in order, plus `path` as
     // `content` when given (empty: nothing changed it); throws EditRefused.
+    // `path`'s content goes where the path's applied edit was (no content:
+    // the container without it), the edits made after that one follow it
+    // (following(): they may rest on it).
     formats::Bytes replay(ContainerKey key, const std::string* path, const formats::Bytes* content, std::string* status) const;
-    // The container's parts with every applied edit but `path`'s (none when
-    // `path` is null).
-    std::unique_ptr<ContainerParts> parts_without(ContainerKey key, const std::string* path) const;
+    // The container's parts with the applied edits made before `path`'s (all
+    // of them when it has none, or `path` is null).
+    std::unique_ptr<ContainerParts> parts_before(ContainerKey key, const std::string* path) const;
+    // The container's applied edits made after `path`'s, in order.
+    std::vector<const EditRecord*> following(ContainerKey key, const std::string& path) const;
     // Called with mutex_ held.
     int apply_content(const std::string& path, const formats::Bytes& saved);
     void refuse(const std::string& path, const std::string& why);

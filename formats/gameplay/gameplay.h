@@ -71,6 +71,10 @@ struct Groups {
 };
 
 struct PvarEntry { int32_t offset = 0, size = 0; };
+// §3.1 mode_bits 0x20: the moby's pvars open with GC's 0x20-byte sub-vars
+// header of eight s32 offsets (§3.13, Wrench's pvar.cpp).
+constexpr int32_t kSubVarsBit = 0x20;
+constexpr int32_t kSubVarsHeader = 0x20;
 struct Fixup { int32_t pvar_index = -1; uint32_t offset = 0; };
 struct SharedPointer { uint16_t pvar_index = 0, pointer_offset = 0; int32_t shared_offset = 0; };
 struct SharedData {

@@ -20,6 +20,7 @@
 #include "formats/gameplay/help_import.h"
 #include "formats/gameplay/instance_edit.h"
 #include "formats/gameplay/paths_import.h"
+#include "formats/gameplay/pvar_import.h"
 
 namespace gcfs::formats::gameplay {
 namespace {
@@ -146,7 +147,7 @@ std::string reconcile_positions(std::string_view name, std::string_view edited, 
 }
 
 bool importable(std::string_view name) {
-    return table_spec(name) || name == "settings.json" || name == "paths.csv" || help_language(name) >= 0;
+    return table_spec(name) || name == "settings.json" || name == "paths.csv" || pvar_file(name) || help_language(name) >= 0;
 }
 
 Result<Imported> import_file(ByteSpan gameplay, std::string_view name, std::string_view text, const LevelContext* level) {
@@ -173,6 +174,8 @@ Result<Imported> import_file(ByteSpan gameplay, std::string_view name, std::stri
                 out.visibility.mappings = std::move(*copy);
             }
             write_instances(g, *t, read_rows(g, *t, text, level ? &level->held : nullptr), blocks, &out.visibility);
+        } else if (pvar_file(name)) {
+            import_pvar_file(g, name, ByteSpan(reinterpret_cast<const uint8_t*>(text.data()), text.size()), blocks);
         } else if (name == "paths.csv") {
             import_paths(g, text, blocks);
         } else if (name == "settings.json") {

@@ -12,10 +12,6 @@
 namespace gcfs::formats::gameplay {
 namespace {
 
-// §3.13: GC's sub-vars header, flagged by moby mode bit 0x20.
-constexpr int32_t kSubVarsBit = 0x20;
-constexpr int32_t kSubVarsHeader = 0x20;
-
 class Reader {
 public:
     explicit Reader(ByteSpan file, Gameplay& g) : file_(file), g_(g) {}

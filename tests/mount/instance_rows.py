@@ -95,6 +95,15 @@ def run(image, label, cue_file):
     check(label + ": the copy has pvars of its own, its source's bytes",
           m.read(g + "/pvars/moby_%s.bin" % new_uid) == m.read(g + "/pvars/moby_%s.bin" % source[col["uid"]]))
     touched.append(g + "/mobies.csv")
+    # The copy's pvar file written as it is: its own bytes change, its source's do not.
+    own = g + "/pvars/moby_%s.bin" % new_uid
+    pvars = m.read(own)
+    changed = pvars[:-1] + bytes([pvars[-1] ^ 0x5A])
+    with open(m.path(own), "wb") as f:
+        f.write(changed)
+    check(label + ": the copy's pvar file reads back as written", m.read(own) == changed, status(m, own))
+    check(label + ": its source's pvar file is unchanged", m.read(g + "/pvars/moby_%s.bin" % source[col["uid"]]) == pvars)
+    touched.append(own)
 
     # ---- a tie line deleted
     ties = table(before[g + "/ties.csv"])
@@ -160,12 +169,21 @@ def run(image, label, cue_file):
     check(label + ": level.glb holds no node of the deleted tie",
           not any(n.get("extras", {}).get("kind") == "tie" and str(n["extras"].get("uid")) == gone_uid for n in nodes))
 
+    # ---- mounted again: the edits folder replays to the same files (the pvar edit after the table it rests on)
+    shown = {rel: m.read(rel) for rel in touched}
+    log = m.close()
+    check(label + ": the mount logged no error", " error" not in log.lower(), log[-400:])
+    os.makedirs(os.path.join(folder, "mnt-" + label))
+    m = gcfs_mount.Mount(gcfs, name, ["edits=" + edits], work, cwd=folder, mnt="mnt-" + label)
+    check(label + ": mounted again, every edit replays to the same files", all(m.read(rel) == shown[rel] for rel in touched),
+          [rel for rel in touched if m.read(rel) != shown[rel]])
+
     # ---- edited.iso: verify, a read-only mount shows every edit, untouched levels byte-identical
     edited = os.path.join(work, label + "-edited.iso")
     shutil.copyfile(m.path("edited.iso"), edited)
     check(label + ": gcfs verify passes edited.iso", subprocess.run([gcfs, "verify", edited], stdout=subprocess.DEVNULL).returncode == 0)
     ro = gcfs_mount.Mount(gcfs, edited, [], work)
-    for rel in touched + ["LEVEL00/level.glb", "LEVEL00/core/occlusion.bin", "LEVEL00/occlusion.bin", g + "/pvars/moby_%s.bin" % new_uid]:
+    for rel in touched + ["LEVEL00/level.glb", "LEVEL00/core/occlusion.bin", "LEVEL00/occlusion.bin"]:
         check(label + ": edited.iso mounted read-only shows %s as edited" % rel, ro.read(rel) == m.read(rel))
     plain = gcfs_mount.Mount(gcfs, image, [], work)
     others = sorted(f for f in os.listdir(plain.path("disc/LEVELS")) if f.endswith(".WAD") and not f.startswith("LEVEL00."))
@@ -174,7 +192,7 @@ def run(image, label, cue_file):
     plain.close()
     ro.close()
     log = m.close()
-    check(label + ": the mount logged no error", " error" not in log.lower(), log[-400:])
+    check(label + ": the second mount replayed every edit and refused none", "0 refused" in log and " error" not in log.lower(), log[-400:])
 
 
 demo = os.path.join(work, "demo.iso")

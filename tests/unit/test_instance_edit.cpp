@@ -428,4 +428,42 @@ TEST_CASE("a table saved twice: the second save's index cells name the rows the 
     CHECK(shown(g2, "mobies.csv") == joined(again));  // the same table as the second save made over the first
 }
 
+TEST_CASE("a moby's pvar file written back: in place at its size, packed again at another, refused at a size its class does not have") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    const RecordTable& mobies = *before.mobies.value;
+    auto file_of = [&](const Gameplay& g, size_t moby) {
+        const std::string name = fmt::format("pvars/moby_{}.bin", g.mobies.value->s32(moby, 0x10));
+        for (const auto& f : export_gameplay(g))
+            if (f.name == name) return std::pair{name, f.content};
+        FAIL("no pvar file for moby ", moby);
+        return std::pair<std::string, std::string>{};
+    };
+    // Moby 1 (pvar 0) shares class 101 with moby 13: one size.
+    auto [name, pvars] = file_of(before, 1);
+    REQUIRE(pvars.size() == 0x30);
+    pvars[0x2c] = '\x7f';
+    Gameplay g = edited(file, name, pvars);
+    const PvarEntry& e = g.pvar_table.value->at(0);
+    CHECK(g.pvar_data.value->at(static_cast<size_t>(e.offset) + 0x2c) == 0x7f);
+    CHECK(g.pvar_table.bytes == before.pvar_table.bytes);  // the same size: in place
+    const std::string refused = refusal(file, name, pvars + std::string(16, '\0'));
+    CHECK_MESSAGE(refused.find("64 bytes, where moby class 101 has 48-byte pvars (moby 13's)") != std::string::npos, refused);
+    CHECK(refusal(file, name, pvars.substr(0, 0x2c)).find("48-byte pvars") != std::string::npos);
+    if (mobies.s32(1, 0x70) & kSubVarsBit) {
+        std::string header = pvars;
+        header[4] = '\x55';
+        CHECK(refusal(file, name, header).find("sub-vars header") != std::string::npos);
+    }
+    // Moby 5 (pvar 1) is its class's only one: another size packs the data again.
+    auto [five, five_pvars] = file_of(g, 5);
+    g = edited(file, five, five_pvars + std::string(16, '\x11'));
+    CHECK(g.pvar_table.value->at(1).size == 0x40);
+    CHECK(g.pvar_table.value->at(2).offset == g.pvar_table.value->at(1).offset + 0x40);
+    CHECK(file_of(g, 5).second == five_pvars + std::string(16, '\x11'));
+    // A pvar too short for its fixups, and a name of no moby.
+    CHECK(refusal(file, five, five_pvars.substr(0, 0x20)).find("moby-link fixup at pvar byte 0x20") != std::string::npos);
+    CHECK(refusal(file, "pvars/moby_424242.bin", pvars).find("names no moby with pvars") != std::string::npos);
+}
+
 }  // namespace test_instance_edit
