@@ -58,7 +58,8 @@ formats::Bytes rebase_edit(ContainerParts& parts, tree::Disc& original, const Ed
 // shows (`shown`): a PNG at most twice a 16-bit RGBA picture of the shown
 // picture's size plus 4 MiB of other chunks; a WAV ten minutes of 48 kHz
 // stereo 32-bit samples; a VAG ten minutes of 48 kHz PS-ADPCM; any other
-// file four times its shown size plus 64 KiB. Throws EditRefused when the
+// file four times its shown size plus 64 KiB (plus 32 MiB for a CSV or a
+// text: rows up to the formats' limits). Throws EditRefused when the
 // shown file cannot be read.
 uint64_t edit_size_limit(const std::string& path, const tree::Source& shown);
 

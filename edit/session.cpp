@@ -531,30 +531,38 @@ std::unique_ptr<ContainerParts> Session::parts_before(ContainerKey key, const st
     return parts;
 }
 
-std::vector<const EditRecord*> Session::following(ContainerKey key, const std::string& path) const {
+std::vector<const EditRecord*> Session::resting_on(ContainerKey key, const std::string& path) const {
     std::vector<const EditRecord*> out;
     const EditRecord* own = applied_record(*store_, path);
-    if (!own) return out;
+    const size_t gameplay = path.find("/gameplay/");
+    if (!own || gameplay == std::string::npos) return out;
+    const std::string folder = path.substr(0, gameplay + 10);  // "LEVEL03/gameplay/"
     for (const auto& r : store_->records()) {
         const auto target = edit_target(original_->scan, r.path);
-        if (r.sequence > own->sequence && r.applied() && target && target->key == key) out.push_back(&r);
+        if (r.sequence > own->sequence && r.applied() && target && target->key == key && r.path.starts_with(folder)) out.push_back(&r);
     }
     return out;
 }
 
 Bytes Session::replay(ContainerKey key, const std::string* path, const Bytes* content, std::string* status) const {
-    auto parts = parts_before(key, path);
+    auto parts = open_parts(key, read_container(*original_, key));
+    const auto resting = path ? resting_on(key, *path) : std::vector<const EditRecord*>{};
+    for (const auto& r : store_->records()) {
+        const auto target = edit_target(original_->scan, r.path);
+        if (!r.applied() || !target || target->key != key || (path && r.path == *path)) continue;
+        if (std::find(resting.begin(), resting.end(), &r) != resting.end()) continue;
+        apply_edit(*parts, *original_, *target, store_->stored(r));
+    }
     if (path && content) *status = apply_edit(*parts, *original_, *edit_target(original_->scan, *path), *content);
-    if (path)
-        for (const EditRecord* r : following(key, *path)) {
-            try {
-                apply_edit(*parts, *original_, *edit_target(original_->scan, r->path), store_->stored(*r));
-            } catch (const EditRefused& e) {
-                throw EditRefused(fmt::format("the edit of {} made after this file's earlier one would no longer apply ({}); save that file "
-                                              "again first, or undo it",
-                                              r->path, e.what()));
-            }
+    for (const EditRecord* r : resting) {
+        try {
+            apply_edit(*parts, *original_, *edit_target(original_->scan, r->path), store_->stored(*r));
+        } catch (const EditRefused& e) {
+            throw EditRefused(fmt::format("the edit of {} made after this file's earlier one would no longer apply ({}); save that file "
+                                          "again first, or take it back",
+                                          r->path, e.what()));
         }
+    }
     if (!parts->changed()) return {};
     auto rebuilt = parts->rebuild();
     if (!rebuilt.ok()) throw EditRefused(fmt::format("the edited container cannot be written: {}", rebuilt.error().describe()));
@@ -626,7 +634,7 @@ int Session::apply_content(const std::string& path, const Bytes& saved) {
         EditRecord record{path, EditState::applied, status};
         if (!container.empty()) record.containers.push_back({place_of(*original_, target->key).iso_path, container.size()});
         std::vector<std::string> then;
-        for (const EditRecord* r : following(target->key, path)) then.push_back(r->path);
+        for (const EditRecord* r : resting_on(target->key, path)) then.push_back(r->path);
         store_->commit(record, &content, then);
         containers_ = std::move(containers);
         note_times();

@@ -102,15 +102,17 @@ private:
     std::shared_ptr<tree::Disc> build(const std::map<ContainerKey, formats::Bytes>& containers) const;
     // The container with every applied edit of it in order, plus `path` as
     // `content` when given (empty: nothing changed it); throws EditRefused.
-    // `path`'s content goes where the path's applied edit was (no content:
-    // the container without it), the edits made after that one follow it
-    // (following(): they may rest on it).
+    // The edits resting on `path`'s (resting_on()) follow its new content
+    // (none: the container without it).
     formats::Bytes replay(ContainerKey key, const std::string* path, const formats::Bytes* content, std::string* status) const;
     // The container's parts with the applied edits made before `path`'s (all
     // of them when it has none, or `path` is null).
     std::unique_ptr<ContainerParts> parts_before(ContainerKey key, const std::string* path) const;
-    // The container's applied edits made after `path`'s, in order.
-    std::vector<const EditRecord*> following(ContainerKey key, const std::string& path) const;
+    // The applied edits made after `path`'s that may rest on it, in order: a
+    // gameplay file's edit, when `path` is in the same level's gameplay/ (a
+    // pvar file names a moby its table added). They are applied after it
+    // again, and moved after it in the journal.
+    std::vector<const EditRecord*> resting_on(ContainerKey key, const std::string& path) const;
     // Called with mutex_ held.
     int apply_content(const std::string& path, const formats::Bytes& saved);
     void refuse(const std::string& path, const std::string& why);
