@@ -466,4 +466,37 @@ TEST_CASE("a moby's pvar file written back: in place at its size, packed again a
     CHECK(refusal(file, "pvars/moby_424242.bin", pvars).find("names no moby with pvars") != std::string::npos);
 }
 
+TEST_CASE("the limits: an s16 tie index holds ambient bytes up to tie 32767 (formats-gameplay.md 3.18), 1024 visibility bits (formats.md 8.1)") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    auto ties = lines_of(shown(before, "ties.csv"));
+    const std::string with_ambient = ties[5];  // tie 4: ambient bytes, in no group
+    const std::string no_ambient = ties[4];    // tie 3: neither
+    while (ties.size() < 32768) ties.push_back(no_ambient);
+    ties.push_back(with_ambient);  // tie 32767
+    Bytes fits = file;
+    const Gameplay g = edited(fits, "ties.csv", joined(ties));
+    CHECK(g.tie_ambient.value->back().tie_index == 32767);
+    ties.back() = no_ambient;
+    ties.push_back(with_ambient);  // tie 32768
+    const std::string refused = refusal(file, "ties.csv", joined(ties));
+    CHECK_MESSAGE(refused.find("tie 32768 cannot have ambient bytes") != std::string::npos, refused);
+
+    // Each copy of a mapped moby takes a free bit of the 1024.
+    std::set<int32_t> used;
+    for (const auto& kind : before.occlusion.value->kinds)
+        for (const auto& m : kind) used.insert(m.bit_index);
+    auto mobies = lines_of(shown(before, "mobies.csv"));
+    const std::string mapped = mobies[1];  // moby 0: occlusion 0, mapped
+    const size_t free_bits = 1024 - used.size();
+    for (size_t i = 0; i < free_bits; ++i) mobies.push_back(mapped);
+    Bytes all = file;
+    const auto out = import_file(all, "mobies.csv", joined(mobies));
+    REQUIRE_MESSAGE(out.ok(), out.error().message);
+    CHECK(out->visibility.shown_everywhere.size() == free_bits);
+    mobies.push_back(mapped);
+    const std::string no_bit = refusal(file, "mobies.csv", joined(mobies));
+    CHECK_MESSAGE(no_bit.find("no visibility bit is free for the new moby: the masks have 1024") != std::string::npos, no_bit);
+}
+
 }  // namespace test_instance_edit
