@@ -35,22 +35,6 @@ Matrix compose(const std::array<float, 3>& pos, const std::array<float, 3>& rot,
     return m;
 }
 
-// The inverse of an affine matrix (column 3 w taken as 1).
-Matrix inverse(const Matrix& m) {
-    const double a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6], i = m[10];
-    const double det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
-    const double inv[3][3] = {{(e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det},
-                              {(f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det},
-                              {(d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det}};
-    Matrix out{};
-    for (int row = 0; row < 3; ++row)
-        for (int col = 0; col < 3; ++col) out[4 * col + row] = static_cast<float>(inv[row][col]);
-    for (int row = 0; row < 3; ++row)
-        out[12 + row] = static_cast<float>(-(inv[row][0] * m[12] + inv[row][1] * m[13] + inv[row][2] * m[14]));
-    out[15] = 1;
-    return out;
-}
-
 // §8.5: instance matrices are written with column 3's w = 0.01.
 Matrix stored(Matrix m) {
     m[15] = 0.01f;
@@ -197,7 +181,7 @@ private:
         }
         RecordBuilder(kCameraSchema).s32(0, i).floats(4, pos).f32(0x10, -0.3f).f32(0x14, 0).f32(0x18, angle()).s32(0x1c, pvar).append_to(cameras_);
         const std::array<float, 3> rot{0, 0, angle()};
-        const Matrix m = compose(pos, rot, {4, 4, 4}), inv = inverse(m);
+        const Matrix m = compose(pos, rot, {4, 4, 4}), inv = affine_inverse(m);
         RecordBuilder(kSoundSchema).s16(0, static_cast<int16_t>(10 + i)).s16(2, static_cast<int16_t>(i)).s32(8, -1).f32(0xc, 20.f + 5 * i)
             .floats(0x10, stored(m)).floats(0x50, std::span<const float>(inv.data(), 12)).floats(0x80, rot).append_to(sounds_);
     }
@@ -234,7 +218,7 @@ private:
     // §3.7: matrix, the first three columns of its inverse, and the Euler rotation.
     void volume(int kind) {
         const std::array<float, 3> rot{0, 0, angle()};
-        const Matrix m = compose(on_ground(coord(), coord(), 3), rot, {6, 6, 3 + static_cast<float>(kind)}), inv = inverse(m);
+        const Matrix m = compose(on_ground(coord(), coord(), 3), rot, {6, 6, 3 + static_cast<float>(kind)}), inv = affine_inverse(m);
         RecordBuilder(kVolumeSchema).floats(0, stored(m)).floats(0x40, std::span<const float>(inv.data(), 12)).floats(0x70, rot)
             .append_to(volumes_[kind]);
     }
@@ -299,7 +283,7 @@ private:
             const auto corners = unit_cube_corners(m);
             const Vec4 s = bounding_sphere(corners);
             RecordBuilder(kSphereSchema).f32(0, s.x).f32(4, s.y).f32(8, s.z).f32(0xc, s.w).append_to(e.spheres);
-            RecordBuilder(kEnvTransitionSchema).floats(0, inverse(m)).u8(0x40, 200).u8(0x41, 180).u8(0x44, 90).s32(0x48, 1).s32(0x4c, 2)
+            RecordBuilder(kEnvTransitionSchema).floats(0, affine_inverse(m)).u8(0x40, 200).u8(0x41, 180).u8(0x44, 90).s32(0x48, 1).s32(0x4c, 2)
                 .s32(0x50, i == 0 ? 3 : 1).u8(0x54, 60).u8(0x58, 70).f32(0x5c, 10).f32(0x60, 0).f32(0x64, 200).f32(0x68, 1)
                 .f32(0x6c, 20).f32(0x70, 0).f32(0x74, 300).f32(0x78, 1).append_to(e.transitions);
         }

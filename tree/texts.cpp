@@ -146,7 +146,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  LEVEL<nn>/core_data.bin, gameplay.bin, hud_bank_<N>.bin, transition_textures.bin  up to 4x as long\n"
         "  LEVEL<nn>/textures/<table>_<NNN>.png   any PNG of the same width and height\n"
         "  LEVEL<nn>/gameplay/mobies.csv, ties.csv, shrubs.csv, cameras.csv, sounds.csv, env_samples.csv,\n"
-        "  paths.csv                               rows changed, added (an empty index), copied (an index\n"
+        "  paths.csv, env_transitions.csv          rows changed, added (an empty index), copied (an index\n"
         "                                          twice) and removed; groups, pvars, links and visibility follow\n"
         "  settings.json                           the same keys and planes, any values\n"
         "  help/<language>.txt                     messages changed, added and removed (all languages follow)\n"

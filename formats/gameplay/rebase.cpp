@@ -7,6 +7,7 @@
 #include "formats/gameplay/cells.h"
 #include "formats/gameplay/paths_import.h"
 #include "formats/gameplay/table_rows.h"
+#include "formats/gameplay/transitions_import.h"
 
 namespace gcfs::formats::gameplay {
 namespace {
@@ -36,20 +37,24 @@ std::optional<int64_t> whole(std::string_view cell) {
 Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::string_view earlier, std::string_view text, const LevelContext* level) {
     return capture([&]() -> std::string {
         const TableSpec* t = table_spec(name);
-        if (!t && name != "paths.csv") return std::string(text);
+        if (!t && name != "paths.csv" && name != "env_transitions.csv") return std::string(text);
         const Gameplay g = read_gameplay(base);
         if (!g.file_error.empty()) fail(Errc::bad_value, 0, "gameplay.bin does not decode: " + g.file_error);
-        if (t) {
+        BlockBytes scratch = raw_blocks(g);
+        if (t || name == "env_transitions.csv") {
             // The shown table's rows: where each came from before the earlier save.
-            const EditedTable shown = read_rows(g, *t, earlier, level ? &level->held : nullptr);
+            std::vector<int64_t> sources;
+            if (t)
+                for (const EditedRow& row : read_rows(g, *t, earlier, level ? &level->held : nullptr).rows) sources.push_back(row.source);
+            else
+                sources = import_transitions(g, earlier, scratch);
             return renumbered(text, 0, [&](const std::string& cell) {
                 const auto i = whole(cell);
-                if (!i || *i < 0 || static_cast<size_t>(*i) >= shown.rows.size()) return std::string();
-                const int64_t source = shown.rows[static_cast<size_t>(*i)].source;
+                if (!i || *i < 0 || static_cast<size_t>(*i) >= sources.size()) return std::string();
+                const int64_t source = sources[static_cast<size_t>(*i)];
                 return source < 0 ? std::string() : std::to_string(source);
             });
         }
-        BlockBytes scratch = raw_blocks(g);
         const PathOrigins origins = import_paths(g, earlier, scratch);
         const std::array<size_t, 2> before = {g.paths.ok() ? g.paths.value->splines.size() : 0,
                                               g.grind_paths.ok() ? g.grind_paths.value->splines.size() : 0};

@@ -20,4 +20,25 @@ Vec4 area_sphere(std::span<const std::vector<Vec4>> paths, const std::array<cons
     return bounding_sphere(points);
 }
 
+std::array<float, 16> affine_inverse(std::span<const float, 16> m) {
+    const double a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6], i = m[10];
+    const double det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
+    const double inv[3][3] = {{(e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det},
+                              {(f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det},
+                              {(d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det}};
+    std::array<float, 16> out{};
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col) out[4 * col + row] = static_cast<float>(inv[row][col]);
+    for (int row = 0; row < 3; ++row)
+        out[12 + row] = static_cast<float>(-(inv[row][0] * m[12] + inv[row][1] * m[13] + inv[row][2] * m[14]));
+    out[15] = 1;
+    return out;
+}
+
+Vec4 transition_sphere(std::span<const float, 16> inverse_matrix) {
+    const auto volume = affine_inverse(inverse_matrix);
+    const auto corners = unit_cube_corners(volume);
+    return bounding_sphere(corners);
+}
+
 }  // namespace gcfs::formats::gameplay

@@ -18,6 +18,14 @@ namespace gcfs::formats::gameplay {
 Vec4 area_sphere(std::span<const std::vector<Vec4>> paths, const std::array<const RecordTable*, 3>& volumes,
                  const std::array<std::vector<int32_t>, kAreaParts>& links);
 
+// The inverse of an affine column-major matrix, its column 3's w taken as 1
+// (§0; volumes, sounds and env transitions store both, §3.7, 3.9, 3.15).
+std::array<float, 16> affine_inverse(std::span<const float, 16> m);
+
+// §3.15: an env transition's sphere bounds the unit-cube corners of its
+// volume, the inverse of the inverse matrix it stores, by §3.6's algorithm.
+Vec4 transition_sphere(std::span<const float, 16> inverse_matrix);
+
 // The four floats of a sphere, for RecordBuilder::floats.
 inline std::array<float, 4> sphere_floats(const Vec4& s) { return {s.x, s.y, s.z, s.w}; }
 

@@ -129,6 +129,13 @@ def run(image, label, cue_file):
     check(label + ": path 0 has one more point, the new one second", len(after) == len(first_path) + 1 and after[1] == ["path", "0", "1", "10", "20", "30", "0"], after[:3])
     touched.append(g + "/paths.csv")
 
+    # ---- an env transition copied with sed
+    transitions = table(m.read(g + "/env_transitions.csv"))
+    check(label + ": sed copies an env transition", sed(m, g + "/env_transitions.csv", "2p"))
+    now = table(m.read(g + "/env_transitions.csv"))
+    check(label + ": the copy reads back after its source, renumbered", len(now) == len(transitions) + 1 and now[2][1:] == transitions[1][1:], now[:3])
+    touched.append(g + "/env_transitions.csv")
+
     # ---- a help message added in French: every language lists it
     with open(m.path(g + "/help/french.txt"), "a") as f:
         f.write("777\tUn nouveau conseil\n")

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "formats/gameplay/export.h"
@@ -497,6 +498,36 @@ TEST_CASE("the limits: an s16 tie index holds ambient bytes up to tie 32767 (for
     mobies.push_back(mapped);
     const std::string no_bit = refusal(file, "mobies.csv", joined(mobies));
     CHECK_MESSAGE(no_bit.find("no visibility bit is free for the new moby: the masks have 1024") != std::string::npos, no_bit);
+}
+
+TEST_CASE("env transitions added, copied and removed: a new matrix's sphere is computed, a sphere cell is the writer's (formats-gameplay.md 3.15)") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    auto lines = lines_of(shown(before, "env_transitions.csv"));
+    REQUIRE(lines.size() == 3);
+    const auto head = cells_of(lines[0]);
+    std::vector<std::string> fresh(head.size());
+    const float m[16] = {0.1f, 0, 0, 0, 0, 0.1f, 0, 0, 0, 0, 0.125f, 0, -5, -6, -1, 1};  // the volume: 20 x 20 x 16 about (50, 60, 8)
+    for (int k = 0; k < 16; ++k) fresh[column(lines[0], "inverse_col0_x") + static_cast<size_t>(k)] = shortest(m[k]);
+    fresh[column(lines[0], "flags")] = "1";
+    lines.push_back(row_of(fresh));
+    lines.push_back(lines[1]);  // a copy of transition 0
+    lines.erase(lines.begin() + 2);  // transition 1 removed
+    const Gameplay g = edited(file, "env_transitions.csv", joined(lines));
+    const EnvTransitions& now = *g.env_transitions.value;
+    REQUIRE(now.transitions.count() == 3);
+    CHECK(now.spheres.record(0).size() == 0x10);
+    CHECK(std::equal(now.transitions.record(2).begin(), now.transitions.record(2).end(), before.env_transitions.value->transitions.record(0).begin()));
+    const Vec4 want = transition_sphere(now.transitions.floats<16>(1, 0));
+    CHECK(now.spheres.f32(1, 0) == want.x);
+    CHECK(now.spheres.f32(1, 0xc) == want.w);
+    CHECK(std::abs(want.x - 50) < 1e-3);
+    CHECK(std::abs(want.w - std::sqrt(10.f * 10 * 2 + 8 * 8)) < 1e-3);
+    auto again = lines_of(shown(g, "env_transitions.csv"));
+    auto cells = cells_of(again[1]);
+    cells[column(again[0], "radius")] = "1";
+    again[1] = row_of(cells);
+    CHECK(refusal(file, "env_transitions.csv", joined(again)).find("line 2, column 5 (radius): the bounding sphere is computed") != std::string::npos);
 }
 
 }  // namespace test_instance_edit
