@@ -338,4 +338,10 @@ std::vector<ExportFile> export_gameplay(const Gameplay& g) {
     return files;
 }
 
+std::string shown_file(const Gameplay& g, std::string_view name) {
+    for (auto& file : export_gameplay(g))
+        if (file.name == name) return std::move(file.content);
+    return {};
+}
+
 }  // namespace gcfs::formats::gameplay

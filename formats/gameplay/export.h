@@ -23,6 +23,10 @@ extern const std::vector<std::string> kFixedFiles;
 // slot that is set, then pvars/moby_<uid>.bin for each moby with pvars.
 std::vector<ExportFile> export_gameplay(const Gameplay& g);
 
+// The content export_gameplay gives the file `name` ("" when it has none):
+// what the mount shows, which an edit of that file is read against.
+std::string shown_file(const Gameplay& g, std::string_view name);
+
 // §3.4: help bytes as UTF-8 text, decoded as the subtitles are
 // (formats/common/game_text.h: ASCII, then Windows-1252), so one search finds
 // both. '\' is written "\\", and a byte that shows no character (a control

@@ -20,6 +20,7 @@
 #include "formats/gameplay/help_import.h"
 #include "formats/gameplay/instance_edit.h"
 #include "formats/gameplay/paths_import.h"
+#include "formats/gameplay/lights_import.h"
 #include "formats/gameplay/pvar_import.h"
 #include "formats/gameplay/transitions_import.h"
 
@@ -148,8 +149,8 @@ std::string reconcile_positions(std::string_view name, std::string_view edited, 
 }
 
 bool importable(std::string_view name) {
-    return table_spec(name) || name == "settings.json" || name == "paths.csv" || name == "env_transitions.csv" || pvar_file(name) ||
-           help_language(name) >= 0;
+    return table_spec(name) || name == "settings.json" || name == "paths.csv" || name == "env_transitions.csv" || name == "lights.csv" ||
+           pvar_file(name) || help_language(name) >= 0;
 }
 
 Result<Imported> import_file(ByteSpan gameplay, std::string_view name, std::string_view text, const LevelContext* level) {
@@ -182,6 +183,8 @@ Result<Imported> import_file(ByteSpan gameplay, std::string_view name, std::stri
             import_paths(g, text, blocks);
         } else if (name == "env_transitions.csv") {
             import_transitions(g, text, blocks);
+        } else if (name == "lights.csv") {
+            import_lights(g, text, blocks);
         } else if (name == "settings.json") {
             blocks[static_cast<size_t>(Block::level_settings)] = import_settings(g, text);
         } else if (const int language = help_language(name); language >= 0) {

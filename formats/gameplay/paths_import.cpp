@@ -56,12 +56,7 @@ PathOrigins import_paths(const Gameplay& g, std::string_view text, BlockBytes& b
     }
     // The shown rows by kind, path and point, for the cells' old text.
     std::map<std::tuple<int, int64_t, int64_t>, std::vector<std::string>> shown;
-    if (auto before = csv::parse([&] {
-            for (auto& f : export_gameplay(g))
-                if (f.name == "paths.csv") return f.content;
-            return std::string();
-        }());
-        before.ok())
+    if (auto before = csv::parse(shown_file(g, "paths.csv")); before.ok())
         for (size_t r = 1; r < before->size(); ++r) {
             const auto& c = (*before)[r].cells;
             shown[{c[0] == "grind", std::stoll(c[1]), std::stoll(c[2])}] = c;

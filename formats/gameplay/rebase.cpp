@@ -5,6 +5,7 @@
 #include "formats/export/csv.h"
 #include "formats/export/csv_read.h"
 #include "formats/gameplay/cells.h"
+#include "formats/gameplay/lights_import.h"
 #include "formats/gameplay/paths_import.h"
 #include "formats/gameplay/table_rows.h"
 #include "formats/gameplay/transitions_import.h"
@@ -37,7 +38,7 @@ std::optional<int64_t> whole(std::string_view cell) {
 Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::string_view earlier, std::string_view text, const LevelContext* level) {
     return capture([&]() -> std::string {
         const TableSpec* t = table_spec(name);
-        if (!t && name != "paths.csv" && name != "env_transitions.csv") return std::string(text);
+        if (!t && name != "paths.csv" && name != "env_transitions.csv" && name != "lights.csv") return std::string(text);
         const Gameplay g = read_gameplay(base);
         if (!g.file_error.empty()) fail(Errc::bad_value, 0, "gameplay.bin does not decode: " + g.file_error);
         BlockBytes scratch = raw_blocks(g);
@@ -54,6 +55,24 @@ Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::strin
                 const int64_t source = sources[static_cast<size_t>(*i)];
                 return source < 0 ? std::string() : std::to_string(source);
             });
+        }
+        if (name == "lights.csv") {
+            // lights.csv numbers each kind on its own (column 1 the kind, 2 the index).
+            const LightOrigins lights = import_lights(g, earlier, scratch);
+            auto rows = csv::parse(text);
+            if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
+            std::string out;
+            for (size_t r = 0; r < rows->size(); ++r) {
+                auto cells = (*rows)[r].cells;
+                if (r > 0 && cells.size() > 1) {
+                    const auto& from = trimmed(cells[0]) == "directional" ? lights.directional : lights.point;
+                    const auto i = whole(cells[1]);
+                    const int64_t source = i && *i >= 0 && static_cast<size_t>(*i) < from.size() ? from[static_cast<size_t>(*i)] : -1;
+                    cells[1] = source < 0 ? std::string() : std::to_string(source);
+                }
+                csv::row(out, cells);
+            }
+            return out;
         }
         const PathOrigins origins = import_paths(g, earlier, scratch);
         const std::array<size_t, 2> before = {g.paths.ok() ? g.paths.value->splines.size() : 0,

@@ -245,11 +245,7 @@ std::vector<size_t> matched_rows(const std::vector<csv::Row>& rows, const std::v
 EditedTable read_rows(const Gameplay& g, const TableSpec& t, std::string_view text, const HeldClasses* held) {
     const auto& d = table_of(g, t.block);
     if (!d.ok()) fail(Errc::bad_value, 0, fmt::format("the {} block did not decode ({}), so it cannot be encoded again", t.name, d.error));
-    const std::string shown_text = [&] {
-        for (auto& file : export_gameplay(g))
-            if (file.name == t.name) return file.content;
-        return std::string();
-    }();
+    const std::string shown_text = shown_file(g, t.name);
     auto rows = csv::parse(text);
     if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
     auto shown = csv::parse(shown_text);

@@ -17,12 +17,6 @@ namespace {
 // a full 4x4), the rest 0.
 uint32_t new_row_default(const Field& f) { return f.name == std::string_view("inverse_col3_w") ? 0x3f800000u : 0; }
 
-std::string shown_text(const Gameplay& g) {
-    for (auto& f : export_gameplay(g))
-        if (f.name == "env_transitions.csv") return f.content;
-    return {};
-}
-
 }  // namespace
 
 std::vector<int64_t> import_transitions(const Gameplay& g, std::string_view text, BlockBytes& blocks) {
@@ -31,7 +25,7 @@ std::vector<int64_t> import_transitions(const Gameplay& g, std::string_view text
     const EnvTransitions& old = *d.value;
     auto rows = csv::parse(text);
     if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
-    auto shown = csv::parse(shown_text(g));
+    auto shown = csv::parse(shown_file(g, "env_transitions.csv"));
     if (!shown.ok()) fail(Errc::bad_value, 0, "the shown table does not parse: " + shown.error().message);
     if (rows->empty() || rows->front().cells != shown->front().cells)
         fail(Errc::bad_value, 0, fmt::format("line 1: the header must stay as it was ({} columns from \"index\")", shown->front().cells.size()));

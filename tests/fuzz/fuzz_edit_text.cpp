@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const char* const kNames[] = {"mobies.csv", "ties.csv", "shrubs.csv", "cameras.csv", "sounds.csv",
                                          "env_samples.csv", "settings.json", "help/us_english.txt", "help/french.txt", "paths.csv",
                                          "pvars/moby_1007.bin",  // the disc builder's moby 1
-                                         "env_transitions.csv"};
+                                         "env_transitions.csv", "lights.csv"};
     if (size < 5) return 0;
     uint32_t length;
     std::memcpy(&length, data, 4);

@@ -136,6 +136,21 @@ def run(image, label, cue_file):
     check(label + ": the copy reads back after its source, renumbered", len(now) == len(transitions) + 1 and now[2][1:] == transitions[1][1:], now[:3])
     touched.append(g + "/env_transitions.csv")
 
+    # ---- a point light appended with >> in world units
+    lights = table(m.read(g + "/lights.csv"))
+    lcol = {h: i for i, h in enumerate(lights[0])}
+    light = [""] * len(lights[0])
+    light[0] = "point"
+    for key, value in (("pos_x", "100"), ("pos_y", "36"), ("pos_z", "10"), ("radius", "20"), ("colour_r", "1"), ("colour_g", "0.5"), ("colour_b", "0.25")):
+        light[lcol[key]] = value
+    with open(m.path(g + "/lights.csv"), "a") as f:
+        f.write(",".join(light) + "\n")
+    last = table(m.read(g + "/lights.csv"))[-1]
+    check(label + ": a point light appended with >> reads back, its raw u16s as formats-gameplay.md 3.10's example",
+          [last[lcol[k]] for k in ("raw_pos_x", "raw_pos_y", "raw_pos_z", "raw_radius", "raw_colour_r", "raw_colour_g", "raw_colour_b")]
+          == ["6400", "2304", "640", "1280", "65535", "32768", "16384"], last)
+    touched.append(g + "/lights.csv")
+
     # ---- a help message added in French: every language lists it
     with open(m.path(g + "/help/french.txt"), "a") as f:
         f.write("777\tUn nouveau conseil\n")

@@ -138,7 +138,7 @@ TEST_CASE("gameplay files: the shown text encodes to the same file; a bad cell n
     const auto disc = tree::open_disc(small_disc().path, 16 << 20);
     const std::string gameplay_text = file_text(*disc, "LEVEL00/gameplay.bin");
     const Bytes gameplay(gameplay_text.begin(), gameplay_text.end());
-    for (const char* name : {"mobies.csv", "ties.csv", "shrubs.csv", "cameras.csv", "sounds.csv", "env_samples.csv", "paths.csv", "env_transitions.csv", "settings.json",
+    for (const char* name : {"mobies.csv", "ties.csv", "shrubs.csv", "cameras.csv", "sounds.csv", "env_samples.csv", "paths.csv", "env_transitions.csv", "lights.csv", "settings.json",
                              "help/us_english.txt"}) {
         CAPTURE(name);
         const std::string shown = file_text(*disc, std::string("LEVEL00/gameplay/") + name);

@@ -530,4 +530,54 @@ TEST_CASE("env transitions added, copied and removed: a new matrix's sphere is c
     CHECK(refusal(file, "env_transitions.csv", joined(again)).find("line 2, column 5 (radius): the bounding sphere is computed") != std::string::npos);
 }
 
+TEST_CASE("lights: point lights added and removed with their masks computed again, directional lights kept in place (formats-gameplay.md 3.10)") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    auto lines = lines_of(shown(before, "lights.csv"));
+    const auto head = cells_of(lines[0]);
+    const size_t points = before.point_lights.value->lights.count();
+    REQUIRE(points >= 2);
+    std::vector<std::string> fresh(head.size());
+    fresh[0] = "point";
+    for (const auto& [name, value] : {std::pair{"pos_x", "100"}, {"pos_y", "36"}, {"pos_z", "10"}, {"radius", "20"}, {"colour_r", "1"},
+                                      {"colour_g", "0.5"}, {"colour_b", "0.25"}})
+        fresh[column(lines[0], name)] = value;
+    lines.push_back(row_of(fresh));
+    const auto first_point = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.starts_with("point,"); });
+    lines.erase(first_point);
+    const Gameplay g = edited(file, "lights.csv", joined(lines));
+    const RecordTable& now = g.point_lights.value->lights;
+    REQUIRE(now.count() == points);
+    // §3.10's worked record: (100, 36, 10) r 20 -> 1900 0900 0280 0500 ffff 8000 4000 0000.
+    const ByteSpan r = now.record(points - 1);
+    CHECK(u16_at(r, 0) == 0x1900);
+    CHECK(u16_at(r, 6) == 0x0500);
+    CHECK(u16_at(r, 10) == 0x8000);
+    // ... and its masks: x columns 5-7 and y rows 1-3 have its bit.
+    const Bytes& masks = g.point_lights.value->masks;
+    const size_t bit = points - 1;
+    auto has = [&](size_t mask) { return (masks.at(16 * mask + bit / 8) >> (bit % 8) & 1) != 0; };
+    CHECK((has(5) && has(6) && has(7) && !has(4) && !has(8)));
+    CHECK((has(64 + 1) && has(64 + 3) && !has(64 + 0) && !has(64 + 4)));
+    // Directional lights stay where they are; a new one follows them.
+    auto dirs = lines_of(shown(g, "lights.csv"));
+    auto without = dirs;
+    without.erase(without.begin() + 1);
+    CHECK(refusal(file, "lights.csv", joined(without)).find("directional lights keep their places") != std::string::npos);
+    auto added = cells_of(dirs[1]);
+    added[1] = "";
+    dirs.push_back(row_of(added));
+    CHECK(edited(file, "lights.csv", joined(dirs)).dir_lights.value->count() == before.dir_lights.value->count() + 1);
+    // One value twice: a world cell and its raw u16 that disagree are refused; 128 point lights are.
+    auto twice = lines_of(shown(read_gameplay(file), "lights.csv"));
+    auto cells = cells_of(twice.back());
+    cells[column(twice[0], "pos_x")] = "1";
+    cells[column(twice[0], "raw_pos_x")] = "1";
+    twice.back() = row_of(cells);
+    CHECK(refusal(file, "lights.csv", joined(twice)).find("are one value, and give two") != std::string::npos);
+    auto many = lines_of(shown(read_gameplay(file), "lights.csv"));
+    while (std::count_if(many.begin(), many.end(), [](const std::string& l) { return l.starts_with("point,"); }) < 128) many.push_back(row_of(fresh));
+    CHECK(refusal(file, "lights.csv", joined(many)).find("128 point lights: a level holds at most 127") != std::string::npos);
+}
+
 }  // namespace test_instance_edit
