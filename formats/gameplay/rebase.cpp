@@ -13,15 +13,15 @@
 namespace gcfs::formats::gameplay {
 namespace {
 
-// `text` with each row's cell `column` given by `number` (its text → the new text).
+// `text` with each row after the header given to `change` (its cells, to rewrite).
 template <class F>
-std::string renumbered(std::string_view text, size_t column, F number) {
+std::string each_row(std::string_view text, F change) {
     auto rows = csv::parse(text);
     if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
     std::string out;
     for (size_t r = 0; r < rows->size(); ++r) {
         auto cells = (*rows)[r].cells;
-        if (r > 0 && column < cells.size()) cells[column] = number(cells[column]);
+        if (r > 0) change(cells);
         csv::row(out, cells);
     }
     return out;
@@ -31,6 +31,13 @@ std::optional<int64_t> whole(std::string_view cell) {
     const auto v = parse_field(FieldType::s32, cell);
     if (!v) return std::nullopt;
     return static_cast<int32_t>(*v);
+}
+
+// The row a shown index came from before the earlier save ("": a row it added).
+std::string source_of(const std::vector<int64_t>& sources, std::string_view cell) {
+    const auto i = whole(cell);
+    const int64_t source = i && *i >= 0 && static_cast<size_t>(*i) < sources.size() ? sources[static_cast<size_t>(*i)] : -1;
+    return source < 0 ? std::string() : std::to_string(source);
 }
 
 }  // namespace
@@ -49,52 +56,29 @@ Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::strin
                 for (const EditedRow& row : read_rows(g, *t, earlier, level ? &level->held : nullptr).rows) sources.push_back(row.source);
             else
                 sources = import_transitions(g, earlier, scratch);
-            return renumbered(text, 0, [&](const std::string& cell) {
-                const auto i = whole(cell);
-                if (!i || *i < 0 || static_cast<size_t>(*i) >= sources.size()) return std::string();
-                const int64_t source = sources[static_cast<size_t>(*i)];
-                return source < 0 ? std::string() : std::to_string(source);
+            return each_row(text, [&](std::vector<std::string>& cells) {
+                if (!cells.empty()) cells[0] = source_of(sources, cells[0]);
             });
         }
-        if (name == "lights.csv") {
-            // lights.csv numbers each kind on its own (column 1 the kind, 2 the index).
+        if (name == "lights.csv") {  // each kind numbered on its own (column 1 the kind, 2 the index)
             const LightOrigins lights = import_lights(g, earlier, scratch);
-            auto rows = csv::parse(text);
-            if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
-            std::string out;
-            for (size_t r = 0; r < rows->size(); ++r) {
-                auto cells = (*rows)[r].cells;
-                if (r > 0 && cells.size() > 1) {
-                    const auto& from = trimmed(cells[0]) == "directional" ? lights.directional : lights.point;
-                    const auto i = whole(cells[1]);
-                    const int64_t source = i && *i >= 0 && static_cast<size_t>(*i) < from.size() ? from[static_cast<size_t>(*i)] : -1;
-                    cells[1] = source < 0 ? std::string() : std::to_string(source);
-                }
-                csv::row(out, cells);
-            }
-            return out;
+            return each_row(text, [&](std::vector<std::string>& cells) {
+                if (cells.size() > 1) cells[1] = source_of(trimmed(cells[0]) == "directional" ? lights.directional : lights.point, cells[1]);
+            });
         }
+        // Each line's path number, by its kind; a path the earlier save added
+        // (or this one adds) gets a number past the old ones, in its order.
         const PathOrigins origins = import_paths(g, earlier, scratch);
         const std::array<size_t, 2> before = {g.paths.ok() ? g.paths.value->splines.size() : 0,
                                               g.grind_paths.ok() ? g.grind_paths.value->splines.size() : 0};
-        // Each line's path number, by its kind; a path the earlier save added
-        // (or this one adds) gets a number past the old ones, in its order.
-        auto rows = csv::parse(text);
-        if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
-        std::string out;
-        for (size_t r = 0; r < rows->size(); ++r) {
-            auto cells = (*rows)[r].cells;
-            if (r > 0 && cells.size() > 1) {
-                const int k = trimmed(cells[0]) == "grind";
-                if (const auto j = whole(cells[1]); j && *j >= 0) {
-                    const auto& from = origins[static_cast<size_t>(k)];
-                    const int64_t source = static_cast<size_t>(*j) < from.size() ? from[static_cast<size_t>(*j)] : -1;
-                    cells[1] = std::to_string(source >= 0 ? source : static_cast<int64_t>(before[static_cast<size_t>(k)]) + *j);
-                }
+        return each_row(text, [&](std::vector<std::string>& cells) {
+            if (cells.size() < 2) return;
+            const auto k = static_cast<size_t>(trimmed(cells[0]) == "grind");
+            if (const auto j = whole(cells[1]); j && *j >= 0) {
+                const std::string source = source_of(origins[k], cells[1]);
+                cells[1] = source.empty() ? std::to_string(static_cast<int64_t>(before[k]) + *j) : source;
             }
-            csv::row(out, cells);
-        }
-        return out;
+        });
     });
 }
 
