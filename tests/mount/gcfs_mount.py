@@ -11,16 +11,17 @@ class Mount:
     """gcfs mount -f IMAGE MNT -o OPTIONS..., under `work`; stderr kept in MNT.log. `options` is one
     -o list or several; `cwd` and `env` are the daemon's, `mnt` a mountpoint of the caller's (as
     given on the command line, `cwd` relative). With `required` False a mount that does not come up
-    is left for the caller to see (mounted() is False) instead of ending the test."""
+    is left for the caller to see (mounted() is False) instead of ending the test. `wait`: how many
+    seconds it may take to come up (a mount that replays an edits folder re-encodes its levels)."""
 
-    def __init__(self, gcfs, image, options, work, cwd=None, env=None, mnt=None, required=True):
+    def __init__(self, gcfs, image, options, work, cwd=None, env=None, mnt=None, required=True, wait=10):
         self.mnt = os.path.join(cwd or "", mnt) if mnt else tempfile.mkdtemp(dir=work, prefix="mnt-")
         self.log = open(self.mnt.rstrip("/") + ".log", "w+")
         args = [gcfs, "mount", "-f", image, mnt or self.mnt]
         for o in [options] if isinstance(options, str) else options:
             args += ["-o", o]
         self.proc = subprocess.Popen(args, stderr=self.log, cwd=cwd, env=env)
-        for _ in range(200):
+        for _ in range(int(wait / 0.05)):
             if self.mounted() or self.proc.poll() is not None:
                 break
             time.sleep(0.05)

@@ -196,7 +196,9 @@ def run(image, label, cue_file):
     log = m.close()
     check(label + ": the mount logged no error", " error" not in log.lower(), log[-400:])
     os.makedirs(os.path.join(folder, "mnt-" + label))
-    m = gcfs_mount.Mount(gcfs, name, ["edits=" + edits], work, cwd=folder, mnt="mnt-" + label)
+    # Replaying re-encodes the level (core_data compressed again for the visibility bits): seconds
+    # at full scale, more on a loaded machine.
+    m = gcfs_mount.Mount(gcfs, name, ["edits=" + edits], work, cwd=folder, mnt="mnt-" + label, wait=120)
     check(label + ": mounted again, every edit replays to the same files", all(m.read(rel) == shown[rel] for rel in touched),
           [rel for rel in touched if m.read(rel) != shown[rel]])
 
