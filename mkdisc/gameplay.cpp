@@ -65,11 +65,11 @@ public:
         set(Block::pointer_fixups, encode_fixups(pointer_fixups_));
         set(Block::moby_groups, encode_groups(moby_groups_));
         set(Block::shared_data, encode_shared_data(shared_));
-        set(Block::tie_classes, encode_class_list(first_appearance(ties_)));
+        set(Block::tie_classes, encode_class_list(first_appearance_classes(ties_)));
         set(Block::ties, encode_table(ties_));
         set(Block::tie_ambient, encode_tie_ambient(tie_ambient_));
         set(Block::tie_groups, encode_groups({{0, 1}, {}, {2}}));
-        set(Block::shrub_classes, encode_class_list(first_appearance(shrubs_)));
+        set(Block::shrub_classes, encode_class_list(first_appearance_classes(shrubs_)));
         set(Block::shrubs, encode_table(shrubs_));
         set(Block::shrub_groups, encode_groups({{1, 0}}));
         set(Block::paths, encode_paths(paths_));
@@ -89,13 +89,6 @@ private:
     // z is up (formats-gameplay.md §0: the grids span x and y).
     std::array<float, 3> on_ground(float x, float y, float lift = 0) {
         return {x, y, static_cast<float>(spec_.height(x, y)) + lift};
-    }
-
-    static std::vector<int32_t> first_appearance(const RecordTable& t) {
-        std::vector<int32_t> out;
-        for (size_t i = 0; i < t.count(); ++i)
-            if (std::find(out.begin(), out.end(), t.s32(i, 0)) == out.end()) out.push_back(t.s32(i, 0));
-        return out;
     }
 
     void place_instances() {

@@ -321,21 +321,25 @@ std::vector<ExportFile> export_gameplay(const Gameplay& g) {
         });
     }
 
-    // §3.13: pvar k belongs to the moby whose pvar_index is k. Names are the
-    // moby's uid; a uid met twice gets the moby's index as a suffix.
-    if (g.mobies.ok() && g.pvar_table.ok() && g.pvar_data.ok()) {
-        std::set<int32_t> seen;
-        for (size_t i = 0; i < g.mobies.value->count(); ++i) {
-            const int32_t pvar = g.mobies.value->s32(i, 0x68), uid = g.mobies.value->s32(i, 0x10);
-            if (pvar < 0) continue;
-            const PvarEntry& e = (*g.pvar_table.value)[static_cast<size_t>(pvar)];
-            const std::string name = seen.insert(uid).second ? fmt::format("pvars/moby_{}.bin", uid)
-                                                             : fmt::format("pvars/moby_{}-{}.bin", uid, i);
+    // §3.13: pvar k belongs to the moby whose pvar_index is k.
+    if (g.mobies.ok() && g.pvar_table.ok() && g.pvar_data.ok())
+        for (auto& [moby, name] : pvar_files(*g.mobies.value)) {
+            const PvarEntry& e = (*g.pvar_table.value)[static_cast<size_t>(g.mobies.value->s32(moby, 0x68))];
             const auto begin = g.pvar_data.value->begin() + e.offset;
-            files.push_back({name, std::string(begin, begin + e.size), {}});
+            files.push_back({std::move(name), std::string(begin, begin + e.size), {}});
         }
-    }
     return files;
+}
+
+std::vector<std::pair<size_t, std::string>> pvar_files(const RecordTable& mobies) {
+    std::vector<std::pair<size_t, std::string>> out;
+    std::set<int32_t> seen;
+    for (size_t i = 0; i < mobies.count(); ++i) {
+        const int32_t uid = mobies.s32(i, 0x10);
+        if (mobies.s32(i, 0x68) < 0) continue;
+        out.emplace_back(i, seen.insert(uid).second ? fmt::format("pvars/moby_{}.bin", uid) : fmt::format("pvars/moby_{}-{}.bin", uid, i));
+    }
+    return out;
 }
 
 std::string shown_file(const Gameplay& g, std::string_view name) {

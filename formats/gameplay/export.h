@@ -23,6 +23,11 @@ extern const std::vector<std::string> kFixedFiles;
 // slot that is set, then pvars/moby_<uid>.bin for each moby with pvars.
 std::vector<ExportFile> export_gameplay(const Gameplay& g);
 
+// §3.13: each moby with pvars (pvar_index >= 0), in moby order, and the
+// name of its file: pvars/moby_<uid>.bin, or pvars/moby_<uid>-<index>.bin
+// for a uid met before.
+std::vector<std::pair<size_t, std::string>> pvar_files(const RecordTable& mobies);
+
 // The content export_gameplay gives the file `name` ("" when it has none):
 // what the mount shows, which an edit of that file is read against.
 std::string shown_file(const Gameplay& g, std::string_view name);

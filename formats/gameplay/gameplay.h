@@ -194,6 +194,9 @@ Bytes encode_table(const RecordTable& table);
 Bytes encode_level_settings(const LevelSettings& settings);
 Bytes encode_help(const std::vector<HelpMessage>& messages);  // offsets and size computed (§3.4, §8.7)
 Bytes encode_class_list(const std::vector<int32_t>& classes);
+// §3.12: the tie or shrub class list Wrench's writer makes, the distinct
+// o_class values (offset 0) of the instances in first-appearance order.
+std::vector<int32_t> first_appearance_classes(const RecordTable& instances);
 Bytes encode_groups(const std::vector<std::vector<uint16_t>>& members);  // §3.11, §8.10
 Bytes encode_pvar_table(const std::vector<PvarEntry>& entries);
 Bytes encode_fixups(const std::vector<Fixup>& fixups);  // terminated by {-1, -1}

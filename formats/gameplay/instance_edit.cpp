@@ -6,12 +6,12 @@
 #include <map>
 #include <set>
 
+#include "formats/gameplay/cells.h"
 #include "formats/gameplay/pvar_rebuild.h"
 
 namespace gcfs::formats::gameplay {
 namespace {
 
-constexpr uint16_t kMobyGroupField = 0x58;  // §3.1
 constexpr size_t kMaxGroupMember = 0x7fff;  // §3.11: 15 bits of index, bit 15 ends the list
 constexpr size_t kMaxAmbientTie = 0x7fff;   // §3.18: s16 tie_index
 
@@ -55,17 +55,10 @@ struct Edit {
         return static_cast<uint16_t>(row);
     }
 
-    // §3.12: Wrench writes the tie and shrub lists as the instances' distinct
-    // classes in first-appearance order.
-    static std::vector<int32_t> first_appearance(const RecordTable& t) {
-        std::vector<int32_t> out;
-        for (size_t i = 0; i < t.count(); ++i)
-            if (std::find(out.begin(), out.end(), t.s32(i, 0)) == out.end()) out.push_back(t.s32(i, 0));
-        return out;
-    }
+    // §3.12: the tie and shrub lists as Wrench's writer makes them, written when they change.
     void class_list(Block block) {
-        const auto now = first_appearance(records);
-        if (now != first_appearance(*(t.block == Block::ties ? g.ties : g.shrubs).value)) set(block, encode_class_list(now));
+        const auto now = first_appearance_classes(records);
+        if (now != first_appearance_classes(*table_of(g, t.block).value)) set(block, encode_class_list(now));
     }
 
     // §3.18: a kept tie keeps its bytes, a copy takes its source's, a new
@@ -115,7 +108,7 @@ struct Edit {
             if (o.block == t.block || !o.d->ok()) continue;
             for (size_t i = 0; i < o.d->value->count(); ++i) others.push_back(o.d->value->s32(i, o.field));
         }
-        const RecordTable& before = *table().value;
+        const RecordTable& before = *table_of(g, t.block).value;
         for (size_t k = 0; k < new_of_old.size(); ++k)
             if (new_of_old[k] < 0) gone.push_back(before.s32(k, t.pvar_field));
         std::vector<PvarOwner> rows;
@@ -126,7 +119,7 @@ struct Edit {
             else rows.push_back({-1, t.block == Block::mobies ? class_pvars(records.s32(i, 0x28)) : -1});
         }
         const PvarPlan plan = rebuild_pvars(p, gone, others, rows);
-        for (size_t i = 0; i < rows.size(); ++i) put_le32(records.bytes, i * t.schema->size + t.pvar_field, plan.given[i]);
+        for (size_t i = 0; i < rows.size(); ++i) put_le(records.bytes, i * t.schema->size + t.pvar_field, static_cast<uint32_t>(plan.given[i]), 4);
         bool data_changed = plan.changed;
         if (t.block == Block::mobies && !edited.same_rows) data_changed |= move_moby_links(p, new_of_old);
         if (!data_changed) return;
@@ -141,7 +134,7 @@ struct Edit {
             RecordTable other = *o.d->value;
             for (size_t i = 0; i < other.count(); ++i) {
                 const int32_t k = other.s32(i, o.field);
-                if (k >= 0) put_le32(other.bytes, i * other.schema->size + o.field, plan.renumber.at(static_cast<size_t>(k)));
+                if (k >= 0) put_le(other.bytes, i * other.schema->size + o.field, static_cast<uint32_t>(plan.renumber.at(static_cast<size_t>(k))), 4);
             }
             if (other.bytes != o.d->value->bytes) set(o.block, encode_table(other));
         }
@@ -164,7 +157,7 @@ struct Edit {
             if (mobies && r.s32(i, 0x6c) != 0) return std::nullopt;
             return r.s32(i, field);
         };
-        const RecordTable& before = *table().value;
+        const RecordTable& before = *table_of(g, t.block).value;
         std::map<int32_t, size_t> owner;  // id → the old instance it named
         for (size_t k = 0; k < before.count(); ++k)
             if (const auto id = id_of(before, k)) owner.try_emplace(*id, k);
@@ -242,7 +235,7 @@ struct Edit {
     // Whether row i stands elsewhere than old record k: a moby's position
     // (§3.1 0x40), a tie's matrix (§3.2 0x10-0x4f).
     bool moved(size_t i, size_t k) const {
-        const ByteSpan now = records.record(i), was = table().value->record(k);
+        const ByteSpan now = records.record(i), was = table_of(g, t.block).value->record(k);
         const size_t from = t.block == Block::mobies ? 0x40 : 0x10, to = t.block == Block::mobies ? 0x4c : 0x50;
         return !std::equal(now.begin() + from, now.begin() + to, was.begin() + from);
     }
@@ -256,21 +249,13 @@ struct Edit {
         return -1;
     }
 
-    const Decoded<RecordTable>& table() const {
-        return t.block == Block::mobies ? g.mobies : t.block == Block::cameras ? g.cameras : t.block == Block::sounds ? g.sounds
-             : t.block == Block::ties ? g.ties : t.block == Block::shrubs ? g.shrubs : g.env_samples;
-    }
-
-    static void put_le32(Bytes& bytes, uint64_t at, int32_t v) {
-        for (int b = 0; b < 4; ++b) bytes.at(at + b) = static_cast<uint8_t>(static_cast<uint32_t>(v) >> (8 * b));
-    }
 };
 
 }  // namespace
 
 void write_instances(const Gameplay& g, const TableSpec& t, const EditedTable& edited, BlockBytes& blocks, Visibility* visibility) {
     Edit e{g, t, edited, blocks, {}, edited.records};
-    const RecordTable& before = *e.table().value;
+    const RecordTable& before = *table_of(g, t.block).value;
     e.new_of_old.assign(before.count(), -1);
     for (size_t i = 0; i < edited.rows.size(); ++i)
         if (edited.rows[i].source >= 0 && !edited.rows[i].copy) e.new_of_old[static_cast<size_t>(edited.rows[i].source)] = static_cast<int64_t>(i);

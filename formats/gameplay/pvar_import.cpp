@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
-#include <set>
 
 #include "formats/gameplay/export.h"
 #include "formats/gameplay/pvar_rebuild.h"
@@ -12,20 +10,10 @@
 namespace gcfs::formats::gameplay {
 namespace {
 
-// The moby a pvar file shows, by export_gameplay's naming (uid, and the
-// index after a uid met before).
+// The moby whose pvar file the mount shows as `name`.
 std::optional<size_t> moby_of(const Gameplay& g, std::string_view name) {
-    static const std::regex kName(R"(pvars/moby_(-?[0-9]+)(?:-([0-9]+))?\.bin)");
-    std::cmatch m;
-    if (!std::regex_match(name.begin(), name.end(), m, kName)) return std::nullopt;
-    const RecordTable& t = *g.mobies.value;
-    std::set<int32_t> seen;
-    for (size_t i = 0; i < t.count(); ++i) {
-        if (t.s32(i, 0x68) < 0) continue;
-        const bool first = seen.insert(t.s32(i, 0x10)).second;
-        const std::string shown = first ? fmt::format("pvars/moby_{}.bin", t.s32(i, 0x10)) : fmt::format("pvars/moby_{}-{}.bin", t.s32(i, 0x10), i);
-        if (shown == name) return i;
-    }
+    for (const auto& [moby, shown] : pvar_files(*g.mobies.value))
+        if (shown == name) return moby;
     return std::nullopt;
 }
 

@@ -25,17 +25,6 @@ const TableSpec kTables[] = {
 
 constexpr std::array<uint16_t, 3> kCol3 = {0x40, 0x44, 0x48};  // ties, shrubs: the matrix's column 3 (§3.2)
 
-const Decoded<RecordTable>& table_of(const Gameplay& g, Block b) {
-    switch (b) {
-        case Block::mobies: return g.mobies;
-        case Block::ties: return g.ties;
-        case Block::shrubs: return g.shrubs;
-        case Block::cameras: return g.cameras;
-        case Block::sounds: return g.sounds;
-        default: return g.env_samples;
-    }
-}
-
 const Decoded<Groups>* groups_of(const Gameplay& g, int class_kind) {
     switch (class_kind) {
         case 0: return &g.moby_groups;
@@ -214,6 +203,17 @@ void give_fresh(const TableSpec& t, EditedTable& table, uint16_t field, bool Edi
 }
 
 }  // namespace
+
+const Decoded<RecordTable>& table_of(const Gameplay& g, Block b) {
+    switch (b) {
+        case Block::mobies: return g.mobies;
+        case Block::ties: return g.ties;
+        case Block::shrubs: return g.shrubs;
+        case Block::cameras: return g.cameras;
+        case Block::sounds: return g.sounds;
+        default: return g.env_samples;
+    }
+}
 
 const TableSpec* table_spec(std::string_view name) {
     for (const auto& t : kTables)

@@ -28,6 +28,8 @@ struct TableSpec {
     uint16_t uid_field;     // offset of the record's uid, 0: none
 };
 const TableSpec* table_spec(std::string_view name);
+// The decoded block of a table's `block` (one of kTables' six).
+const Decoded<RecordTable>& table_of(const Gameplay& g, Block block);
 
 // The classes a level holds, moby, tie, shrub (its core's class tables,
 // formats.md 6.3): a new tie or shrub may name any of them, as its class

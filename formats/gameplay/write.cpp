@@ -90,6 +90,13 @@ Bytes encode_class_list(const std::vector<int32_t>& classes) {
     return w.bytes();
 }
 
+std::vector<int32_t> first_appearance_classes(const RecordTable& instances) {
+    std::vector<int32_t> out;
+    for (size_t i = 0; i < instances.count(); ++i)
+        if (std::find(out.begin(), out.end(), instances.s32(i, 0)) == out.end()) out.push_back(instances.s32(i, 0));
+    return out;
+}
+
 Bytes encode_groups(const std::vector<std::vector<uint16_t>>& members) {
     ByteWriter w;
     w.s32(static_cast<int32_t>(members.size()));
