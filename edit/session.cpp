@@ -519,18 +519,6 @@ static const EditRecord* applied_record(const EditStore& store, const std::strin
     return r && r->applied() ? r : nullptr;
 }
 
-std::unique_ptr<ContainerParts> Session::parts_before(ContainerKey key, const std::string* path) const {
-    auto parts = open_parts(key, read_container(*original_, key));
-    const EditRecord* own = path ? applied_record(*store_, *path) : nullptr;
-    for (const auto& r : store_->records()) {
-        if (own && r.sequence >= own->sequence) break;
-        const auto target = edit_target(original_->scan, r.path);
-        if (!r.applied() || !target || target->key != key || (path && r.path == *path)) continue;
-        apply_edit(*parts, *original_, *target, store_->stored(r));
-    }
-    return parts;
-}
-
 std::vector<const EditRecord*> Session::resting_on(ContainerKey key, const std::string& path) const {
     std::vector<const EditRecord*> out;
     const EditRecord* own = applied_record(*store_, path);
@@ -544,7 +532,7 @@ std::vector<const EditRecord*> Session::resting_on(ContainerKey key, const std::
     return out;
 }
 
-Bytes Session::replay(ContainerKey key, const std::string* path, const Bytes* content, std::string* status) const {
+Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content, std::string* status) const {
     auto parts = open_parts(key, read_container(*original_, key));
     const auto resting = path ? resting_on(key, *path) : std::vector<const EditRecord*>{};
     for (const auto& r : store_->records()) {
@@ -553,7 +541,14 @@ Bytes Session::replay(ContainerKey key, const std::string* path, const Bytes* co
         if (std::find(resting.begin(), resting.end(), &r) != resting.end()) continue;
         apply_edit(*parts, *original_, *target, store_->stored(r));
     }
-    if (path && content) *status = apply_edit(*parts, *original_, *edit_target(original_->scan, *path), *content);
+    if (path && content) {
+        const EditTarget target = *edit_target(original_->scan, *path);
+        // A file saved again was saved over what its earlier edit showed, which
+        // was applied over these parts: kept as an edit of the file without it.
+        if (const EditRecord* earlier = applied_record(*store_, *path))
+            *content = rebase_edit(*parts, *original_, target, store_->stored(*earlier), *content);
+        *status = apply_edit(*parts, *original_, target, *content);
+    }
     for (const EditRecord* r : resting) {
         try {
             apply_edit(*parts, *original_, *edit_target(original_->scan, r->path), store_->stored(*r));
@@ -596,12 +591,6 @@ int Session::apply_content(const std::string& path, const Bytes& saved) {
             const auto held = disc();
             return whole(*held->tree.node(*held->tree.resolve(path))->source);
         });
-        // A file saved again was saved over what its earlier edit showed:
-        // kept as an edit of the file without that one (edit_kinds.h).
-        if (const EditRecord* earlier = applied_record(*store_, path)) {
-            auto parts = parts_before(target->key, &path);
-            content = rebase_edit(*parts, *original_, *target, store_->stored(*earlier), content);
-        }
         std::string status;
         auto containers = containers_;
         Bytes container = replay(target->key, &path, &content, &status);

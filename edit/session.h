@@ -102,12 +102,11 @@ private:
     std::shared_ptr<tree::Disc> build(const std::map<ContainerKey, formats::Bytes>& containers) const;
     // The container with every applied edit of it in order, plus `path` as
     // `content` when given (empty: nothing changed it); throws EditRefused.
-    // The edits resting on `path`'s (resting_on()) follow its new content
-    // (none: the container without it).
-    formats::Bytes replay(ContainerKey key, const std::string* path, const formats::Bytes* content, std::string* status) const;
-    // The container's parts with the applied edits made before `path`'s (all
-    // of them when it has none, or `path` is null).
-    std::unique_ptr<ContainerParts> parts_before(ContainerKey key, const std::string* path) const;
+    // When `path` has an applied edit, `content` is first rebased over the
+    // parts it is applied to (edit_kinds.h rebase_edit). The edits resting on
+    // `path`'s (resting_on()) follow its new content (none: the container
+    // without it).
+    formats::Bytes replay(ContainerKey key, const std::string* path, formats::Bytes* content, std::string* status) const;
     // The applied edits made after `path`'s that may rest on it, in order: a
     // gameplay file's edit, when `path` is in the same level's gameplay/ (a
     // pvar file names a moby its table added). They are applied after it
