@@ -7,7 +7,7 @@
 
 namespace gcfs::edit {
 
-Deferred::Deferred(std::chrono::milliseconds delay) : delay_(delay), thread_([this] { loop(); }) {}
+Deferred::Deferred(std::chrono::milliseconds delay) : delay_(delay) {}
 
 Deferred::~Deferred() {
     flush();
@@ -16,13 +16,14 @@ Deferred::~Deferred() {
         stopping_ = true;
     }
     wake_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
 }
 
 void Deferred::schedule(const std::string& key, std::function<void()> task) {
     {
         std::lock_guard lock(mutex_);
         tasks_[key] = Task{std::chrono::steady_clock::now() + delay_, std::move(task)};
+        if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
     }
     wake_.notify_all();
 }

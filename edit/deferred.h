@@ -37,7 +37,10 @@ private:
     std::condition_variable wake_;
     std::map<std::string, Task> tasks_;
     bool stopping_ = false;
-    std::thread thread_;  // last: started once the rest is made
+    // Started by the first task, not with the timer: a session is made before
+    // the daemon forks (tools/cmd_mount.cpp) and a thread does not survive a
+    // fork, so one started here would be missing from the daemon that serves.
+    std::thread thread_;
 };
 
 }  // namespace gcfs::edit

@@ -23,6 +23,7 @@
 #include "fs/fuse_ops.h"
 #include "fs/memory_trim.h"
 #include "fs/resident_program.h"
+#include "fs/stop_signals.h"
 #include "tree/log_escape.h"
 #include "tree/log_tail.h"
 
@@ -251,17 +252,22 @@ int run_mount(const MountOptions& given, Served& served) {
     if (fuse_daemonize(options.foreground ? 1 : 0) != 0) return 7;
     if (served.session) served.session->daemonized();  // the edits folder's lock names the daemon
 
-    std::thread mapping = map_program_in_background();  // after daemonising: threads do not survive the fork
-    // After daemonising too: SQLite's file locks belong to the process that took them.
-    // An edit session's generations are new images each: they are neither
-    // kept in the persistent index nor sized ahead (README, Modding).
-    if (options.persistent_index && !served.session) tree::use_persistent_index(disc, options.index_dir);
-    // The index file opened beside the first answers rather than by the first
-    // lookup in a level folder, which waited on SQLite's code being paged in
-    // and the file being read: about 1.5 of its 6 ms from a cold page cache.
+    std::thread mapping;
     std::thread opening_index;  // none without an index (-o noindex, an edit session)
-    if (disc.index) opening_index = std::thread([&disc] { disc.index->store(); });
-    const MemoryTrimmer trimmer(*disc.cache);
+    std::optional<MemoryTrimmer> trimmer;
+    {
+        const StopSignalsBlocked stops_to_the_loop;  // for the threads started here
+        mapping = map_program_in_background();  // after daemonising: threads do not survive the fork
+        // After daemonising too: SQLite's file locks belong to the process that took them.
+        // An edit session's generations are new images each: they are neither
+        // kept in the persistent index nor sized ahead (README, Modding).
+        if (options.persistent_index && !served.session) tree::use_persistent_index(disc, options.index_dir);
+        // The index file opened beside the first answers rather than by the first
+        // lookup in a level folder, which waited on SQLite's code being paged in
+        // and the file being read: about 1.5 of its 6 ms from a cold page cache.
+        if (disc.index) opening_index = std::thread([&disc] { disc.index->store(); });
+        trimmer.emplace(*disc.cache);
+    }
     if (options.index_ahead && !served.session) disc.start_index_ahead();  // its thread starts with the first level listing
     fuse_loop_config* config = fuse_loop_cfg_create();
     fuse_loop_cfg_set_max_threads(config, 16);

@@ -96,7 +96,7 @@ for case in "${cases[@]}"; do
     check "[$kind] gcfs verify exits 1 naming it" \
         bash -c "test $rc = 1 && grep '^FAILED LEVEL01: ' '$WORK/$kind.verify' | grep -q '$names'"
     check "[$kind] no crash: the daemon is still serving" test -f "$WORK/mnt/README.txt"
-    kill -TERM $pid; wait $pid
+    stop_daemon TERM $pid
 done
 
 # ---- damage inside a global WAD: only its files fail, every level and the
@@ -135,7 +135,7 @@ for case in "${global_cases[@]}"; do
         "$WORK/mnt/global/$folder/info.json" "$names"
     "$GCFS" verify "$image" >"$WORK/$kind.verify"; rc=$?
     check "[$kind] gcfs verify exits 1 naming it" bash -c "test $rc = 1 && grep '^FAILED global/$folder/' '$WORK/$kind.verify' | grep -q '$names'"
-    kill -TERM $pid; wait $pid
+    stop_daemon TERM $pid
 done
 
 # ---- crafted images: names from the image never climb out of their folder
@@ -160,7 +160,7 @@ check "[crafted ../../PWNED1] the record shows escaped inside disc/ with SYSTEM.
     cmp "$WORK/mnt/disc/..%2F..%2FPWNED1" "$WORK/clean/disc/SYSTEM.CNF"
 check "[crafted ../../PWNED1] one log line names the record and what it is shown as" \
     bash -c "test \$(grep -c 'the record named \"../../PWNED1\" is shown as ..%2F..%2FPWNED1' '$WORK/pwned.log') = 1"
-kill -TERM $pid; wait $pid
+stop_daemon TERM $pid
 check "[crafted ../../PWNED1] gcfs ls IMAGE shows no PWNED1 at the root" bash -c "! '$GCFS' ls '$WORK/pwned.iso' 2>/dev/null | grep -q PWNED1"
 check "[crafted ../../PWNED1] gcfs ls IMAGE disc shows it escaped" \
     bash -c "'$GCFS' ls '$WORK/pwned.iso' disc 2>/dev/null | grep -qF '..%2F..%2FPWNED1'"
@@ -177,7 +177,7 @@ serve "$WORK/twice.iso" twice
 check "[crafted duplicate name] the mount succeeds" wait_mounted "$WORK/mnt"
 check "[crafted duplicate name] both records show, the second as LEVEL00.WAD~2" \
     bash -c "cmp '$WORK/mnt/disc/LEVELS/LEVEL00.WAD' '$WORK/clean/disc/LEVELS/LEVEL00.WAD' && cmp '$WORK/mnt/disc/LEVELS/LEVEL00.WAD~2' '$WORK/clean/disc/LEVELS/LEVEL01.WAD'"
-kill -TERM $pid; wait $pid
+stop_daemon TERM $pid
 
 # ---- truncated images say where they end
 head -c $((1010 * 2048)) "$WORK/clean.iso" > "$WORK/short.iso"
@@ -194,7 +194,7 @@ check "[directories sized in bytes] the mount succeeds" wait_mounted "$WORK/mnt"
 check "[directories sized in bytes] disc/ reads exactly like the clean disc" diff -r "$WORK/clean/disc" "$WORK/mnt/disc"
 check "[directories sized in bytes] every level reads exactly like the clean disc" \
     bash -c "for l in LEVEL00 LEVEL01 LEVEL02 LEVEL03; do diff -r --exclude=info.json '$WORK/clean/'\$l '$WORK/mnt/'\$l || exit 1; done"
-kill -TERM $pid; wait $pid
+stop_daemon TERM $pid
 
 # ---- crafted ISO9660 directories (tests/mount/craft_iso.py): the game reads
 # none of them, so each costs only the part of disc/ it describes
@@ -226,7 +226,7 @@ while read -r kind; do
         check "[iso $kind] each problem is logged once, naming LBA and image byte" \
             bash -c "n=\$(grep -c 'ISO9660 directory at LBA .*, image byte' '$WORK/iso-$kind.log'); test \$n -ge 1 && test \$n = \$(grep -c \$'\\tLBA ' '$WORK/mnt/disc/.damaged')"
     fi
-    kill -TERM $pid; wait $pid
+    stop_daemon TERM $pid
     check "[iso $kind] gcfs ls lists the levels" bash -c "'$GCFS' ls '$image' 2>/dev/null | grep -q LEVEL03"
     "$GCFS" verify "$image" >"$WORK/iso-$kind.verify" 2>/dev/null; rc=$?
     if [[ $kind == names ]]; then

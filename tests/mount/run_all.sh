@@ -548,6 +548,21 @@ check "edits you can trust (issue 52): relative paths, one mount per folder, a g
     /usr/bin/python3 "$(dirname "$0")/edit_trust.py" "$GCFS" "$WORK"
 check "adding and removing (issue 53): a moby copied with sed and moved, a tie deleted, a camera appended, a path point inserted, a help message added, a cue removed, an occluded moby moved; edited.iso verified and mounted, level.glb follows, other levels byte-identical (demo and full-scale discs)" \
     /usr/bin/python3 "$(dirname "$0")/instance_rows.py" "$GCFS" "$WORK"
+# A daemon forks after its edits folder is opened (tools/cmd_mount.cpp): what a session decides a
+# moment after a close, keeping a new name in DIR/drafts, must happen in the process that serves.
+background_edit_session() {
+    local mnt=$WORK/mnt-bg dir=$WORK/bg-edits kept
+    mkdir -p "$mnt" && "$GCFS" mount "$IMAGE" "$mnt" -o "edits=$dir" && wait_mounted "$mnt" || return 1
+    local daemon; daemon=$(cat "$dir/lock")
+    echo note > "$mnt/LEVEL00/notes.txt"
+    for _ in $(seq 50); do test -f "$dir/drafts/LEVEL00/notes.txt" && break; sleep 0.1; done
+    kept=$(cat "$dir/drafts/LEVEL00/notes.txt" 2>/dev/null)
+    unmount "$mnt"
+    for _ in $(seq 100); do kill -0 "$daemon" 2>/dev/null || break; sleep 0.1; done
+    test "$kept" = note || { echo "DIR/drafts/LEVEL00/notes.txt: '${kept}'"; return 1; }
+    ! kill -0 "$daemon" 2>/dev/null || { echo "daemon $daemon still running 10 s after its unmount"; return 1; }
+}
+check "a daemon (no -f) with -o edits keeps a new name in DIR/drafts, as a foreground one does, and ends at its unmount" background_edit_session
 check "setfattr is refused with EROFS" bash -c "setfattr -n user.x -v 1 '$MNT/README.txt' 2>&1 | grep -q 'Read-only file system'"
 erofs() { local out; out=$("$@" 2>&1); [[ $out == *"Read-only file system"* ]]; }
 check "touch is refused with EROFS" erofs touch "$MNT/new"
@@ -607,13 +622,13 @@ pid=$!
 wait_mounted "$WORK/mnt2"
 kill -9 $pid; wait $pid 2>/dev/null
 check "a stale mount is reported with the fix" mount_error "fusermount3 -u" "$IMAGE" "$WORK/mnt2"
-fusermount3 -u "$WORK/mnt2" 2>/dev/null
+timeout 30 fusermount3 -u "$WORK/mnt2" 2>/dev/null
 
 # SIGTERM in the foreground unmounts.
 "$GCFS" mount -f "$IMAGE" "$MNT" 2>"$WORK/fg.log" &
 pid=$!
 wait_mounted "$MNT"
-kill -TERM $pid; wait $pid
+stop_daemon TERM $pid
 check "SIGTERM in the foreground unmounts" bash -c "! mountpoint -q '$MNT'"
 # A non-interactive shell starts background jobs with SIGINT ignored, which
 # libfuse respects; start the daemon as a terminal would, SIGINT at default.
@@ -621,7 +636,7 @@ python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL)
     "$GCFS" mount -f "$IMAGE" "$MNT" 2>/dev/null &
 pid=$!
 wait_mounted "$MNT"
-kill -INT $pid; wait $pid
+stop_daemon INT $pid
 check "SIGINT in the foreground unmounts" bash -c "! mountpoint -q '$MNT'"
 
 # ---- the image truncated, then rewritten, under a live mount: EIO, never a crash
@@ -642,7 +657,7 @@ cp "$WORK/other.iso" "$WORK/live.iso"  # the same file, rewritten with other byt
 check "rewritten under the mount: reads are EIO, not the new bytes" eio_at "$MNT/LEVEL01/sound_bank.bin"
 check "the log says the image changed" grep -q "changed (size or modification time) since it was mounted" "$WORK/live.log"
 check "the daemon is still serving" test -f "$MNT/README.txt"
-kill -TERM $pid; wait $pid
+stop_daemon TERM $pid
 
 # ---- a corrupt extent answers EIO, logs one line, the rest stays readable
 # The core stream of LEVEL01 opens with a match reaching before the start.
@@ -657,7 +672,7 @@ check "the error is logged once, naming level, extent and offset" \
 check ".gcfs/stats lists the failure" grep -q "error LEVEL01/core_data.bin" "$MNT/.gcfs/stats"
 check "the rest of the disc stays readable" cmp "$MNT/LEVEL00/core_data.bin" "$WORK/orig/LEVEL00/core_data.bin"
 check "the damaged level's other extents still read" cmp "$MNT/LEVEL01/gameplay.bin" "$WORK/orig/LEVEL01/gameplay.bin"
-kill -TERM $pid; wait $pid
+stop_daemon TERM $pid
 
 # ---- the log (issue 44, item 5): .gcfs/log keeps the tail, -o log=FILE every line
 "$GCFS" mount "$WORK/corrupt.iso" "$MNT" -o "log=$WORK/daemon.log" && wait_mounted "$MNT"
@@ -674,7 +689,7 @@ pid=$!
 wait_mounted "$MNT"
 check "damaged tie class 500 of LEVEL01: every level.glb still validates, its instances are empty nodes with extras.error, the rest is intact" \
     python3 "$(dirname "$0")/level_scene.py" "$MNT" "$WORK/tie-checks.txt" "$(dirname "$0")/blender_scene.py" "$GLTF_VALIDATOR" LEVEL01 500
-kill -TERM $pid; wait $pid
+stop_daemon TERM $pid
 
 # ---- a patch whose header disagrees with its lists is reported, never half-emitted
 "$GCFS" mkdisc "$WORK/damaged.iso" --levels 4 --seed 7 --damage tfrag-count --damage vif-desync >/dev/null
@@ -697,6 +712,6 @@ check "gcfs extract of the damaged level exits 1 and names each rejected file" \
     bash -c "test $extract_rc = 1 && test \$(grep -c 'rejected' '$WORK/extract.err') = 6 && grep -q \"^gcfs extract: \$(find '$WORK/extract-damaged' -type f | wc -l) files copied, 6 could not be read\" '$WORK/extract.err'"
 check "gcfs extract leaves no half-written file and copies the rest" \
     bash -c "test ! -e '$WORK/extract-damaged/tfrag/patch_0001.obj' && cmp '$WORK/extract-damaged/tfrag/terrain.obj' '$MNT/LEVEL01/tfrag/terrain.obj'"
-kill -TERM $pid; wait $pid
+stop_daemon TERM $pid
 
 finish mount
