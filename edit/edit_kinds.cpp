@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <regex>
 
@@ -16,6 +17,7 @@
 #include "formats/export/texture_png.h"
 #include "formats/bonus/bonus.h"
 #include "formats/gameplay/import.h"
+#include "formats/gameplay/rebase.h"
 #include "formats/hud/hud.h"
 #include "formats/misc/misc.h"
 #include "formats/pif/pif.h"
@@ -465,6 +467,30 @@ Bytes rebase_edit(ContainerParts& parts, tree::Disc& original, const EditTarget&
     if (target.key.kind != ContainerKey::level || !target.inside.starts_with(prefix)) return Bytes(content.begin(), content.end());
     return rebase_gameplay_file(dynamic_cast<LevelParts&>(parts), original.level(target.key.index), std::string_view(target.inside).substr(prefix.size()),
                                 earlier, content);
+}
+
+Bytes before_followers(const EditTarget& target, ByteSpan shown, ByteSpan earlier, ByteSpan content, const std::vector<EditTarget>& followers) {
+    const std::string prefix = "gameplay/";
+    const bool groups = std::any_of(followers.begin(), followers.end(), [&](const EditTarget& f) {
+        return f.key == target.key && f.inside == prefix + "groups.csv";
+    });
+    if (target.key.kind != ContainerKey::level || !groups || !target.inside.starts_with(prefix)) return Bytes(content.begin(), content.end());
+    auto text = [](ByteSpan b) { return std::string_view(reinterpret_cast<const char*>(b.data()), b.size()); };
+    auto kept = formats::gameplay::groups_as_earlier(std::string_view(target.inside).substr(prefix.size()), text(shown), text(earlier), text(content));
+    if (!kept.ok()) throw EditRefused(kept.error().message);
+    return Bytes(kept->begin(), kept->end());
+}
+
+std::optional<Bytes> follow_edit(const EditTarget& target, ByteSpan from, ByteSpan to, const EditTarget& follower, ByteSpan content) {
+    const std::string prefix = "gameplay/";
+    if (target.key.kind != ContainerKey::level || follower.key != target.key || !target.inside.starts_with(prefix) ||
+        !follower.inside.starts_with(prefix))
+        return std::nullopt;
+    auto text = [](ByteSpan b) { return std::string_view(reinterpret_cast<const char*>(b.data()), b.size()); };
+    auto followed = formats::gameplay::follow_rows(std::string_view(target.inside).substr(prefix.size()), text(from), text(to),
+                                                   std::string_view(follower.inside).substr(prefix.size()), text(content));
+    if (!followed.ok() || !*followed) return std::nullopt;  // a follower that does not read is refused when applied
+    return Bytes((*followed)->begin(), (*followed)->end());
 }
 
 Bytes prepare_edit(const EditTarget& target, ByteSpan content, const std::function<Bytes()>& shown) {

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <stdexcept>
+#include <optional>
 #include <string>
 
 #include "edit/containers.h"
@@ -53,6 +54,20 @@ formats::Bytes prepare_edit(const EditTarget& target, formats::ByteSpan content,
 // level's gameplay tables; any other file as it is. Throws EditRefused.
 formats::Bytes rebase_edit(ContainerParts& parts, tree::Disc& original, const EditTarget& target, formats::ByteSpan earlier,
                            formats::ByteSpan content);
+
+// `content`, a save of `target` over what the mount showed (`shown`), with
+// the cells edits made after its earlier one (`followers`, applied after it
+// again) set put back as `earlier`, that edit's content, had them
+// (formats/gameplay/rebase.h groups_as_earlier). Throws EditRefused.
+formats::Bytes before_followers(const EditTarget& target, formats::ByteSpan shown, formats::ByteSpan earlier, formats::ByteSpan content,
+                                const std::vector<EditTarget>& followers);
+
+// The content of `follower`, an edit made after `target`'s, once `target`'s
+// file numbers its rows as `to` shows them instead of as `from` did: the
+// numbers it names of those rows followed (formats/gameplay/rebase.h
+// follow_rows). Empty when it stays as it is.
+std::optional<formats::Bytes> follow_edit(const EditTarget& target, formats::ByteSpan from, formats::ByteSpan to, const EditTarget& follower,
+                                          formats::ByteSpan content);
 
 // The most bytes a draft of the writable file `path` may hold, from what it
 // shows (`shown`): a PNG at most twice a 16-bit RGBA picture of the shown

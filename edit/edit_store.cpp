@@ -144,7 +144,7 @@ formats::Bytes EditStore::stored(const EditRecord& record) const {
     return std::move(*bytes);
 }
 
-void EditStore::commit(EditRecord record, const formats::Bytes* content, const std::vector<std::string>& then) {
+void EditStore::commit(EditRecord record, const formats::Bytes* content, const std::vector<Follower>& then) {
     if (!valid_mount_path(record.path)) throw EditStoreError(fmt::format("{:?} is not a mount path", record.path));
     const std::string file = "files/" + record.path;
     record.sequence = journal_.next_sequence++;
@@ -169,19 +169,39 @@ void EditStore::commit(EditRecord record, const formats::Bytes* content, const s
     if (const EditRecord* before = find(record.path); before && before->state == EditState::kept) folder_.unlink(stored_path(*before));
     std::erase_if(journal_.records, [&](const EditRecord& r) { return r.path == record.path; });
     journal_.records.push_back(record);
-    for (const std::string& path : then) {
-        const auto it = std::find_if(journal_.records.begin(), journal_.records.end(), [&](const EditRecord& r) { return r.path == path; });
-        if (it == journal_.records.end() || path == record.path) continue;
+    for (const Follower& follower : then) {
+        const auto it = std::find_if(journal_.records.begin(), journal_.records.end(), [&](const EditRecord& r) { return r.path == follower.path; });
+        if (it == journal_.records.end() || follower.path == record.path) continue;
         EditRecord moved = std::move(*it);
         journal_.records.erase(it);
         moved.sequence = journal_.next_sequence++;
         journal_.records.push_back(std::move(moved));
     }
+    stage(then);
     write_journal();  // the commit point
     if (record.applied()) {
         folder_.rename(file + kStagedSuffix, file);
         folder_.sync_folder(parent_of(file));
     }
+    settle(then);
+}
+
+void EditStore::stage(const std::vector<Follower>& followers) {
+    for (const Follower& follower : followers)
+        for (auto& r : journal_.records)
+            if (follower.content && r.path == follower.path && r.applied()) {
+                r.size = follower.content->size();
+                r.crc = crc_of(*follower.content);
+                folder_.write_synced(stored_path(r) + kStagedSuffix, *follower.content);
+            }
+}
+
+void EditStore::settle(const std::vector<Follower>& followers) {
+    for (const Follower& follower : followers)
+        if (const EditRecord* r = find(follower.path); follower.content && r && r->applied()) {
+            folder_.rename(stored_path(*r) + kStagedSuffix, stored_path(*r));
+            folder_.sync_folder(parent_of(stored_path(*r)));
+        }
 }
 
 void EditStore::keep(const std::string& path, const std::string& draft, const std::string& why) {
@@ -198,13 +218,15 @@ void EditStore::keep(const std::string& path, const std::string& draft, const st
     write_journal();
 }
 
-void EditStore::forget(const std::string& path) {
+void EditStore::forget(const std::string& path, const std::vector<Follower>& followers) {
     const EditRecord* before = find(path);
     if (!before) return;
     const std::string file = stored_path(*before);
     std::erase_if(journal_.records, [&](const EditRecord& r) { return r.path == path; });
+    stage(followers);
     write_journal();
     folder_.unlink(file);
+    settle(followers);
 }
 
 void EditStore::demote(const std::string& path, const std::string& reason) {

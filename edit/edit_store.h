@@ -28,6 +28,14 @@
 
 namespace gcfs::edit {
 
+// An edit made after another that is saved again or taken back: applied
+// after it again, with `content` stored instead when set (its numbers of
+// the other file's rows followed, formats/gameplay/rebase.h follow_rows).
+struct Follower {
+    std::string path;
+    std::optional<formats::Bytes> content;
+};
+
 class EditStore {
 public:
     // Opens DIR (an absolute path), creating it and an empty journal for
@@ -54,16 +62,17 @@ public:
 
     // Records `record` (replacing the path's earlier one), with `content`
     // stored for an applied edit; its sequence and time are set here. The
-    // edits of `then` (paths) are moved after it in the same journal write,
-    // in their order, their content and state as they were: they were made
-    // after the path's earlier edit and are applied after it again.
-    // Crash-safe as the file comment says.
-    void commit(EditRecord record, const formats::Bytes* content, const std::vector<std::string>& then = {});
+    // edits of `then` are moved after it in the same journal write, in their
+    // order, their state as it was and their content as it was or as given:
+    // they were made after the path's earlier edit and are applied after it
+    // again. Crash-safe as the file comment says.
+    void commit(EditRecord record, const formats::Bytes* content, const std::vector<Follower>& then = {});
     // A writer's draft at `draft` (under DIR) kept as a new name's file: moved
     // to DIR/drafts/<path> and listed.
     void keep(const std::string& path, const std::string& draft, const std::string& why);
     // Drops the path's edit (the mount then shows the disc's content).
-    void forget(const std::string& path);
+    // `followers` given a content store it in the same journal write.
+    void forget(const std::string& path, const std::vector<Follower>& followers = {});
     // An applied edit that no longer encodes becomes a refused one; its
     // stored file stays for the modder to look at.
     void demote(const std::string& path, const std::string& reason);
@@ -82,6 +91,10 @@ private:
     void load(bool for_image);
     void write_journal() const;
     void recover();
+    // A follower's new content staged and its record told its size and CRC
+    // (before the journal write); renamed into place after it.
+    void stage(const std::vector<Follower>& followers);
+    void settle(const std::vector<Follower>& followers);
 
     SafeFolder folder_;
     UniqueFd lock_;

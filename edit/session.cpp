@@ -532,7 +532,7 @@ std::vector<const EditRecord*> Session::resting_on(ContainerKey key, const std::
     return out;
 }
 
-Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content, std::string* status) const {
+Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content, std::string* status, std::vector<Follower>* followers) const {
     auto parts = open_parts(key, read_container(*original_, key));
     const auto resting = path ? resting_on(key, *path) : std::vector<const EditRecord*>{};
     for (const auto& r : store_->records()) {
@@ -541,17 +541,45 @@ Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content,
         if (std::find(resting.begin(), resting.end(), &r) != resting.end()) continue;
         apply_edit(*parts, *original_, *target, store_->stored(r));
     }
+    // The rows of the file as the edits after its earlier one were made over
+    // them (`from`), and as they are now (`to`): numbers those edits name of
+    // them follow (groups.csv's members of mobies.csv, edit_kinds.h follow_edit).
+    Bytes from, to;
+    const EditRecord* earlier = path ? applied_record(*store_, *path) : nullptr;
+    const auto target = path ? edit_target(original_->scan, *path) : std::nullopt;
+    if (earlier && !resting.empty()) {
+        const auto shown = [](const tree::Disc& disc, const std::string& file) {
+            const auto ino = disc.tree.resolve(file);
+            if (!ino) throw EditRefused(fmt::format("{} is not in the tree", file));
+            return whole(*disc.tree.node(*ino)->source);
+        };
+        if (content) {
+            from = shown(*disc(), *path);
+            to = *content;
+        } else {  // taken back: the shown rows by the disc's numbers, and the disc's file
+            from = rebase_edit(*parts, *original_, *target, store_->stored(*earlier), shown(*disc(), *path));
+            to = shown(*original_, *path);
+        }
+    }
     if (path && content) {
-        const EditTarget target = *edit_target(original_->scan, *path);
         // A file saved again was saved over what its earlier edit showed, which
         // was applied over these parts: kept as an edit of the file without it.
-        if (const EditRecord* earlier = applied_record(*store_, *path))
-            *content = rebase_edit(*parts, *original_, target, store_->stored(*earlier), *content);
-        *status = apply_edit(*parts, *original_, target, *content);
+        if (earlier) {
+            std::vector<EditTarget> after;
+            for (const EditRecord* r : resting) after.push_back(*edit_target(original_->scan, r->path));
+            const Bytes stored = store_->stored(*earlier);
+            if (!after.empty()) *content = before_followers(*target, from, stored, *content, after);
+            *content = rebase_edit(*parts, *original_, *target, stored, *content);
+        }
+        *status = apply_edit(*parts, *original_, *target, *content);
     }
     for (const EditRecord* r : resting) {
+        const EditTarget follower = *edit_target(original_->scan, r->path);
+        const Bytes stored = store_->stored(*r);
+        const auto followed = from.empty() ? std::nullopt : follow_edit(*target, from, to, follower, stored);
+        if (followers) followers->push_back({r->path, followed});
         try {
-            apply_edit(*parts, *original_, *edit_target(original_->scan, r->path), store_->stored(*r));
+            apply_edit(*parts, *original_, follower, followed ? *followed : stored);
         } catch (const EditRefused& e) {
             throw EditRefused(fmt::format("the edit of {} made after this file's earlier one would no longer apply ({}); save that file "
                                           "again first, or take it back",
@@ -593,7 +621,8 @@ int Session::apply_content(const std::string& path, const Bytes& saved) {
         });
         std::string status;
         auto containers = containers_;
-        Bytes container = replay(target->key, &path, &content, &status);
+        std::vector<Follower> then;  // the edits made after this file's earlier one
+        Bytes container = replay(target->key, &path, &content, &status, &then);
         if (container.empty())
             containers.erase(target->key);
         else
@@ -622,8 +651,6 @@ int Session::apply_content(const std::string& path, const Bytes& saved) {
         }
         EditRecord record{path, EditState::applied, status};
         if (!container.empty()) record.containers.push_back({place_of(*original_, target->key).iso_path, container.size()});
-        std::vector<std::string> then;
-        for (const EditRecord* r : resting_on(target->key, path)) then.push_back(r->path);
         store_->commit(record, &content, then);
         containers_ = std::move(containers);
         note_times();
@@ -662,8 +689,9 @@ int Session::unlink(const std::string& folder, const std::string& name) {
     try {
         auto containers = containers_;
         std::string unused;
-        Bytes container = target ? replay(target->key, &path, nullptr, &unused) : Bytes{};  // the container without it
-        store_->forget(path);
+        std::vector<Follower> followers;
+        Bytes container = target ? replay(target->key, &path, nullptr, &unused, &followers) : Bytes{};  // the container without it
+        store_->forget(path, followers);
         if (target && container.empty()) containers.erase(target->key);
         else if (target) containers[target->key] = std::move(container);
         auto next = build(containers);

@@ -106,7 +106,8 @@ private:
     // parts it is applied to (edit_kinds.h rebase_edit). The edits resting on
     // `path`'s (resting_on()) follow its new content (none: the container
     // without it).
-    formats::Bytes replay(ContainerKey key, const std::string* path, formats::Bytes* content, std::string* status) const;
+    formats::Bytes replay(ContainerKey key, const std::string* path, formats::Bytes* content, std::string* status,
+                          std::vector<Follower>* followers = nullptr) const;
     // The applied edits made after `path`'s that may rest on it, in order: a
     // gameplay file's edit, when `path` is in the same level's gameplay/ (a
     // pvar file names a moby its table added). They are applied after it

@@ -149,6 +149,8 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  paths.csv, env_transitions.csv,\n"
         "  lights.csv                              rows changed, added (an empty index), copied (an index\n"
         "                                          twice) and removed; groups, pvars, links and visibility follow\n"
+        "  groups.csv                              groups changed, added and removed: each lists its\n"
+        "                                          members by row; a moby's group field follows\n"
         "  settings.json                           the same keys and planes, any values\n"
         "  help/<language>.txt                     messages changed, added and removed (all languages follow)\n"
         "  pvars/moby_<uid>.bin                    the moby's pvar bytes, the size of its class's\n"

@@ -198,6 +198,7 @@ Bytes encode_class_list(const std::vector<int32_t>& classes);
 // o_class values (offset 0) of the instances in first-appearance order.
 std::vector<int32_t> first_appearance_classes(const RecordTable& instances);
 Bytes encode_groups(const std::vector<std::vector<uint16_t>>& members);  // §3.11, §8.10
+constexpr size_t kMaxGroupMember = 0x7fff;  // §3.11: 15 bits of index, bit 15 ends the list
 Bytes encode_pvar_table(const std::vector<PvarEntry>& entries);
 Bytes encode_fixups(const std::vector<Fixup>& fixups);  // terminated by {-1, -1}
 Bytes encode_shared_data(const SharedData& shared);

@@ -12,7 +12,6 @@
 namespace gcfs::formats::gameplay {
 namespace {
 
-constexpr size_t kMaxGroupMember = 0x7fff;  // §3.11: 15 bits of index, bit 15 ends the list
 constexpr size_t kMaxAmbientTie = 0x7fff;   // §3.18: s16 tie_index
 
 struct Edit {

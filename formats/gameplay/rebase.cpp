@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "formats/export/csv.h"
 #include "formats/export/csv_read.h"
 #include "formats/gameplay/cells.h"
@@ -78,6 +80,76 @@ Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::strin
                 const std::string source = source_of(origins[k], cells[1]);
                 cells[1] = source.empty() ? std::to_string(static_cast<int64_t>(before[k]) + *j) : source;
             }
+        });
+    });
+}
+
+Result<std::string> groups_as_earlier(std::string_view name, std::string_view shown, std::string_view earlier, std::string_view text) {
+    return capture([&]() -> std::string {
+        const TableSpec* t = table_spec(name);
+        auto rows = csv::parse(text);
+        auto seen = csv::parse(shown);
+        auto before = csv::parse(earlier);
+        if (!t || !rows.ok() || !seen.ok() || !before.ok() || rows->empty() || seen->empty()) return std::string(text);
+        const auto& header = rows->front().cells;
+        const size_t group = static_cast<size_t>(std::find(header.begin(), header.end(), "group") - header.begin());
+        if (group == header.size() || seen->front().cells != header) return std::string(text);
+        const auto matched = matched_rows(*rows, *seen);
+        std::string out;
+        for (size_t r = 0; r < rows->size(); ++r) {
+            auto cells = (*rows)[r].cells;
+            const size_t s = matched[r];
+            if (r > 0 && cells.size() == header.size()) {
+                const bool as_shown = s && (*seen)[s].cells.size() == header.size() && trimmed(cells[group]) == trimmed((*seen)[s].cells[group]);
+                if (as_shown && s < before->size() && (*before)[s].cells.size() == header.size())
+                    cells[group] = (*before)[s].cells[group];
+                else if (!as_shown && !(s == 0 && (trimmed(cells[group]).empty() || trimmed(cells[group]) == "-1")))
+                    fail(Errc::bad_value, 0, fmt::format("line {}, column {} (group): groups.csv was edited after this file's earlier save and "
+                                                         "lists every group; change the group there",
+                                                         (*rows)[r].line, group + 1));
+            }
+            csv::row(out, cells);
+        }
+        return out;
+    });
+}
+
+Result<std::optional<std::string>> follow_rows(std::string_view name, std::string_view shown, std::string_view text, std::string_view follower_name,
+                                               std::string_view follower) {
+    return capture([&]() -> std::optional<std::string> {
+        // groups.csv's kind of group for each table its members index (§3.11).
+        const char* kind = name == "mobies.csv" ? "moby" : name == "ties.csv" ? "tie" : name == "shrubs.csv" ? "shrub" : nullptr;
+        if (!kind || follower_name != "groups.csv") return std::nullopt;
+        auto rows = csv::parse(text);
+        auto before = csv::parse(shown);
+        if (!rows.ok() || !before.ok() || before->empty()) return std::nullopt;  // the save is refused by its own import
+        // Old row -> new row: the first line that names it (a second is a copy); -1: removed.
+        const auto matched = matched_rows(*rows, *before);
+        std::vector<int64_t> now(before->size() - 1, -1);
+        for (size_t r = 1; r < rows->size(); ++r)
+            if (matched[r] && now[matched[r] - 1] < 0) now[matched[r] - 1] = static_cast<int64_t>(r - 1);
+        bool same = rows->size() == before->size();
+        for (size_t i = 0; i < now.size(); ++i) same = same && now[i] == static_cast<int64_t>(i);
+        if (same) return std::nullopt;
+        return each_row(follower, [&](std::vector<std::string>& cells) {
+            if (cells.size() != 4 || trimmed(cells[0]) != kind) return;
+            std::string members;
+            size_t count = 0;
+            for (size_t at = 0; at < cells[3].size();) {
+                const size_t end = std::min(cells[3].find_first_of(" \t", at), cells[3].size());
+                const std::string word = cells[3].substr(at, end - at);
+                at = end + 1;
+                if (word.empty()) continue;
+                const auto i = whole(word);
+                if (i && *i >= 0 && static_cast<size_t>(*i) < now.size()) {
+                    if (now[static_cast<size_t>(*i)] < 0) continue;  // its row was removed
+                    members += (count++ ? " " : "") + std::to_string(now[static_cast<size_t>(*i)]);
+                } else {
+                    members += (count++ ? " " : "") + word;  // not a row: the import refuses it
+                }
+            }
+            cells[3] = members;
+            if (!trimmed(cells[2]).empty()) cells[2] = std::to_string(count);
         });
     });
 }

@@ -9,6 +9,7 @@
 // id, times or text, and are returned as they are.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,5 +21,22 @@ namespace gcfs::formats::gameplay {
 // `earlier`: the file's previous content, as applied over `base`; `text`:
 // the new save, made over what that showed.
 Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::string_view earlier, std::string_view text, const LevelContext* level);
+
+// A file saved after `name`'s earlier edit, whose cells name rows of `name`
+// by number (groups.csv's members: rows of mobies.csv, ties.csv or
+// shrubs.csv), applied again after `name` is saved again: its numbers are
+// turned from the rows `shown` had into the rows `text` gives them. A member
+// whose row `text` removed leaves its group, as a removal in that table does
+// (write_instances). Empty when `follower` names no row of `name`, or keeps
+// its numbers.
+// `text`, a save of an instance table whose earlier edit a groups.csv edit
+// follows: that edit, applied after it again, lists every group, and set the
+// group cells the mount showed. Each group cell the save left as shown is put
+// back as the earlier save had it (`earlier`), for groups.csv to set again;
+// a group cell the save changed is refused, as groups.csv would undo it.
+Result<std::string> groups_as_earlier(std::string_view name, std::string_view shown, std::string_view earlier, std::string_view text);
+
+Result<std::optional<std::string>> follow_rows(std::string_view name, std::string_view shown, std::string_view text, std::string_view follower_name,
+                                               std::string_view follower);
 
 }  // namespace gcfs::formats::gameplay

@@ -4,7 +4,8 @@
 // Input: a u32 length, that many bytes of gameplay.bin, one byte choosing
 // the file (its top bit: the level's core holds classes 0-1023, so a new tie
 // or shrub may name any of them), then the file's text (tests/fuzz/run.sh
-// cuts seeds from a built disc, some with rows added and removed).
+// cuts seeds from a built disc, some with rows added and removed). The text
+// also goes through the rewriting of a save made again (rebase.h).
 #include <cstring>
 #include <stdexcept>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include "formats/gameplay/export.h"
 #include "formats/gameplay/gameplay.h"
 #include "formats/gameplay/import.h"
+#include "formats/gameplay/rebase.h"
 
 using namespace gcfs::formats;
 
@@ -20,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const char* const kNames[] = {"mobies.csv", "ties.csv", "shrubs.csv", "cameras.csv", "sounds.csv",
                                          "env_samples.csv", "settings.json", "help/us_english.txt", "help/french.txt", "paths.csv",
                                          "pvars/moby_1007.bin",  // the disc builder's moby 1
-                                         "env_transitions.csv", "lights.csv"};
+                                         "env_transitions.csv", "lights.csv", "groups.csv"};
     if (size < 5) return 0;
     uint32_t length;
     std::memcpy(&length, data, 4);
@@ -43,5 +45,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)gameplay::reconcile_positions(name, text, text.substr(0, text.size() / 2));
     } catch (const std::invalid_argument&) {
     }
+    // A table saved again under a groups.csv edit (formats/gameplay/rebase.h): the text against its
+    // own halves as what was shown and what the earlier save held, and as the groups.csv that follows.
+    const std::string_view half = text.substr(0, text.size() / 2);
+    (void)gameplay::groups_as_earlier(name, half, text.substr(text.size() / 2), text);
+    (void)gameplay::follow_rows(name, half, text, "groups.csv", text);
+    (void)gameplay::follow_rows("mobies.csv", text, half, "groups.csv", text);
     return 0;
 }

@@ -219,9 +219,49 @@ def run(image, label, cue_file):
     check(label + ": the second mount replayed every edit and refused none", "0 refused" in log and " error" not in log.lower(), log[-400:])
 
 
+def groups_follow(image):
+    """groups.csv names mobies by their row in mobies.csv: a group made after a mobies.csv edit keeps
+    its mobies when mobies.csv is saved again or taken back, renumbering them (formats/gameplay/rebase.h)."""
+    folder, name = os.path.split(image)
+    os.makedirs(os.path.join(folder, "mnt-groups"), exist_ok=True)
+    m = gcfs_mount.Mount(gcfs, name, ["edits=edits-groups"], work, cwd=folder, mnt="mnt-groups")
+    g = "LEVEL00/gameplay"
+    mobies = table(m.read(g + "/mobies.csv"))
+    col = {h: i for i, h in enumerate(mobies[0])}
+    free = [n - 1 for n, r in enumerate(mobies) if n > 1 and r[col["group"]] == "-1"][-2:]
+    want = [mobies[i + 1][col["uid"]] for i in free]
+
+    def group_uids():
+        rows = [r for r in table(m.read(g + "/groups.csv"))[1:] if r[0] == "moby"]
+        now = table(m.read(g + "/mobies.csv"))
+        return [now[int(i) + 1][col["uid"]] for i in rows[-1][3].split()] if rows else []
+
+    check("groups: sed copies moby 0, the mobies after it move down a row", sed(m, g + "/mobies.csv", "2p"))
+    with open(m.path(g + "/groups.csv"), "a") as f:
+        f.write("moby,,,%d %d\n" % (free[0] + 1, free[1] + 1))
+    check("groups: a moby group appended with >> lists its two mobies", group_uids() == want, (group_uids(), want, status(m, g + "/groups.csv")))
+    check("groups: mobies.csv saved again without the copy", sed(m, g + "/mobies.csv", "3d"))
+    check("groups: the group still lists the same two mobies, renumbered", group_uids() == want, group_uids())
+    check("groups: mobies.csv saved again with the copy", sed(m, g + "/mobies.csv", "2p"))
+    check("groups: the group follows again", group_uids() == want, group_uids())
+    os.unlink(m.path(g + "/mobies.csv"))
+    check("groups: mobies.csv taken back with rm, the group still lists them", group_uids() == want, group_uids())
+    shown = m.read(g + "/groups.csv")
+    m.close()
+    os.makedirs(os.path.join(folder, "mnt-groups"))
+    m = gcfs_mount.Mount(gcfs, name, ["edits=edits-groups"], work, cwd=folder, mnt="mnt-groups", wait=120)
+    check("groups: mounted again, groups.csv replays as it was shown", m.read(g + "/groups.csv") == shown and group_uids() == want)
+    edited = os.path.join(work, "groups-edited.iso")
+    shutil.copyfile(m.path("edited.iso"), edited)
+    check("groups: gcfs verify passes edited.iso", subprocess.run([gcfs, "verify", edited], stdout=subprocess.DEVNULL).returncode == 0)
+    log = m.close()
+    check("groups: the mounts logged no error", " error" not in log.lower(), log[-400:])
+
+
 demo = os.path.join(work, "demo.iso")
 subprocess.run([gcfs, "mkdisc", demo, "--levels", "4", "--seed", "7"], check=True, stdout=subprocess.DEVNULL)
 run(demo, "demo", "global/mpeg/00.en.srt")
+groups_follow(demo)
 full = os.path.join(work, "full.iso")
 subprocess.run([gcfs, "mkdisc", full, "--scale", "full", "--levels", "2", "--seed", "3"], check=True, stdout=subprocess.DEVNULL)
 run(full, "full", "global/mpeg/00.en.srt")

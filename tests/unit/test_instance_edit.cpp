@@ -580,4 +580,71 @@ TEST_CASE("lights: point lights added and removed with their masks computed agai
     CHECK(refusal(file, "lights.csv", joined(many)).find("128 point lights: a level holds at most 127") != std::string::npos);
 }
 
+TEST_CASE("groups.csv: a group added, one removed, a member moved; the mobies' group fields follow (formats-gameplay.md 3.1, 3.11)") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    REQUIRE(before.moby_groups.value->groups.size() >= 3);
+    const std::vector<uint16_t> second = before.moby_groups.value->groups[1].members, third = before.moby_groups.value->groups[2].members;
+    auto lines = lines_of(shown(before, "groups.csv"));
+    REQUIRE(lines[1].starts_with("moby,0,"));
+    lines.erase(lines.begin() + 1);  // moby group 0 goes: group 1 is now 0
+    lines.push_back("moby,,,3 1");   // a new moby group, counted by gcfs
+    lines.push_back("shrub,,1,0");  // a shrub may be in two groups: the references bound only mobies (§3.1)
+    const Gameplay g = edited(file, "groups.csv", joined(lines));
+    const auto& now = g.moby_groups.value->groups;
+    REQUIRE(now.size() == before.moby_groups.value->groups.size());
+    CHECK(now[0].members == second);
+    CHECK(now[1].members == third);
+    CHECK(now.back().members == std::vector<uint16_t>{3, 1});
+    for (size_t m = 0; m < g.mobies.value->count(); ++m) {
+        int32_t listed = -1;
+        for (size_t k = 0; k < now.size(); ++k)
+            if (std::find(now[k].members.begin(), now[k].members.end(), m) != now[k].members.end()) listed = static_cast<int32_t>(k);
+        CHECK_MESSAGE(g.mobies.value->s32(m, 0x58) == listed, "moby ", m);
+    }
+    CHECK(g.shrub_groups.value->groups.back().members == std::vector<uint16_t>{0});
+    // Refused with the line and column: a moby in two groups, a count that is not the members', a row that is no moby.
+    const std::string shown_now = shown(g, "groups.csv");
+    CHECK(refusal(file, "groups.csv", shown_now + "moby,,,3\n").find("moby 3 is already a member on line") != std::string::npos);
+    CHECK(refusal(file, "groups.csv", shown_now + "moby,,5,7\n").find("column 3: count \"5\" is not the number of members listed: 1") !=
+          std::string::npos);
+    const std::string beyond = fmt::format("moby,,,{}\n", g.mobies.value->count());
+    CHECK(refusal(file, "groups.csv", shown_now + beyond).find("column 4") != std::string::npos);
+    CHECK(refusal(file, "groups.csv", shown_now + "bolt,,,1\n").find("column 1") != std::string::npos);
+}
+
+TEST_CASE("groups.csv saved after mobies.csv, which is saved again: its members follow the rows the new save gives the mobies") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    const std::string mobies = shown(before, "mobies.csv");
+    const std::string groups = "kind,group,count,members\nmoby,0,3,0 2 4\ntie,0,2,0 1\n";
+    auto lines = lines_of(mobies);
+    lines.erase(lines.begin() + 1);                  // moby 0 removed: it leaves its group, the others move up one
+    lines.insert(lines.begin() + 3, lines[3]);       // moby 3 (now line 4) copied: a line more before moby 4
+    const auto followed = follow_rows("mobies.csv", mobies, joined(lines), "groups.csv", groups);
+    REQUIRE(followed.ok());
+    REQUIRE(followed->has_value());
+    CHECK(**followed == "kind,group,count,members\nmoby,0,2,1 4\ntie,0,2,0 1\n");
+    // The same rows in the same order, or a file that names no moby: nothing to follow.
+    CHECK_FALSE(follow_rows("mobies.csv", mobies, mobies, "groups.csv", groups)->has_value());
+    CHECK_FALSE(follow_rows("mobies.csv", mobies, joined(lines), "paths.csv", groups)->has_value());
+    // The mobies.csv the mount showed after groups.csv put moby 3 in group 2: saved again, the cell
+    // left as shown goes back to the earlier save's (groups.csv sets it again); a changed one is refused.
+    auto shown_lines = lines_of(mobies);
+    const size_t group = column(shown_lines[0], "group");
+    auto cells = cells_of(shown_lines[4]);
+    const std::string earlier_group = cells[group];
+    cells[group] = "2";
+    shown_lines[4] = row_of(cells);
+    const auto kept = groups_as_earlier("mobies.csv", joined(shown_lines), mobies, joined(shown_lines));
+    REQUIRE(kept.ok());
+    CHECK(cells_of(lines_of(*kept)[4])[group] == earlier_group);
+    auto moved = shown_lines;
+    cells[group] = "0";
+    moved[4] = row_of(cells);
+    const auto refused = groups_as_earlier("mobies.csv", joined(shown_lines), mobies, joined(moved));
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("line 5, column") != std::string::npos);
+}
+
 }  // namespace test_instance_edit
