@@ -471,12 +471,17 @@ Bytes rebase_edit(ContainerParts& parts, tree::Disc& original, const EditTarget&
 
 Bytes before_followers(const EditTarget& target, ByteSpan shown, ByteSpan earlier, ByteSpan content, const std::vector<EditTarget>& followers) {
     const std::string prefix = "gameplay/";
-    const bool groups = std::any_of(followers.begin(), followers.end(), [&](const EditTarget& f) {
-        return f.key == target.key && f.inside == prefix + "groups.csv";
-    });
-    if (target.key.kind != ContainerKey::level || !groups || !target.inside.starts_with(prefix)) return Bytes(content.begin(), content.end());
+    if (target.key.kind != ContainerKey::level || !target.inside.starts_with(prefix)) return Bytes(content.begin(), content.end());
+    // The columns the followers number: groups.csv lists the groups, paths.csv numbers the paths areas link.
+    std::vector<std::string> followed;
+    for (const EditTarget& f : followers) {
+        if (f.key != target.key) continue;
+        if (f.inside == prefix + "groups.csv") followed.emplace_back("group");
+        if (f.inside == prefix + "paths.csv") followed.emplace_back("paths_links");
+    }
     auto text = [](ByteSpan b) { return std::string_view(reinterpret_cast<const char*>(b.data()), b.size()); };
-    auto kept = formats::gameplay::groups_as_earlier(std::string_view(target.inside).substr(prefix.size()), text(shown), text(earlier), text(content));
+    auto kept = formats::gameplay::cells_as_earlier(std::string_view(target.inside).substr(prefix.size()), text(shown), text(earlier), text(content),
+                                                    followed);
     if (!kept.ok()) throw EditRefused(kept.error().message);
     return Bytes(kept->begin(), kept->end());
 }
@@ -489,7 +494,8 @@ std::optional<Bytes> follow_edit(const EditTarget& target, ByteSpan from, ByteSp
     auto text = [](ByteSpan b) { return std::string_view(reinterpret_cast<const char*>(b.data()), b.size()); };
     auto followed = formats::gameplay::follow_rows(std::string_view(target.inside).substr(prefix.size()), text(from), text(to),
                                                    std::string_view(follower.inside).substr(prefix.size()), text(content));
-    if (!followed.ok() || !*followed) return std::nullopt;  // a follower that does not read is refused when applied
+    if (!followed.ok()) throw EditRefused(followed.error().message);
+    if (!*followed) return std::nullopt;
     return Bytes((*followed)->begin(), (*followed)->end());
 }
 

@@ -576,9 +576,9 @@ Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content,
     for (const EditRecord* r : resting) {
         const EditTarget follower = *edit_target(original_->scan, r->path);
         const Bytes stored = store_->stored(*r);
-        const auto followed = from.empty() ? std::nullopt : follow_edit(*target, from, to, follower, stored);
-        if (followers) followers->push_back({r->path, followed});
         try {
+            const auto followed = from.empty() ? std::nullopt : follow_edit(*target, from, to, follower, stored);
+            if (followers) followers->push_back({r->path, followed});
             apply_edit(*parts, *original_, follower, followed ? *followed : stored);
         } catch (const EditRefused& e) {
             throw EditRefused(fmt::format("the edit of {} made after this file's earlier one would no longer apply ({}); save that file "

@@ -17,6 +17,7 @@
 #include "formats/gameplay/block_readers.h"
 #include "formats/gameplay/cells.h"
 #include "formats/gameplay/gameplay.h"
+#include "formats/gameplay/areas_import.h"
 #include "formats/gameplay/groups_import.h"
 #include "formats/gameplay/help_import.h"
 #include "formats/gameplay/instance_edit.h"
@@ -151,7 +152,7 @@ std::string reconcile_positions(std::string_view name, std::string_view edited, 
 
 bool importable(std::string_view name) {
     return table_spec(name) || name == "settings.json" || name == "paths.csv" || name == "env_transitions.csv" || name == "lights.csv" ||
-           name == "groups.csv" || pvar_file(name) || help_language(name) >= 0;
+           name == "groups.csv" || name == "areas.csv" || pvar_file(name) || help_language(name) >= 0;
 }
 
 Result<Imported> import_file(ByteSpan gameplay, std::string_view name, std::string_view text, const LevelContext* level) {
@@ -188,6 +189,8 @@ Result<Imported> import_file(ByteSpan gameplay, std::string_view name, std::stri
             import_lights(g, text, blocks);
         } else if (name == "groups.csv") {
             import_groups(g, text, blocks);
+        } else if (name == "areas.csv") {
+            import_areas(g, text, blocks);
         } else if (name == "settings.json") {
             blocks[static_cast<size_t>(Block::level_settings)] = import_settings(g, text);
         } else if (const int language = help_language(name); language >= 0) {

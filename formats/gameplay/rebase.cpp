@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "formats/export/csv.h"
 #include "formats/export/csv_read.h"
@@ -84,29 +85,34 @@ Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::strin
     });
 }
 
-Result<std::string> groups_as_earlier(std::string_view name, std::string_view shown, std::string_view earlier, std::string_view text) {
+Result<std::string> cells_as_earlier(std::string_view name, std::string_view shown, std::string_view earlier, std::string_view text,
+                                     const std::vector<std::string>& followed) {
     return capture([&]() -> std::string {
-        const TableSpec* t = table_spec(name);
         auto rows = csv::parse(text);
         auto seen = csv::parse(shown);
         auto before = csv::parse(earlier);
-        if (!t || !rows.ok() || !seen.ok() || !before.ok() || rows->empty() || seen->empty()) return std::string(text);
+        // Rows numbered in line order, a shown row the earlier save's line of the same number.
+        if ((!table_spec(name) && name != "areas.csv") || !rows.ok() || !seen.ok() || !before.ok() || rows->empty() || seen->empty())
+            return std::string(text);
         const auto& header = rows->front().cells;
-        const size_t group = static_cast<size_t>(std::find(header.begin(), header.end(), "group") - header.begin());
-        if (group == header.size() || seen->front().cells != header) return std::string(text);
+        if (seen->front().cells != header) return std::string(text);
         const auto matched = matched_rows(*rows, *seen);
         std::string out;
         for (size_t r = 0; r < rows->size(); ++r) {
             auto cells = (*rows)[r].cells;
             const size_t s = matched[r];
-            if (r > 0 && cells.size() == header.size()) {
-                const bool as_shown = s && (*seen)[s].cells.size() == header.size() && trimmed(cells[group]) == trimmed((*seen)[s].cells[group]);
-                if (as_shown && s < before->size() && (*before)[s].cells.size() == header.size())
-                    cells[group] = (*before)[s].cells[group];
-                else if (!as_shown && !(s == 0 && (trimmed(cells[group]).empty() || trimmed(cells[group]) == "-1")))
-                    fail(Errc::bad_value, 0, fmt::format("line {}, column {} (group): groups.csv was edited after this file's earlier save and "
-                                                         "lists every group; change the group there",
-                                                         (*rows)[r].line, group + 1));
+            const bool whole = r > 0 && cells.size() == header.size();
+            const bool known = whole && s && (*seen)[s].cells.size() == header.size();
+            const bool had = known && s < before->size() && (*before)[s].cells.size() == header.size();
+            for (size_t c = 1; whole && c < header.size(); ++c) {
+                const bool as_shown = known && trimmed(cells[c]) == trimmed((*seen)[s].cells[c]);
+                if (as_shown && had) cells[c] = (*before)[s].cells[c];
+                const bool numbered = std::find(followed.begin(), followed.end(), header[c]) != followed.end();
+                if (numbered && !as_shown && !(!known && (trimmed(cells[c]).empty() || (header[c] == "group" && trimmed(cells[c]) == "-1"))))
+                    fail(Errc::bad_value, 0, fmt::format("line {}, column {} ({}): an edit made after this file's earlier one sets it (groups.csv "
+                                                         "the groups, paths.csv the path numbers); make this change there, or take that "
+                                                         "edit back first",
+                                                         (*rows)[r].line, c + 1, header[c]));
             }
             csv::row(out, cells);
         }
@@ -117,6 +123,22 @@ Result<std::string> groups_as_earlier(std::string_view name, std::string_view sh
 Result<std::optional<std::string>> follow_rows(std::string_view name, std::string_view shown, std::string_view text, std::string_view follower_name,
                                                std::string_view follower) {
     return capture([&]() -> std::optional<std::string> {
+        if (name == "paths.csv" && follower_name == "areas.csv") {
+            // §3.14: areas link paths by number. Numbers kept while the same
+            // paths are there; otherwise the order paths_import gives new
+            // and re-added paths is not one the links can follow safely.
+            auto numbers = [](std::string_view file) {
+                std::set<std::string, std::less<>> out;
+                if (auto rows = csv::parse(file); rows.ok())
+                    for (size_t r = 1; r < rows->size(); ++r)
+                        if ((*rows)[r].cells.size() > 1 && trimmed((*rows)[r].cells[0]) == "path") out.emplace(trimmed((*rows)[r].cells[1]));
+                return out;
+            };
+            if (numbers(shown) != numbers(text))
+                fail(Errc::bad_value, 0, "its paths_links name paths by number, and this save adds or removes paths; take that edit back first, "
+                                         "then link the paths again");
+            return std::nullopt;
+        }
         // groups.csv's kind of group for each table its members index (§3.11).
         const char* kind = name == "mobies.csv" ? "moby" : name == "ties.csv" ? "tie" : name == "shrubs.csv" ? "shrub" : nullptr;
         if (!kind || follower_name != "groups.csv") return std::nullopt;

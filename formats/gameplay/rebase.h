@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "formats/common/bytes.h"
 #include "formats/gameplay/import.h"
@@ -28,13 +29,17 @@ Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::strin
 // turned from the rows `shown` had into the rows `text` gives them. A member
 // whose row `text` removed leaves its group, as a removal in that table does
 // (write_instances). Empty when `follower` names no row of `name`, or keeps
-// its numbers.
-// `text`, a save of an instance table whose earlier edit a groups.csv edit
-// follows: that edit, applied after it again, lists every group, and set the
-// group cells the mount showed. Each group cell the save left as shown is put
-// back as the earlier save had it (`earlier`), for groups.csv to set again;
-// a group cell the save changed is refused, as groups.csv would undo it.
-Result<std::string> groups_as_earlier(std::string_view name, std::string_view shown, std::string_view earlier, std::string_view text);
+// its numbers. areas.csv's path links are not rewritten: a paths.csv save
+// that adds or removes paths under such an edit is refused.
+// `text`, a save of a table (an instance table, areas.csv) whose earlier
+// edit other edits follow: applied after it again, they set cells the mount
+// showed (groups.csv a group cell, paths.csv an area's path links and sphere).
+// Each cell but the index the save left as shown is put back as the earlier
+// save had it (`earlier`), for them to set again. A cell of `followed` (the
+// columns they number) that the save changed, or gave a new row, is refused:
+// they would undo it, or it names their new numbers.
+Result<std::string> cells_as_earlier(std::string_view name, std::string_view shown, std::string_view earlier, std::string_view text,
+                                     const std::vector<std::string>& followed);
 
 Result<std::optional<std::string>> follow_rows(std::string_view name, std::string_view shown, std::string_view text, std::string_view follower_name,
                                                std::string_view follower);

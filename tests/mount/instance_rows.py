@@ -258,10 +258,61 @@ def groups_follow(image):
     check("groups: the mounts logged no error", " error" not in log.lower(), log[-400:])
 
 
+def areas_links(image):
+    """areas.csv written back: an area unlinks a path, which paths.csv may then remove; an area
+    appended with >> gets its counts and bounding sphere from its links (formats-gameplay.md 3.14)."""
+    folder, name = os.path.split(image)
+    os.makedirs(os.path.join(folder, "mnt-areas"), exist_ok=True)
+    m = gcfs_mount.Mount(gcfs, name, ["edits=edits-areas"], work, cwd=folder, mnt="mnt-areas")
+    g = "LEVEL00/gameplay"
+    areas = table(m.read(g + "/areas.csv"))
+    col = {h: i for i, h in enumerate(areas[0])}
+    linker = next(n for n, r in enumerate(areas) if n and r[col["paths_links"]])
+    path = areas[linker][col["paths_links"]].split()[-1]
+    paths = table(m.read(g + "/paths.csv"))
+    linked = [r for r in areas[1:] if path in r[col["paths_links"]].split()]
+    check("areas: removing a path an area links is refused", len(linked) == 1 and not sed(m, g + "/paths.csv", "/^path,%s,/d" % path)
+          and "linked by area" in status(m, g + "/paths.csv"), status(m, g + "/paths.csv"))
+    kept = " ".join(p for p in areas[linker][col["paths_links"]].split() if p != path)
+    check("areas: sed unlinks the path from its area",
+          sed(m, g + "/areas.csv", "%ds/^\\([^,]*,\\([^,]*,\\)\\{15\\}\\)[^,]*/\\1%s/" % (linker + 1, kept)), status(m, g + "/areas.csv"))
+    now = table(m.read(g + "/areas.csv"))
+    check("areas: the area reads back without it, its count following", now[linker][col["paths_links"]] == kept
+          and now[linker][col["paths_count"]] == str(len(kept.split())), now[linker])
+    check("areas: paths.csv may remove the path now", sed(m, g + "/paths.csv", "/^path,%s,/d" % path), status(m, g + "/paths.csv"))
+    left = {r[1] for r in table(m.read(g + "/paths.csv"))[1:] if r[0] == "path"}
+    check("areas: one path fewer", len(left) == len({r[1] for r in paths[1:] if r[0] == "path"}) - 1, left)
+    # areas.csv saved again under the paths.csv edit made after it: a path link it adds would name
+    # paths.csv's new numbers and is refused; a cuboid link is its own to give.
+    before = m.read(g + "/areas.csv")
+    subprocess.run(["sh", "-c", "echo ,,,,,,,,,,,,,,,,0,,,, >> '%s'" % m.path(g + "/areas.csv")])
+    check("areas: an area linking a path, appended after paths.csv renumbered them, is refused naming paths.csv",
+          m.read(g + "/areas.csv") == before and "paths.csv the path numbers" in status(m, g + "/areas.csv"), status(m, g + "/areas.csv"))
+    with open(m.path(g + "/areas.csv"), "a") as f:
+        f.write(",,,,,,,,,,,,,,,,,0,,,\n")
+    last = table(m.read(g + "/areas.csv"))[-1]
+    check("areas: an area appended with >> reads back with its counts and a sphere",
+          last[0] == str(len(areas) - 1) and last[col["paths_count"]] == "0" and last[col["cuboids_count"]] == "1"
+          and float(last[col["bsphere_r"]]) > 0, (last, status(m, g + "/areas.csv")))
+    check("areas: the unlinked path stays unlinked, the area the paths.csv edit renumbered as it showed",
+          table(m.read(g + "/areas.csv"))[1:-1] == table(before)[1:], table(m.read(g + "/areas.csv"))[:3])
+    edited = os.path.join(work, "areas-edited.iso")
+    shutil.copyfile(m.path("edited.iso"), edited)
+    check("areas: gcfs verify passes edited.iso", subprocess.run([gcfs, "verify", edited], stdout=subprocess.DEVNULL).returncode == 0)
+    shown = m.read(g + "/areas.csv")
+    m.close()
+    os.makedirs(os.path.join(folder, "mnt-areas"))
+    m = gcfs_mount.Mount(gcfs, name, ["edits=edits-areas"], work, cwd=folder, mnt="mnt-areas", wait=120)
+    check("areas: mounted again, areas.csv replays as it was shown", m.read(g + "/areas.csv") == shown)
+    log = m.close()
+    check("areas: the mount logged no error", " error" not in log.lower(), log[-400:])
+
+
 demo = os.path.join(work, "demo.iso")
 subprocess.run([gcfs, "mkdisc", demo, "--levels", "4", "--seed", "7"], check=True, stdout=subprocess.DEVNULL)
 run(demo, "demo", "global/mpeg/00.en.srt")
 groups_follow(demo)
+areas_links(demo)
 full = os.path.join(work, "full.iso")
 subprocess.run([gcfs, "mkdisc", full, "--scale", "full", "--levels", "2", "--seed", "3"], check=True, stdout=subprocess.DEVNULL)
 run(full, "full", "global/mpeg/00.en.srt")

@@ -628,6 +628,14 @@ TEST_CASE("groups.csv saved after mobies.csv, which is saved again: its members 
     // The same rows in the same order, or a file that names no moby: nothing to follow.
     CHECK_FALSE(follow_rows("mobies.csv", mobies, mobies, "groups.csv", groups)->has_value());
     CHECK_FALSE(follow_rows("mobies.csv", mobies, joined(lines), "paths.csv", groups)->has_value());
+    // areas.csv's path links are not rewritten: paths.csv saved again with a path less is refused under it.
+    const std::string paths = shown(before, "paths.csv");
+    auto fewer = lines_of(paths);
+    std::erase_if(fewer, [](const std::string& l) { return l.starts_with("path,1,"); });
+    const auto cut = follow_rows("paths.csv", paths, joined(fewer), "areas.csv", shown(before, "areas.csv"));
+    REQUIRE_FALSE(cut.ok());
+    CHECK(cut.error().message.find("paths_links name paths by number") != std::string::npos);
+    CHECK_FALSE(follow_rows("paths.csv", paths, paths, "areas.csv", shown(before, "areas.csv"))->has_value());
     // The mobies.csv the mount showed after groups.csv put moby 3 in group 2: saved again, the cell
     // left as shown goes back to the earlier save's (groups.csv sets it again); a changed one is refused.
     auto shown_lines = lines_of(mobies);
@@ -636,15 +644,67 @@ TEST_CASE("groups.csv saved after mobies.csv, which is saved again: its members 
     const std::string earlier_group = cells[group];
     cells[group] = "2";
     shown_lines[4] = row_of(cells);
-    const auto kept = groups_as_earlier("mobies.csv", joined(shown_lines), mobies, joined(shown_lines));
+    const auto kept = cells_as_earlier("mobies.csv", joined(shown_lines), mobies, joined(shown_lines), {"group"});
     REQUIRE(kept.ok());
     CHECK(cells_of(lines_of(*kept)[4])[group] == earlier_group);
     auto moved = shown_lines;
     cells[group] = "0";
     moved[4] = row_of(cells);
-    const auto refused = groups_as_earlier("mobies.csv", joined(shown_lines), mobies, joined(moved));
+    const auto refused = cells_as_earlier("mobies.csv", joined(shown_lines), mobies, joined(moved), {"group"});
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().message.find("line 5, column") != std::string::npos);
+}
+
+TEST_CASE("areas.csv: an area added, copied and removed, links changed; counts, offsets and spheres are the writer's (formats-gameplay.md 3.14)") {
+    Bytes file = built();
+    const Gameplay before = read_gameplay(file);
+    const std::string as_shown = shown(before, "areas.csv");
+    const auto same = import_file(file, "areas.csv", as_shown);
+    REQUIRE(same.ok());
+    CHECK(same->gameplay == file);  // nothing changed: nothing written
+    auto lines = lines_of(as_shown);
+    REQUIRE(lines.size() == 3);
+    const std::array<const RecordTable*, 3> volumes = {&*before.cuboids.value, &*before.spheres.value, &*before.cylinders.value};
+    std::vector<std::vector<Vec4>> splines;
+    for (const auto& sp : before.paths.value->splines) splines.push_back(sp.vertices);
+    // Area 0 unlinks path 1 (its counts and offsets left as shown), area 1 goes, area 0 is copied, a new one links cuboid 1.
+    auto first = cells_of(lines[1]);
+    const size_t paths_links = column(lines[0], "paths_links");
+    first[paths_links] = "0";
+    lines[1] = row_of(first);
+    lines[2] = lines[1];
+    lines.push_back(",,,,,,,,,,7,,,,,,,1,,,");
+    Gameplay g = edited(file, "areas.csv", joined(lines));
+    const Areas& now = *g.areas.value;
+    REQUIRE(now.records.count() == 3);
+    CHECK(now.links[0][0] == std::vector<int32_t>{0});
+    CHECK(now.links[1] == now.links[0]);
+    CHECK(now.links[2][1] == std::vector<int32_t>{1});
+    CHECK(now.records.s32(0, 0x10) == (1 | (before.areas.value->records.s32(0, 0x10) & ~0xffff)));  // paths_count 1, cuboids_count kept
+    CHECK(int16_t(now.records.s32(2, 0x18) >> 16) == 7);                                            // last_update_time
+    for (size_t a = 0; a < 3; ++a) {
+        const Vec4 want = area_sphere(splines, volumes, now.links[a]);
+        CHECK_MESSAGE(now.records.f32(a, 0xc) == want.w, "area ", a);
+        CHECK(now.records.f32(a, 0x0) == want.x);
+    }
+    // Path 1 is no area's now, so paths.csv may remove it (the area links follow the numbers).
+    std::vector<std::string> paths;
+    for (const auto& l : lines_of(shown(g, "paths.csv")))
+        if (!l.starts_with("path,1,")) paths.push_back(l);
+    g = edited(file, "paths.csv", joined(paths));
+    CHECK(g.areas.value->links[0][0] == std::vector<int32_t>{0});
+    // Refused with line and column: a link past its block, a sphere cell, a count that is not the links'.
+    const auto refused = [&](size_t line, std::string_view name, std::string value) {
+        auto l = lines_of(shown(g, "areas.csv"));
+        auto c = cells_of(l[line]);
+        c[column(l[0], name)] = std::move(value);
+        l[line] = row_of(c);
+        return refusal(file, "areas.csv", joined(l));
+    };
+    CHECK(refused(1, "cuboids_links", "0 99").find("99 is not a cuboid: the level has") != std::string::npos);
+    CHECK(refused(1, "bsphere_r", "5").find("the bounding sphere is computed from the links") != std::string::npos);
+    CHECK(refused(2, "spheres_count", "9").find("line 3, column") != std::string::npos);
+    CHECK(refused(1, "paths_links", "x").find("column 17 (paths_links)") != std::string::npos);
 }
 
 }  // namespace test_instance_edit
