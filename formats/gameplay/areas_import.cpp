@@ -26,22 +26,14 @@ constexpr size_t kMaxLinks = 0x7fff;  // §3.14: an s16 count per part
 
 std::vector<int32_t> read_links(const csv::Row& row, size_t column, const std::string& header, size_t targets, int part) {
     std::vector<int32_t> out;
-    const std::string& cell = row.cells[column];
-    for (size_t at = 0; at < cell.size();) {
-        if (cell[at] == ' ' || cell[at] == '\t') {
-            ++at;
-            continue;
-        }
-        size_t end = at;
-        while (end < cell.size() && cell[end] != ' ' && cell[end] != '\t') ++end;
+    for (const std::string_view word : words(row.cells[column])) {
         int64_t link = -1;
-        const auto [stop, error] = std::from_chars(cell.data() + at, cell.data() + end, link);
-        if (error != std::errc() || stop != cell.data() + end || link < 0)
-            refuse(row, column, header, fmt::format("{:?} is not a {} index", cell.substr(at, end - at), kTargets[part]));
+        const auto [stop, error] = std::from_chars(word.data(), word.data() + word.size(), link);
+        if (error != std::errc() || stop != word.data() + word.size() || link < 0)
+            refuse(row, column, header, fmt::format("{:?} is not a {} index", std::string(word), kTargets[part]));
         if (static_cast<uint64_t>(link) >= targets)
             refuse(row, column, header, fmt::format("{} is not a {}: the level has {}", link, kTargets[part], targets));
         out.push_back(static_cast<int32_t>(link));
-        at = end;
     }
     if (out.size() > kMaxLinks)
         refuse(row, column, header, fmt::format("{} links: an area's count of a part is an s16, at most {} (formats-gameplay.md 3.14)", out.size(), kMaxLinks));

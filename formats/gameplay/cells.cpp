@@ -1,5 +1,7 @@
 #include "formats/gameplay/cells.h"
 
+#include <algorithm>
+
 #include <charconv>
 #include <cstring>
 
@@ -9,6 +11,16 @@ std::string_view trimmed(std::string_view text) {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
     return text;
+}
+
+std::vector<std::string_view> words(std::string_view cell) {
+    std::vector<std::string_view> out;
+    for (size_t at = 0; at < cell.size();) {
+        const size_t end = std::min(cell.find_first_of(" \t", at), cell.size());
+        if (end > at) out.push_back(cell.substr(at, end - at));
+        at = end + 1;
+    }
+    return out;
 }
 
 std::optional<uint32_t> parse_field(FieldType type, std::string_view cell) {

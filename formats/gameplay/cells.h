@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "formats/common/bytes.h"
 #include "formats/gameplay/records.h"
@@ -13,6 +14,9 @@ namespace gcfs::formats::gameplay {
 
 // A cell's text without the blanks a spreadsheet may put around it.
 std::string_view trimmed(std::string_view text);
+
+// The blank-separated words of a list cell (groups' members, areas' links).
+std::vector<std::string_view> words(std::string_view cell);
 
 // The cell as the bits of a field of `type`; empty when it is not one
 // (floats in any form from_chars reads, integers in decimal, hex32 also 0x…).

@@ -32,14 +32,7 @@ constexpr uint16_t kMobyGroupField = 0x58;  // §3.1: s32 group, -1 when none
 // line that already lists an instance), each is listed once in its kind.
 std::vector<uint16_t> read_members(std::string_view cell, size_t instances, uint64_t line, std::map<uint16_t, uint64_t>* owner) {
     std::vector<uint16_t> out;
-    for (size_t at = 0; at < cell.size();) {
-        if (cell[at] == ' ' || cell[at] == '\t') {
-            ++at;
-            continue;
-        }
-        size_t end = at;
-        while (end < cell.size() && cell[end] != ' ' && cell[end] != '\t') ++end;
-        const std::string_view word = cell.substr(at, end - at);
+    for (const std::string_view word : words(cell)) {
         uint64_t index = 0;
         const auto [stop, error] = std::from_chars(word.data(), word.data() + word.size(), index);
         if (error != std::errc() || stop != word.data() + word.size())
@@ -54,7 +47,6 @@ std::vector<uint16_t> read_members(std::string_view cell, size_t instances, uint
                 refuse(line, 4, fmt::format("moby {} is already a member on line {}: a moby is in one group at most (formats-gameplay.md 3.1)",
                                             index, it->second));
         out.push_back(member);
-        at = end;
     }
     return out;
 }

@@ -157,17 +157,13 @@ Result<std::optional<std::string>> follow_rows(std::string_view name, std::strin
             if (cells.size() != 4 || trimmed(cells[0]) != kind) return;
             std::string members;
             size_t count = 0;
-            for (size_t at = 0; at < cells[3].size();) {
-                const size_t end = std::min(cells[3].find_first_of(" \t", at), cells[3].size());
-                const std::string word = cells[3].substr(at, end - at);
-                at = end + 1;
-                if (word.empty()) continue;
+            for (const std::string_view word : words(cells[3])) {
                 const auto i = whole(word);
                 if (i && *i >= 0 && static_cast<size_t>(*i) < now.size()) {
                     if (now[static_cast<size_t>(*i)] < 0) continue;  // its row was removed
                     members += (count++ ? " " : "") + std::to_string(now[static_cast<size_t>(*i)]);
                 } else {
-                    members += (count++ ? " " : "") + word;  // not a row: the import refuses it
+                    members += (count++ ? " " : "") + std::string(word);  // not a row: the import refuses it
                 }
             }
             cells[3] = members;

@@ -219,12 +219,17 @@ def run(image, label, cue_file):
     check(label + ": the second mount replayed every edit and refused none", "0 refused" in log and " error" not in log.lower(), log[-400:])
 
 
+def edit_mount(image, label, wait=10):
+    """A mount of `image` made from its own folder with relative paths: edits-LABEL at mnt-LABEL."""
+    folder, name = os.path.split(image)
+    os.makedirs(os.path.join(folder, "mnt-" + label), exist_ok=True)
+    return gcfs_mount.Mount(gcfs, name, ["edits=edits-" + label], work, cwd=folder, mnt="mnt-" + label, wait=wait)
+
+
 def groups_follow(image):
     """groups.csv names mobies by their row in mobies.csv: a group made after a mobies.csv edit keeps
     its mobies when mobies.csv is saved again or taken back, renumbering them (formats/gameplay/rebase.h)."""
-    folder, name = os.path.split(image)
-    os.makedirs(os.path.join(folder, "mnt-groups"), exist_ok=True)
-    m = gcfs_mount.Mount(gcfs, name, ["edits=edits-groups"], work, cwd=folder, mnt="mnt-groups")
+    m = edit_mount(image, "groups")
     g = "LEVEL00/gameplay"
     mobies = table(m.read(g + "/mobies.csv"))
     col = {h: i for i, h in enumerate(mobies[0])}
@@ -248,8 +253,7 @@ def groups_follow(image):
     check("groups: mobies.csv taken back with rm, the group still lists them", group_uids() == want, group_uids())
     shown = m.read(g + "/groups.csv")
     m.close()
-    os.makedirs(os.path.join(folder, "mnt-groups"))
-    m = gcfs_mount.Mount(gcfs, name, ["edits=edits-groups"], work, cwd=folder, mnt="mnt-groups", wait=120)
+    m = edit_mount(image, "groups", wait=120)
     check("groups: mounted again, groups.csv replays as it was shown", m.read(g + "/groups.csv") == shown and group_uids() == want)
     edited = os.path.join(work, "groups-edited.iso")
     shutil.copyfile(m.path("edited.iso"), edited)
@@ -261,9 +265,7 @@ def groups_follow(image):
 def areas_links(image):
     """areas.csv written back: an area unlinks a path, which paths.csv may then remove; an area
     appended with >> gets its counts and bounding sphere from its links (formats-gameplay.md 3.14)."""
-    folder, name = os.path.split(image)
-    os.makedirs(os.path.join(folder, "mnt-areas"), exist_ok=True)
-    m = gcfs_mount.Mount(gcfs, name, ["edits=edits-areas"], work, cwd=folder, mnt="mnt-areas")
+    m = edit_mount(image, "areas")
     g = "LEVEL00/gameplay"
     areas = table(m.read(g + "/areas.csv"))
     col = {h: i for i, h in enumerate(areas[0])}
@@ -301,8 +303,7 @@ def areas_links(image):
     check("areas: gcfs verify passes edited.iso", subprocess.run([gcfs, "verify", edited], stdout=subprocess.DEVNULL).returncode == 0)
     shown = m.read(g + "/areas.csv")
     m.close()
-    os.makedirs(os.path.join(folder, "mnt-areas"))
-    m = gcfs_mount.Mount(gcfs, name, ["edits=edits-areas"], work, cwd=folder, mnt="mnt-areas", wait=120)
+    m = edit_mount(image, "areas", wait=120)
     check("areas: mounted again, areas.csv replays as it was shown", m.read(g + "/areas.csv") == shown)
     log = m.close()
     check("areas: the mount logged no error", " error" not in log.lower(), log[-400:])
