@@ -472,14 +472,24 @@ Bytes rebase_edit(ContainerParts& parts, tree::Disc& original, const EditTarget&
 Bytes before_followers(const EditTarget& target, ByteSpan shown, ByteSpan earlier, ByteSpan content, const std::vector<EditTarget>& followers) {
     const std::string prefix = "gameplay/";
     if (target.key.kind != ContainerKey::level || !target.inside.starts_with(prefix)) return Bytes(content.begin(), content.end());
-    // The columns the followers number: groups.csv lists the groups, paths.csv numbers the paths areas link.
+    // The cells the followers number: groups.csv lists the groups, paths.csv and volumes.csv number what
+    // areas and the level settings link (formats-gameplay.md 3.5, 3.11, 3.14).
     std::vector<std::string> followed;
+    const bool settings = target.inside == prefix + "settings.json";
     for (const EditTarget& f : followers) {
         if (f.key != target.key) continue;
         if (f.inside == prefix + "groups.csv") followed.emplace_back("group");
-        if (f.inside == prefix + "paths.csv") followed.emplace_back("paths_links");
+        if (f.inside == prefix + "paths.csv") followed.emplace_back(settings ? "ship_path" : "paths_links");
+        if (f.inside == prefix + "volumes.csv" && settings) followed.insert(followed.end(), {"ship_camera_cuboid_start", "ship_camera_cuboid_end"});
+        if (f.inside == prefix + "volumes.csv" && !settings)
+            followed.insert(followed.end(), {"cuboids_links", "spheres_links", "cylinders_links", "negative_cuboids_links"});
     }
     auto text = [](ByteSpan b) { return std::string_view(reinterpret_cast<const char*>(b.data()), b.size()); };
+    if (settings) {
+        auto kept = formats::gameplay::settings_as_earlier(text(shown), text(earlier), text(content), followed);
+        if (!kept.ok()) throw EditRefused(kept.error().message);
+        return Bytes(kept->begin(), kept->end());
+    }
     auto kept = formats::gameplay::cells_as_earlier(std::string_view(target.inside).substr(prefix.size()), text(shown), text(earlier), text(content),
                                                     followed);
     if (!kept.ok()) throw EditRefused(kept.error().message);

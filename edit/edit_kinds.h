@@ -58,7 +58,8 @@ formats::Bytes rebase_edit(ContainerParts& parts, tree::Disc& original, const Ed
 // `content`, a save of `target` over what the mount showed (`shown`), with
 // the cells edits made after its earlier one (`followers`, applied after it
 // again) set put back as `earlier`, that edit's content, had them
-// (formats/gameplay/rebase.h cells_as_earlier). Throws EditRefused.
+// (formats/gameplay/rebase.h cells_as_earlier, settings_as_earlier).
+// Throws EditRefused.
 formats::Bytes before_followers(const EditTarget& target, formats::ByteSpan shown, formats::ByteSpan earlier, formats::ByteSpan content,
                                 const std::vector<EditTarget>& followers);
 
@@ -66,7 +67,8 @@ formats::Bytes before_followers(const EditTarget& target, formats::ByteSpan show
 // file numbers its rows as `to` shows them instead of as `from` did: the
 // numbers it names of those rows followed (formats/gameplay/rebase.h
 // follow_rows). Empty when it stays as it is; EditRefused when it cannot
-// follow (areas.csv's path links, under a save that adds or removes paths).
+// follow (areas.csv's and settings.json's links, under a save that adds or
+// removes paths or volumes).
 std::optional<formats::Bytes> follow_edit(const EditTarget& target, formats::ByteSpan from, formats::ByteSpan to, const EditTarget& follower,
                                           formats::ByteSpan content);
 

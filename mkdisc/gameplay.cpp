@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "formats/gameplay/gameplay.h"
+#include "formats/gameplay/cam_coll.h"
 #include "formats/gameplay/spheres.h"
 
 namespace gcfs::mkdisc {
@@ -283,33 +284,11 @@ private:
         return e;
     }
 
-    // §3.16: cuboid 0 and sphere 0 are camera-collision volumes; each lands
-    // in every 16-unit cell its corners' x, y span touches.
+    // §3.16: cuboid 0 and sphere 0 are camera-collision volumes, the grid
+    // built as Wrench's writer builds it (formats/gameplay/cam_coll.h).
     std::vector<CamCollCell> cam_coll_cells() {
-        std::map<int, RecordTable> cells;
-        const struct { int kind; int type; } flagged[] = {{0, 3}, {1, 5}};
-        for (const auto& f : flagged) {
-            const auto corners = unit_cube_corners(matrix_of(f.kind, 0));
-            Vec4 s = bounding_sphere(corners);
-            s.z = 0;  // §3.16: z forced to 0
-            int lo[2] = {64, 64}, hi[2] = {0, 0};
-            for (const Vec4& c : corners) {
-                const float xy[2] = {c.x, c.y};
-                for (int a = 0; a < 2; ++a) {
-                    lo[a] = std::clamp(std::min(lo[a], static_cast<int>(std::trunc(xy[a] / 16))), 0, 64);
-                    hi[a] = std::clamp(std::max(hi[a], static_cast<int>(std::ceil(xy[a] / 16))), 0, 64);
-                }
-            }
-            for (int y = lo[1]; y < hi[1]; ++y)
-                for (int x = lo[0]; x < hi[0]; ++x) {
-                    auto& t = cells.try_emplace(y * 64 + x, RecordTable{&kCamCollPrimSchema, {}, {}}).first->second;
-                    RecordBuilder(kCamCollPrimSchema).f32(0, s.x).f32(4, s.y).f32(8, s.z).f32(0xc, s.w).s32(0x10, f.type).s32(0x14, 0)
-                        .s32(0x18, 1).s32(0x1c, 2).f32(0x20, 3).s32(0x24, -1).append_to(t);
-                }
-        }
-        std::vector<CamCollCell> out;
-        for (auto& [cell, prims] : cells) out.push_back({cell, 0, std::move(prims)});
-        return out;
+        const std::vector<CamCollVolume> flagged = {{0, 0, matrix_of(0, 0), 1, 2, 3.f}, {1, 0, matrix_of(1, 0), 1, 2, 3.f}};
+        return formats::gameplay::cam_coll_cells(flagged);
     }
 
     // §3.10: u16 positions in 1/64 units (0 <= coordinate < 1024), radius truncated.

@@ -152,6 +152,8 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  groups.csv                              groups changed, added and removed: each lists its\n"
         "                                          members by row; a moby's group field follows\n"        "  areas.csv                               areas changed, added and removed: each is its links;\n"
         "                                          counts, offsets and bounding sphere computed from them\n"
+        "  volumes.csv                             volumes changed, added and removed; inverses, areas,\n"
+        "                                          ship camera and camera-collision grid follow\n"
         "  settings.json                           the same keys and planes, any values\n"
         "  help/<language>.txt                     messages changed, added and removed (all languages follow)\n"
         "  pvars/moby_<uid>.bin                    the moby's pvar bytes, the size of its class's\n"

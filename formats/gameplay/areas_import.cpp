@@ -45,13 +45,10 @@ std::vector<int32_t> read_links(const csv::Row& row, size_t column, const std::s
 void import_areas(const Gameplay& g, std::string_view text, BlockBytes& blocks) {
     const auto& d = g.areas;
     if (!d.ok()) fail(Errc::bad_value, 0, fmt::format("the areas block did not decode ({}), so it cannot be encoded again", d.error));
-    auto rows = csv::parse(text);
-    if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
-    auto shown = csv::parse(shown_file(g, "areas.csv"));
-    if (!shown.ok()) fail(Errc::bad_value, 0, "the shown table does not parse: " + shown.error().message);
-    const auto& header = shown->front().cells;
-    if (rows->empty() || rows->front().cells != header)
-        fail(Errc::bad_value, 0, fmt::format("line 1: the header must stay as it was ({} columns from \"index\")", header.size()));
+    auto saved = saved_rows(g, "areas.csv", text);
+    const std::vector<csv::Row>& rows = saved.rows;
+    const std::vector<csv::Row>& shown = saved.shown;
+    const auto& header = saved.header();
     const std::array<const RecordTable*, 3> volumes = {g.cuboids.ok() ? &*g.cuboids.value : nullptr, g.spheres.ok() ? &*g.spheres.value : nullptr,
                                                        g.cylinders.ok() ? &*g.cylinders.value : nullptr};
     std::vector<std::vector<Vec4>> paths;
@@ -60,21 +57,21 @@ void import_areas(const Gameplay& g, std::string_view text, BlockBytes& blocks) 
     const std::array<size_t, kAreaParts> targets = {paths.size(), volumes[0] ? volumes[0]->count() : 0, volumes[1] ? volumes[1]->count() : 0,
                                                     volumes[2] ? volumes[2]->count() : 0, volumes[0] ? volumes[0]->count() : 0};
     const Areas& old = *d.value;
-    const auto matched = matched_rows(*rows, *shown);
+    const auto matched = matched_rows(rows, shown);
     // §3.14: the block's size field and offsets are s32.
-    if (rows->size() - 1 > static_cast<size_t>(INT32_MAX / kAreaSchema.size))
-        fail(Errc::too_large, 0, fmt::format("{} areas: the block's s32 size holds at most {}", rows->size() - 1, INT32_MAX / kAreaSchema.size));
+    if (rows.size() - 1 > static_cast<size_t>(INT32_MAX / kAreaSchema.size))
+        fail(Errc::too_large, 0, fmt::format("{} areas: the block's s32 size holds at most {}", rows.size() - 1, INT32_MAX / kAreaSchema.size));
     Areas after{old.part_offsets, old.unused, {&kAreaSchema, old.records.header, {}}, {}};
     uint64_t link_bytes = 0;
-    for (size_t r = 1; r < rows->size(); ++r) {
-        const csv::Row& row = (*rows)[r];
+    for (size_t r = 1; r < rows.size(); ++r) {
+        const csv::Row& row = rows[r];
         if (row.cells.size() != header.size())
             fail(Errc::bad_value, 0, fmt::format("line {}: {} cells where the header has {}", row.line, row.cells.size(), header.size()));
         const std::string_view index = trimmed(row.cells[0]);
         if (!matched[r] && !index.empty() && !parse_field(FieldType::s32, index))
             refuse(row, 0, header[0], fmt::format("{:?} is no area's index: leave it empty for a new area", row.cells[0]));
         const int64_t source = matched[r] ? static_cast<int64_t>(matched[r] - 1) : -1;
-        const std::vector<std::string>* was = matched[r] ? &(*shown)[matched[r]].cells : nullptr;
+        const std::vector<std::string>* was = matched[r] ? &shown[matched[r]].cells : nullptr;
         Bytes record(kAreaSchema.size, 0);
         if (source >= 0) {
             const ByteSpan bytes = old.records.record(static_cast<size_t>(source));

@@ -25,6 +25,7 @@
 #include "formats/gameplay/lights_import.h"
 #include "formats/gameplay/pvar_import.h"
 #include "formats/gameplay/transitions_import.h"
+#include "formats/gameplay/volumes_import.h"
 
 namespace gcfs::formats::gameplay {
 namespace {
@@ -152,7 +153,8 @@ std::string reconcile_positions(std::string_view name, std::string_view edited, 
 
 bool importable(std::string_view name) {
     return table_spec(name) || name == "settings.json" || name == "paths.csv" || name == "env_transitions.csv" || name == "lights.csv" ||
-           name == "groups.csv" || name == "areas.csv" || pvar_file(name) || help_language(name) >= 0;
+           name == "groups.csv" || name == "areas.csv" ||
+           name == "volumes.csv" || pvar_file(name) || help_language(name) >= 0;
 }
 
 Result<Imported> import_file(ByteSpan gameplay, std::string_view name, std::string_view text, const LevelContext* level) {
@@ -191,6 +193,8 @@ Result<Imported> import_file(ByteSpan gameplay, std::string_view name, std::stri
             import_groups(g, text, blocks);
         } else if (name == "areas.csv") {
             import_areas(g, text, blocks);
+        } else if (name == "volumes.csv") {
+            import_volumes(g, text, blocks);
         } else if (name == "settings.json") {
             blocks[static_cast<size_t>(Block::level_settings)] = import_settings(g, text);
         } else if (const int language = help_language(name); language >= 0) {

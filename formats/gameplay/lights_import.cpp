@@ -37,21 +37,18 @@ LightOrigins import_lights(const Gameplay& g, std::string_view text, BlockBytes&
     if (!g.point_lights.ok()) fail(Errc::bad_value, 0, fmt::format("the point lights did not decode ({})", g.point_lights.error));
     const RecordTable& dir = *g.dir_lights.value;
     const RecordTable& point = g.point_lights.value->lights;
-    auto rows = csv::parse(text);
-    if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
-    auto shown = csv::parse(shown_file(g, "lights.csv"));
-    if (!shown.ok()) fail(Errc::bad_value, 0, "the shown table does not parse: " + shown.error().message);
-    const auto& header = shown->front().cells;
-    if (rows->empty() || rows->front().cells != header)
-        fail(Errc::bad_value, 0, fmt::format("line 1: the header must stay as it was ({} columns from \"kind\")", header.size()));
+    auto saved = saved_rows(g, "lights.csv", text);
+    const std::vector<csv::Row>& rows = saved.rows;
+    const std::vector<csv::Row>& shown = saved.shown;
+    const auto& header = saved.header();
     const size_t dir_first = 2, world_first = dir_first + kDirLightSchema.fields.size(), raw_first = world_first + kWorldColumns;
     // The shown rows by kind and index.
     std::map<std::pair<std::string, std::string>, const std::vector<std::string>*> by_index;
-    for (size_t r = 1; r < shown->size(); ++r) by_index[{(*shown)[r].cells[0], (*shown)[r].cells[1]}] = &(*shown)[r].cells;
+    for (size_t r = 1; r < shown.size(); ++r) by_index[{shown[r].cells[0], shown[r].cells[1]}] = &shown[r].cells;
     RecordTable dirs{&kDirLightSchema, dir.header, {}}, points{&kPointLightSchema, point.header, {}};
     LightOrigins origins;
-    for (size_t r = 1; r < rows->size(); ++r) {
-        const csv::Row& line = (*rows)[r];
+    for (size_t r = 1; r < rows.size(); ++r) {
+        const csv::Row& line = rows[r];
         if (line.cells.size() != header.size())
             fail(Errc::bad_value, 0, fmt::format("line {}: {} cells where the header has {}", line.line, line.cells.size(), header.size()));
         const std::string kind(trimmed(line.cells[0]));

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "formats/export/csv.h"
 #include "formats/export/csv_read.h"
 #include "formats/gameplay/cells.h"
@@ -12,6 +14,8 @@
 #include "formats/gameplay/paths_import.h"
 #include "formats/gameplay/table_rows.h"
 #include "formats/gameplay/transitions_import.h"
+#include "formats/gameplay/volume_mesh.h"
+#include "formats/gameplay/volumes_import.h"
 
 namespace gcfs::formats::gameplay {
 namespace {
@@ -48,7 +52,7 @@ std::string source_of(const std::vector<int64_t>& sources, std::string_view cell
 Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::string_view earlier, std::string_view text, const LevelContext* level) {
     return capture([&]() -> std::string {
         const TableSpec* t = table_spec(name);
-        if (!t && name != "paths.csv" && name != "env_transitions.csv" && name != "lights.csv") return std::string(text);
+        if (!t && name != "paths.csv" && name != "env_transitions.csv" && name != "lights.csv" && name != "volumes.csv") return std::string(text);
         const Gameplay g = read_gameplay(base);
         if (!g.file_error.empty()) fail(Errc::bad_value, 0, "gameplay.bin does not decode: " + g.file_error);
         BlockBytes scratch = raw_blocks(g);
@@ -61,6 +65,13 @@ Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::strin
                 sources = import_transitions(g, earlier, scratch);
             return each_row(text, [&](std::vector<std::string>& cells) {
                 if (!cells.empty()) cells[0] = source_of(sources, cells[0]);
+            });
+        }
+        if (name == "volumes.csv") {  // each kind numbered on its own (column 1 the kind, 2 the index)
+            const VolumeOrigins volumes = import_volumes(g, earlier, scratch);
+            return each_row(text, [&](std::vector<std::string>& cells) {
+                const auto kind = cells.empty() ? kVolumeKindNames.end() : std::find(kVolumeKindNames.begin(), kVolumeKindNames.end(), trimmed(cells[0]));
+                if (kind != kVolumeKindNames.end() && cells.size() > 1) cells[1] = source_of(volumes[static_cast<size_t>(kind - kVolumeKindNames.begin())], cells[1]);
             });
         }
         if (name == "lights.csv") {  // each kind numbered on its own (column 1 the kind, 2 the index)
@@ -120,23 +131,56 @@ Result<std::string> cells_as_earlier(std::string_view name, std::string_view sho
     });
 }
 
+Result<std::string> settings_as_earlier(std::string_view shown, std::string_view earlier, std::string_view text,
+                                        const std::vector<std::string>& followed) {
+    return capture([&]() -> std::string {
+        const auto parse = [](std::string_view json) { return nlohmann::json::parse(json, nullptr, false); };
+        auto now = parse(text);
+        const auto seen = parse(shown), before = parse(earlier);
+        const auto settings = [](const nlohmann::json& j) { return j.is_object() && j.contains("settings") && j["settings"].is_object(); };
+        if (!settings(now) || !settings(seen) || !settings(before)) return std::string(text);  // the import says what is wrong
+        bool changed = false;
+        for (const std::string& key : followed) {
+            auto& cell = now["settings"];
+            if (!cell.contains(key) || !seen["settings"].contains(key) || !before["settings"].contains(key)) continue;
+            if (cell[key] != seen["settings"][key])
+                fail(Errc::bad_value, 0, fmt::format("settings.{}: an edit made after this file's earlier one numbers it (paths.csv the paths, "
+                                                     "volumes.csv the cuboids); take that edit back first",
+                                                     key));
+            cell[key] = before["settings"][key];
+            changed = true;
+        }
+        return changed ? now.dump(2) + "\n" : std::string(text);
+    });
+}
+
 Result<std::optional<std::string>> follow_rows(std::string_view name, std::string_view shown, std::string_view text, std::string_view follower_name,
                                                std::string_view follower) {
     return capture([&]() -> std::optional<std::string> {
-        if (name == "paths.csv" && follower_name == "areas.csv") {
-            // §3.14: areas link paths by number. Numbers kept while the same
-            // paths are there; otherwise the order paths_import gives new
-            // and re-added paths is not one the links can follow safely.
-            auto numbers = [](std::string_view file) {
-                std::set<std::string, std::less<>> out;
+        // Areas link paths and volumes by number (§3.14), the level settings
+        // a ship path and its camera cuboids (§3.5). Those numbers are kept
+        // while the same rows are there in the same order; otherwise the
+        // order new and re-added rows get is not one a link can follow safely.
+        const bool links = follower_name == "areas.csv" || follower_name == "settings.json";
+        if (links && (name == "paths.csv" || name == "volumes.csv")) {
+            // Each kind's numbers in line order: paths.csv's path cells (paths
+            // only: nothing links a grind path), volumes.csv's index cells.
+            auto numbers = [&](std::string_view file) {
+                std::vector<std::pair<std::string, std::string>> out;
                 if (auto rows = csv::parse(file); rows.ok())
-                    for (size_t r = 1; r < rows->size(); ++r)
-                        if ((*rows)[r].cells.size() > 1 && trimmed((*rows)[r].cells[0]) == "path") out.emplace(trimmed((*rows)[r].cells[1]));
+                    for (size_t r = 1; r < rows->size(); ++r) {
+                        const auto& cells = (*rows)[r].cells;
+                        if (cells.size() < 2 || (name == "paths.csv" && trimmed(cells[0]) != "path")) continue;
+                        std::pair<std::string, std::string> key{std::string(trimmed(cells[0])), std::string(trimmed(cells[1]))};
+                        if (name == "volumes.csv" || std::find(out.begin(), out.end(), key) == out.end()) out.push_back(std::move(key));
+                    }
+                std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
                 return out;
             };
             if (numbers(shown) != numbers(text))
-                fail(Errc::bad_value, 0, "its paths_links name paths by number, and this save adds or removes paths; take that edit back first, "
-                                         "then link the paths again");
+                fail(Errc::bad_value, 0, fmt::format("it names {} by number, and this save adds, removes or reorders them; take that edit back "
+                                                     "first, then link them again",
+                                                     name == "paths.csv" ? "paths" : "volumes"));
             return std::nullopt;
         }
         // groups.csv's kind of group for each table its members index (§3.11).

@@ -29,8 +29,9 @@ Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::strin
 // turned from the rows `shown` had into the rows `text` gives them. A member
 // whose row `text` removed leaves its group, as a removal in that table does
 // (write_instances). Empty when `follower` names no row of `name`, or keeps
-// its numbers. areas.csv's path links are not rewritten: a paths.csv save
-// that adds or removes paths under such an edit is refused.
+// its numbers. The links of areas.csv and settings.json (paths, volumes)
+// are not rewritten: a save of paths.csv or volumes.csv under such an edit
+// that adds, removes or reorders what they name is refused.
 // `text`, a save of a table (an instance table, areas.csv) whose earlier
 // edit other edits follow: applied after it again, they set cells the mount
 // showed (groups.csv a group cell, paths.csv an area's path links and sphere).
@@ -40,6 +41,13 @@ Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::strin
 // they would undo it, or it names their new numbers.
 Result<std::string> cells_as_earlier(std::string_view name, std::string_view shown, std::string_view earlier, std::string_view text,
                                      const std::vector<std::string>& followed);
+
+// settings.json saved again under edits that follow its earlier one and
+// number what it names (paths.csv the ship path, volumes.csv the ship
+// camera's cuboids, §3.5): each of those `followed` keys left as shown is
+// put back as `earlier` had it, for them to set again; one changed is refused.
+Result<std::string> settings_as_earlier(std::string_view shown, std::string_view earlier, std::string_view text,
+                                        const std::vector<std::string>& followed);
 
 Result<std::optional<std::string>> follow_rows(std::string_view name, std::string_view shown, std::string_view text, std::string_view follower_name,
                                                std::string_view follower);

@@ -289,4 +289,15 @@ EditedTable read_rows(const Gameplay& g, const TableSpec& t, std::string_view te
     return out;
 }
 
+SavedRows saved_rows(const Gameplay& g, std::string_view name, std::string_view text) {
+    auto rows = csv::parse(text);
+    if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
+    auto shown = csv::parse(shown_file(g, name));
+    if (!shown.ok() || shown->empty()) fail(Errc::bad_value, 0, "the shown table does not parse: " + (shown.ok() ? "empty" : shown.error().message));
+    const auto& header = shown->front().cells;
+    if (rows->empty() || rows->front().cells != header)
+        fail(Errc::bad_value, 0, fmt::format("line 1: the header must stay as it was ({} columns from {:?})", header.size(), header.front()));
+    return {std::move(*rows), std::move(*shown)};
+}
+
 }  // namespace gcfs::formats::gameplay

@@ -57,6 +57,14 @@ struct EditedTable {
 // Throws Error (fail()) naming the line and column that cannot be encoded.
 EditedTable read_rows(const Gameplay& g, const TableSpec& t, std::string_view text, const HeldClasses* held);
 
+// A saved table's rows and the rows of the file as shown (`name`), the saved
+// header checked to be the shown one; throws Error (fail()) naming what is wrong.
+struct SavedRows {
+    std::vector<csv::Row> rows, shown;
+    const std::vector<std::string>& header() const { return shown.front().cells; }
+};
+SavedRows saved_rows(const Gameplay& g, std::string_view name, std::string_view text);
+
 // For each row after the header, the shown row (1-based in `shown`) whose
 // index cell it names; 0: none (a new row).
 std::vector<size_t> matched_rows(const std::vector<csv::Row>& rows, const std::vector<csv::Row>& shown);

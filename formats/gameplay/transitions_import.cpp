@@ -23,24 +23,21 @@ std::vector<int64_t> import_transitions(const Gameplay& g, std::string_view text
     const auto& d = g.env_transitions;
     if (!d.ok()) fail(Errc::bad_value, 0, fmt::format("the env transitions block did not decode ({}), so it cannot be encoded again", d.error));
     const EnvTransitions& old = *d.value;
-    auto rows = csv::parse(text);
-    if (!rows.ok()) fail(Errc::bad_value, 0, rows.error().message);
-    auto shown = csv::parse(shown_file(g, "env_transitions.csv"));
-    if (!shown.ok()) fail(Errc::bad_value, 0, "the shown table does not parse: " + shown.error().message);
-    if (rows->empty() || rows->front().cells != shown->front().cells)
-        fail(Errc::bad_value, 0, fmt::format("line 1: the header must stay as it was ({} columns from \"index\")", shown->front().cells.size()));
-    const auto& header = shown->front().cells;
-    const auto matched = matched_rows(*rows, *shown);
+    auto saved = saved_rows(g, "env_transitions.csv", text);
+    const std::vector<csv::Row>& rows = saved.rows;
+    const std::vector<csv::Row>& shown = saved.shown;
+    const auto& header = saved.header();
+    const auto matched = matched_rows(rows, shown);
     const uint64_t limit = INT32_MAX / (kSphereSchema.size + kEnvTransitionSchema.size);  // §0: an s32 count
-    if (rows->size() - 1 > limit) fail(Errc::too_large, 0, fmt::format("{} rows: an env transitions block holds at most {}", rows->size() - 1, limit));
+    if (rows.size() - 1 > limit) fail(Errc::too_large, 0, fmt::format("{} rows: an env transitions block holds at most {}", rows.size() - 1, limit));
     EnvTransitions out{{&kSphereSchema, old.spheres.header, {}}, {&kEnvTransitionSchema, old.transitions.header, {}}};
     std::vector<int64_t> sources;
-    for (size_t r = 1; r < rows->size(); ++r) {
-        const csv::Row& line = (*rows)[r];
+    for (size_t r = 1; r < rows.size(); ++r) {
+        const csv::Row& line = rows[r];
         if (line.cells.size() != header.size())
             fail(Errc::bad_value, 0, fmt::format("line {}: {} cells where the header has {}", line.line, line.cells.size(), header.size()));
         const int64_t source = matched[r] ? static_cast<int64_t>(matched[r] - 1) : -1;
-        const std::vector<std::string>* was = matched[r] ? &(*shown)[matched[r]].cells : nullptr;
+        const std::vector<std::string>* was = matched[r] ? &shown[matched[r]].cells : nullptr;
         Bytes sphere(kSphereSchema.size, 0), record(kEnvTransitionSchema.size, 0);
         if (source >= 0) {
             const ByteSpan s = old.spheres.record(static_cast<size_t>(source)), t = old.transitions.record(static_cast<size_t>(source));

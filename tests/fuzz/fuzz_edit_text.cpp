@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const char* const kNames[] = {"mobies.csv", "ties.csv", "shrubs.csv", "cameras.csv", "sounds.csv",
                                          "env_samples.csv", "settings.json", "help/us_english.txt", "help/french.txt", "paths.csv",
                                          "pvars/moby_1007.bin",  // the disc builder's moby 1
-                                         "env_transitions.csv", "lights.csv", "groups.csv", "areas.csv"};
+                                         "env_transitions.csv", "lights.csv", "groups.csv", "areas.csv", "volumes.csv"};
     if (size < 5) return 0;
     uint32_t length;
     std::memcpy(&length, data, 4);
@@ -51,5 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)gameplay::cells_as_earlier(name, half, text.substr(text.size() / 2), text, {"group", "paths_links"});
     (void)gameplay::follow_rows(name, half, text, "groups.csv", text);
     (void)gameplay::follow_rows("mobies.csv", text, half, "groups.csv", text);
+    (void)gameplay::follow_rows(name, half, text, "areas.csv", text);
+    (void)gameplay::settings_as_earlier(half, text.substr(text.size() / 2), text, {"ship_path", "ship_camera_cuboid_start"});
     return 0;
 }

@@ -40,7 +40,8 @@ mkdir -p "$WORK/seeds/edit_text"
 "$GCFS" cat "$disc" LEVEL00/gameplay.bin > "$WORK/gp.bin"
 for pick in "0 mobies.csv" "3 cameras.csv" "6 settings.json" "7 help/us_english.txt" "9 paths.csv" \
             "10 pvars/moby_1007.bin" "11 env_transitions.csv 2p" "12 lights.csv \$p" "0 mobies.csv 3p;5d" "129 ties.csv 2p;4d" "2 shrubs.csv 3d" "9 paths.csv 2p;\$d" "7 help/us_english.txt \$a777\tadded" \
-            "13 groups.csv" "13 groups.csv 2d;\$p" "14 areas.csv" "14 areas.csv 2p;3d"; do
+            "13 groups.csv" "13 groups.csv 2d;\$p" "14 areas.csv" "14 areas.csv 2p;3d" \
+            "15 volumes.csv" "15 volumes.csv 2p;\$d"; do
     read -r pick_index pick_file pick_sed <<< "$pick"
     "$GCFS" cat "$disc" "LEVEL00/gameplay/$pick_file" | sed "${pick_sed:-}" > "$WORK/gp.txt"
     seed_name="$pick_index${pick_sed:+-rows-$(echo "$pick_sed" | tr -dc '0-9a-z')}"

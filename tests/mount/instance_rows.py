@@ -309,11 +309,49 @@ def areas_links(image):
     check("areas: the mount logged no error", " error" not in log.lower(), log[-400:])
 
 
+def volumes_follow(image):
+    """volumes.csv written back: a cuboid inserted before the others renumbers them, and the areas'
+    links, the ship camera's cuboids and the camera-collision grid follow; a pill removed; a cuboid an
+    area links stays (formats-gameplay.md 3.5, 3.7, 3.14, 3.16)."""
+    m = edit_mount(image, "volumes")
+    g = "LEVEL01/gameplay"  # odd levels name a ship path and its camera cuboids
+    areas = table(m.read(g + "/areas.csv"))
+    acol = {h: i for i, h in enumerate(areas[0])}
+    ship = json.loads(m.read(g + "/settings.json"))["settings"]
+    volumes = table(m.read(g + "/volumes.csv"))
+    check("volumes: sed inserts a cuboid before the others",
+          sed(m, g + "/volumes.csv", "2i cuboid,,2,0,0,0,0,2,0,0,0,0,3,0,40,50,4,0.01,,,,,,,,,,,,,0,0,0,0"), status(m, g + "/volumes.csv"))
+    now = table(m.read(g + "/volumes.csv"))
+    check("volumes: it reads back as cuboid 0, its inverse computed", now[1][:2] == ["cuboid", "0"] and now[1][18] == "0.5"
+          and len(now) == len(volumes) + 1, now[1])
+    shifted = [" ".join(str(int(i) + 1) for i in r[acol["cuboids_links"]].split()) for r in areas[1:]]
+    after = table(m.read(g + "/areas.csv"))
+    check("volumes: the areas' cuboid links name the same cuboids", [r[acol["cuboids_links"]] for r in after[1:]] == shifted, after[1:])
+    now_ship = json.loads(m.read(g + "/settings.json"))["settings"]
+    check("volumes: the ship camera's cuboids follow", now_ship["ship_camera_cuboid_start"] == ship["ship_camera_cuboid_start"] + 1
+          and now_ship["ship_camera_cuboid_end"] == ship["ship_camera_cuboid_end"] + 1, now_ship)
+    check("volumes: sed deletes pill 0", sed(m, g + "/volumes.csv", "/^pill,0,/d"), status(m, g + "/volumes.csv"))
+    check("volumes: one pill fewer", sum(r[0] == "pill" for r in table(m.read(g + "/volumes.csv"))) == sum(r[0] == "pill" for r in volumes) - 1)
+    check("volumes: deleting a cuboid an area links is refused", not sed(m, g + "/volumes.csv", "/^cuboid,1,/d")
+          and "linked by area" in status(m, g + "/volumes.csv"), status(m, g + "/volumes.csv"))
+    edited = os.path.join(work, "volumes-edited.iso")
+    shutil.copyfile(m.path("edited.iso"), edited)
+    check("volumes: gcfs verify passes edited.iso", subprocess.run([gcfs, "verify", edited], stdout=subprocess.DEVNULL).returncode == 0)
+    shown = {rel: m.read(g + rel) for rel in ("/volumes.csv", "/areas.csv", "/settings.json")}
+    m.close()
+    m = edit_mount(image, "volumes", wait=120)
+    check("volumes: mounted again, volumes.csv, areas.csv and settings.json replay as they were shown",
+          all(m.read(g + rel) == shown[rel] for rel in shown))
+    log = m.close()
+    check("volumes: the mount logged no error", " error" not in log.lower(), log[-400:])
+
+
 demo = os.path.join(work, "demo.iso")
 subprocess.run([gcfs, "mkdisc", demo, "--levels", "4", "--seed", "7"], check=True, stdout=subprocess.DEVNULL)
 run(demo, "demo", "global/mpeg/00.en.srt")
 groups_follow(demo)
 areas_links(demo)
+volumes_follow(demo)
 full = os.path.join(work, "full.iso")
 subprocess.run([gcfs, "mkdisc", full, "--scale", "full", "--levels", "2", "--seed", "3"], check=True, stdout=subprocess.DEVNULL)
 run(full, "full", "global/mpeg/00.en.srt")

@@ -3,10 +3,12 @@
 // case fails without its rule, and every result goes back through the
 // reader's checks (formats-gameplay.md §6).
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <sstream>
 
 #include "formats/gameplay/export.h"
@@ -634,8 +636,24 @@ TEST_CASE("groups.csv saved after mobies.csv, which is saved again: its members 
     std::erase_if(fewer, [](const std::string& l) { return l.starts_with("path,1,"); });
     const auto cut = follow_rows("paths.csv", paths, joined(fewer), "areas.csv", shown(before, "areas.csv"));
     REQUIRE_FALSE(cut.ok());
-    CHECK(cut.error().message.find("paths_links name paths by number") != std::string::npos);
+    CHECK(cut.error().message.find("it names paths by number") != std::string::npos);
     CHECK_FALSE(follow_rows("paths.csv", paths, paths, "areas.csv", shown(before, "areas.csv"))->has_value());
+    // volumes.csv with a cuboid inserted before the others, under areas.csv or settings.json: refused the same way.
+    const std::string volumes = shown(before, "volumes.csv");
+    auto inserted = lines_of(volumes);
+    inserted.insert(inserted.begin() + 1, inserted[1]);
+    CHECK_FALSE(follow_rows("volumes.csv", volumes, joined(inserted), "settings.json", "{}").ok());
+    CHECK_FALSE(follow_rows("volumes.csv", volumes, volumes, "areas.csv", "")->has_value());
+    // settings.json saved again under a paths.csv edit: ship_path as shown goes back to the earlier save's; changed, refused.
+    const std::string earlier = R"({"settings": {"ship_path": 2, "death_height": 1.0}, "chunk_planes": []})";
+    const std::string seen = R"({"settings": {"ship_path": 1, "death_height": 1.0}, "chunk_planes": []})";
+    const std::string saved = R"({"settings": {"ship_path": 1, "death_height": -5.0}, "chunk_planes": []})";
+    const auto kept_settings = settings_as_earlier(seen, earlier, saved, {"ship_path"});
+    REQUIRE(kept_settings.ok());
+    const auto j = nlohmann::json::parse(*kept_settings);
+    CHECK(j["settings"]["ship_path"] == 2);
+    CHECK(j["settings"]["death_height"] == -5.0);
+    CHECK_FALSE(settings_as_earlier(seen, earlier, R"({"settings": {"ship_path": 0}, "chunk_planes": []})", {"ship_path"}).ok());
     // The mobies.csv the mount showed after groups.csv put moby 3 in group 2: saved again, the cell
     // left as shown goes back to the earlier save's (groups.csv sets it again); a changed one is refused.
     auto shown_lines = lines_of(mobies);
@@ -705,6 +723,75 @@ TEST_CASE("areas.csv: an area added, copied and removed, links changed; counts, 
     CHECK(refused(1, "bsphere_r", "5").find("the bounding sphere is computed from the links") != std::string::npos);
     CHECK(refused(2, "spheres_count", "9").find("line 3, column") != std::string::npos);
     CHECK(refused(1, "paths_links", "x").find("column 17 (paths_links)") != std::string::npos);
+}
+
+TEST_CASE("volumes.csv: a cuboid added before the others, a sphere moved, a pill removed; areas, ship camera and grid follow (formats-gameplay.md 3.7, 3.14, 3.16)") {
+    Bytes file = built(1);  // odd levels: a ship path, its camera cuboids 1-2
+    const Gameplay before = read_gameplay(file);
+    const std::string as_shown = shown(before, "volumes.csv");
+    const auto same = import_file(file, "volumes.csv", as_shown);
+    REQUIRE(same.ok());
+    CHECK(same->gameplay == file);
+    auto lines = lines_of(as_shown);
+    const size_t col3_x = column(lines[0], "col3_x"), inverse_x = column(lines[0], "inverse_col0_x");
+    // A new cuboid first: every cuboid after it is numbered one more.
+    lines.insert(lines.begin() + 1, "cuboid,,2,0,0,0,0,2,0,0,0,0,3,0,100,120,4,0.01,,,,,,,,,,,,,0,0,0.5,0");
+    // Sphere 0 (a camera-collision volume) 40 units along x; pill 0 goes.
+    const auto sphere = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.starts_with("sphere,0,"); });
+    REQUIRE(sphere != lines.end());
+    auto cells = cells_of(*sphere);
+    const float sphere_x = std::stof(cells[col3_x]) + 40;
+    cells[col3_x] = fmt::format("{}", sphere_x);
+    *sphere = row_of(cells);
+    std::erase_if(lines, [](const std::string& l) { return l.starts_with("pill,0,"); });
+    const Gameplay g = edited(file, "volumes.csv", joined(lines));
+    const RecordTable& cuboids = *g.cuboids.value;
+    REQUIRE(cuboids.count() == before.cuboids.value->count() + 1);
+    CHECK(g.pills.value->count() == before.pills.value->count() - 1);
+    // §3.7: the new cuboid's inverse is computed, its col3.w written 0.01.
+    CHECK(cuboids.f32(0, 0x40) == 0.5f);
+    CHECK(cuboids.f32(0, 0x68) == doctest::Approx(1.f / 3));
+    CHECK(cuboids.f32(0, 0x3c) == 0.01f);
+    CHECK(std::equal(cuboids.bytes.begin() + 0x80, cuboids.bytes.end(), before.cuboids.value->bytes.begin()));
+    // §3.14: the links name the same cuboids; area 0's sphere bounds the moved sphere.
+    const Areas& areas = *g.areas.value;
+    CHECK(areas.links[0][1] == std::vector<int32_t>{1});
+    CHECK(areas.links[0][4] == std::vector<int32_t>{3});
+    CHECK(areas.links[1][1] == std::vector<int32_t>{2, 3});
+    std::vector<std::vector<Vec4>> splines;
+    for (const auto& s : g.paths.value->splines) splines.push_back(s.vertices);
+    const Vec4 want = area_sphere(splines, {&cuboids, &*g.spheres.value, &*g.cylinders.value}, areas.links[0]);
+    CHECK(areas.records.f32(0, 0) == want.x);
+    CHECK(areas.records.f32(0, 0xc) == want.w);
+    // §3.5: the ship camera's cuboids follow.
+    CHECK(g.level_settings.value->first.s32(0, 0x50) == 2);
+    CHECK(g.level_settings.value->first.s32(0, 0x54) == 3);
+    // §3.16: the grid names cuboid 1 (was 0) and the moved sphere where it now stands.
+    std::set<std::pair<int32_t, int32_t>> named;
+    float sphere_centre = 0;
+    for (const auto& cell : g.cam_coll_grid.value->cells)
+        for (size_t i = 0; i < cell.prims.count(); ++i) {
+            named.insert({cell.prims.s32(i, 0x10), cell.prims.s32(i, 0x14)});
+            if (cell.prims.s32(i, 0x10) == 5) sphere_centre = cell.prims.f32(i, 0);
+        }
+    CHECK(named == std::set<std::pair<int32_t, int32_t>>{{3, 1}, {5, 0}});
+    const auto corners = unit_cube_corners([&] {
+        auto m = g.spheres.value->floats<16>(0, 0);
+        m[15] = 1;
+        return m;
+    }());
+    CHECK(sphere_centre == bounding_sphere(corners).x);
+    // Refused: a cuboid an area links, an inverse cell, a matrix with no inverse.
+    const std::string now = shown(g, "volumes.csv");
+    auto without = lines_of(now);
+    std::erase_if(without, [](const std::string& l) { return l.starts_with("cuboid,1,"); });
+    CHECK(refusal(file, "volumes.csv", joined(without)).find("cuboid 1 is linked by area 0") != std::string::npos);
+    auto inverse = lines_of(now);
+    auto c = cells_of(inverse[1]);
+    c[inverse_x] = "7";
+    inverse[1] = row_of(c);
+    CHECK(refusal(file, "volumes.csv", joined(inverse)).find("the inverse is computed from the matrix") != std::string::npos);
+    CHECK(refusal(file, "volumes.csv", now + "pill,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n").find("has no inverse") != std::string::npos);
 }
 
 }  // namespace test_instance_edit
