@@ -723,6 +723,17 @@ TEST_CASE("areas.csv: an area added, copied and removed, links changed; counts, 
     CHECK(refused(1, "bsphere_r", "5").find("the bounding sphere is computed from the links") != std::string::npos);
     CHECK(refused(2, "spheres_count", "9").find("line 3, column") != std::string::npos);
     CHECK(refused(1, "paths_links", "x").find("column 17 (paths_links)") != std::string::npos);
+    // §3.14's s16 counts: 32767 links of a part hold, one more is refused with the number.
+    std::string most;
+    for (int i = 0; i < 32767; ++i) most += i ? " 0" : "0";
+    auto l = lines_of(shown(g, "areas.csv"));
+    auto c = cells_of(l[1]);
+    c[column(l[0], "spheres_links")] = most;
+    c[column(l[0], "spheres_count")] = "";
+    l[1] = row_of(c);
+    const Gameplay full = edited(file, "areas.csv", joined(l));
+    CHECK(full.areas.value->links[0][2].size() == 32767);
+    CHECK(refused(1, "spheres_links", most + " 0").find("32768 links: an area's count of a part is an s16, at most 32767") != std::string::npos);
 }
 
 TEST_CASE("volumes.csv: a cuboid added before the others, a sphere moved, a pill removed; areas, ship camera and grid follow (formats-gameplay.md 3.7, 3.14, 3.16)") {
