@@ -226,8 +226,7 @@ std::string apply_subtitles(WadFile& wad, const tree::DiscScan& scan, const std:
     if (!target || target->subtitles.empty() || !target->subtitles_error.empty()) throw EditRefused("the slot has no readable subtitles");
     const ByteSpan blob = ByteSpan(wad.bytes()).subspan(target->subtitles.byte_offset(), target->subtitles.byte_size());
     std::string note;
-    auto encoded = formats::mpeg::import_subrip(blob, language, std::string_view(reinterpret_cast<const char*>(content.data()), content.size()),
-                                                tree::video_region(scan), note);
+    auto encoded = formats::mpeg::import_subrip(blob, language, formats::as_text(content), tree::video_region(scan), note);
     if (!encoded.ok()) throw EditRefused(encoded.error().message);
     wad.replace(accepted(formats::mpeg::replace_subtitles(wad.bytes(), slot, *encoded)));
     return "the subtitle table encoded again" + (note.empty() ? std::string() : "; " + note);
@@ -484,14 +483,14 @@ Bytes before_followers(const EditTarget& target, ByteSpan shown, ByteSpan earlie
         if (f.inside == prefix + "volumes.csv" && !settings)
             followed.insert(followed.end(), {"cuboids_links", "spheres_links", "cylinders_links", "negative_cuboids_links"});
     }
-    auto text = [](ByteSpan b) { return std::string_view(reinterpret_cast<const char*>(b.data()), b.size()); };
     if (settings) {
-        auto kept = formats::gameplay::settings_as_earlier(text(shown), text(earlier), text(content), followed);
+        auto kept = formats::gameplay::settings_as_earlier(formats::as_text(shown), formats::as_text(earlier), formats::as_text(content),
+                                                           followed);
         if (!kept.ok()) throw EditRefused(kept.error().message);
         return Bytes(kept->begin(), kept->end());
     }
-    auto kept = formats::gameplay::cells_as_earlier(std::string_view(target.inside).substr(prefix.size()), text(shown), text(earlier), text(content),
-                                                    followed);
+    auto kept = formats::gameplay::cells_as_earlier(std::string_view(target.inside).substr(prefix.size()), formats::as_text(shown),
+                                                    formats::as_text(earlier), formats::as_text(content), followed);
     if (!kept.ok()) throw EditRefused(kept.error().message);
     return Bytes(kept->begin(), kept->end());
 }
@@ -501,9 +500,9 @@ std::optional<Bytes> follow_edit(const EditTarget& target, ByteSpan from, ByteSp
     if (target.key.kind != ContainerKey::level || follower.key != target.key || !target.inside.starts_with(prefix) ||
         !follower.inside.starts_with(prefix))
         return std::nullopt;
-    auto text = [](ByteSpan b) { return std::string_view(reinterpret_cast<const char*>(b.data()), b.size()); };
-    auto followed = formats::gameplay::follow_rows(std::string_view(target.inside).substr(prefix.size()), text(from), text(to),
-                                                   std::string_view(follower.inside).substr(prefix.size()), text(content));
+    auto followed = formats::gameplay::follow_rows(std::string_view(target.inside).substr(prefix.size()), formats::as_text(from),
+                                                   formats::as_text(to), std::string_view(follower.inside).substr(prefix.size()),
+                                                   formats::as_text(content));
     if (!followed.ok()) throw EditRefused(followed.error().message);
     if (!*followed) return std::nullopt;
     return Bytes((*followed)->begin(), (*followed)->end());
@@ -513,10 +512,10 @@ Bytes prepare_edit(const EditTarget& target, ByteSpan content, const std::functi
     const std::string prefix = "gameplay/";
     if (target.key.kind != ContainerKey::level || !(target.inside == prefix + "ties.csv" || target.inside == prefix + "shrubs.csv"))
         return Bytes(content.begin(), content.end());
-    auto text = [](ByteSpan b) { return std::string_view(reinterpret_cast<const char*>(b.data()), b.size()); };
     try {
         const Bytes before = shown();
-        const std::string out = formats::gameplay::reconcile_positions(target.inside.substr(prefix.size()), text(content), text(before));
+        const std::string out =
+            formats::gameplay::reconcile_positions(target.inside.substr(prefix.size()), formats::as_text(content), formats::as_text(before));
         return Bytes(out.begin(), out.end());
     } catch (const std::invalid_argument& e) {
         throw EditRefused(e.what());

@@ -83,7 +83,7 @@ void EditStore::claim_lock() const {
 void EditStore::load(bool for_image) {
     const auto text = folder_.read(kJournal, kMaxJournalBytes);
     if (!text) throw EditStoreError(fmt::format("{}: there is no journal", folder_.describe(kJournal)));
-    Journal parsed = parse_journal(std::string_view(reinterpret_cast<const char*>(text->data()), text->size()), folder_.describe(kJournal));
+    Journal parsed = parse_journal(formats::as_text(*text), folder_.describe(kJournal));
     if (for_image && parsed.image_key != journal_.image_key)
         throw EditStoreError(fmt::format("{} holds edits of another image (its key {:?}, this image's {:?}); give each image "
                                          "its own edits folder",

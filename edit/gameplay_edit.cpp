@@ -46,15 +46,13 @@ formats::gameplay::LevelContext context_of(LevelParts& parts, const tree::LevelS
     return context;
 }
 
-std::string_view text_of(formats::ByteSpan bytes) { return {reinterpret_cast<const char*>(bytes.data()), bytes.size()}; }
-
 }  // namespace
 
 formats::Bytes rebase_gameplay_file(LevelParts& parts, const tree::LevelScan& level, std::string_view name, formats::ByteSpan earlier,
                                     formats::ByteSpan content) {
     const formats::Bytes gameplay = part_of(parts, "gameplay");
     const auto context = context_of(parts, level);
-    auto text = formats::gameplay::rebase_text(gameplay, name, text_of(earlier), text_of(content), &context);
+    auto text = formats::gameplay::rebase_text(gameplay, name, formats::as_text(earlier), formats::as_text(content), &context);
     if (!text.ok()) throw EditRefused("the file's earlier edit no longer reads, so this save cannot be placed: " + text.error().message);
     return formats::Bytes(text->begin(), text->end());
 }
@@ -63,7 +61,7 @@ std::string apply_gameplay_file(LevelParts& parts, const tree::LevelScan& level,
     const formats::Bytes gameplay = part_of(parts, "gameplay");
     const auto context = context_of(parts, level);
     const bool has_copy = context.occlusion_copy.has_value();
-    auto imported = formats::gameplay::import_file(gameplay, name, text_of(content), &context);
+    auto imported = formats::gameplay::import_file(gameplay, name, formats::as_text(content), &context);
     if (!imported.ok()) throw EditRefused(imported.error().message);
     if (imported->gameplay == gameplay) return "no change to gameplay.bin";
     parts.replace("gameplay", std::move(imported->gameplay));

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,9 @@ namespace gcfs::formats {
 
 using Bytes = std::vector<uint8_t>;
 using ByteSpan = std::span<const uint8_t>;
+
+// Bytes read as text (a CSV, JSON or SubRip file an edit wrote), without a copy.
+inline std::string_view as_text(ByteSpan bytes) { return {reinterpret_cast<const char*>(bytes.data()), bytes.size()}; }
 
 constexpr uint64_t kSectorSize = 0x800;  // formats.md §1: a sector is 2048 bytes
 

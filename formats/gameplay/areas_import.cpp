@@ -49,11 +49,8 @@ void import_areas(const Gameplay& g, std::string_view text, BlockBytes& blocks) 
     const std::vector<csv::Row>& rows = saved.rows;
     const std::vector<csv::Row>& shown = saved.shown;
     const auto& header = saved.header();
-    const std::array<const RecordTable*, 3> volumes = {g.cuboids.ok() ? &*g.cuboids.value : nullptr, g.spheres.ok() ? &*g.spheres.value : nullptr,
-                                                       g.cylinders.ok() ? &*g.cylinders.value : nullptr};
-    std::vector<std::vector<Vec4>> paths;
-    if (g.paths.ok())
-        for (const auto& spline : g.paths.value->splines) paths.push_back(spline.vertices);
+    const auto volumes = area_volumes(g);
+    const auto paths = path_points(g);
     const std::array<size_t, kAreaParts> targets = {paths.size(), volumes[0] ? volumes[0]->count() : 0, volumes[1] ? volumes[1]->count() : 0,
                                                     volumes[2] ? volumes[2]->count() : 0, volumes[0] ? volumes[0]->count() : 0};
     const Areas& old = *d.value;

@@ -150,8 +150,7 @@ PathOrigins import_paths(const Gameplay& g, std::string_view text, BlockBytes& b
     if (!areas.ok()) fail(Errc::bad_value, 0, fmt::format("the areas block did not decode ({}), and it links paths", areas.error));
     Areas after = *areas.value;
     bool areas_changed = false;
-    const std::array<const RecordTable*, 3> volumes = {g.cuboids.ok() ? &*g.cuboids.value : nullptr, g.spheres.ok() ? &*g.spheres.value : nullptr,
-                                                       g.cylinders.ok() ? &*g.cylinders.value : nullptr};
+    const auto volumes = area_volumes(g);
     for (size_t a = 0; a < after.links.size(); ++a) {
         bool bounds_moved = false;
         for (int32_t& link : after.links[a][0]) {

@@ -20,6 +20,18 @@ Vec4 area_sphere(std::span<const std::vector<Vec4>> paths, const std::array<cons
     return bounding_sphere(points);
 }
 
+std::vector<std::vector<Vec4>> path_points(const Gameplay& g) {
+    std::vector<std::vector<Vec4>> out;
+    if (g.paths.ok())
+        for (const auto& spline : g.paths.value->splines) out.push_back(spline.vertices);
+    return out;
+}
+
+std::array<const RecordTable*, 3> area_volumes(const Gameplay& g) {
+    return {g.cuboids.ok() ? &*g.cuboids.value : nullptr, g.spheres.ok() ? &*g.spheres.value : nullptr,
+            g.cylinders.ok() ? &*g.cylinders.value : nullptr};
+}
+
 std::array<float, 16> affine_inverse(std::span<const float, 16> m) {
     const double a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6], i = m[10];
     const double det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);

@@ -18,6 +18,11 @@ namespace gcfs::formats::gameplay {
 Vec4 area_sphere(std::span<const std::vector<Vec4>> paths, const std::array<const RecordTable*, 3>& volumes,
                  const std::array<std::vector<int32_t>, kAreaParts>& links);
 
+// What area_sphere() bounds, as `g` holds it: each path's points, and the
+// cuboid, sphere and cylinder tables (null where a block did not decode).
+std::vector<std::vector<Vec4>> path_points(const Gameplay& g);
+std::array<const RecordTable*, 3> area_volumes(const Gameplay& g);
+
 // The inverse of an affine column-major matrix, its column 3's w taken as 1
 // (§0; volumes, sounds and env transitions store both, §3.7, 3.9, 3.15).
 std::array<float, 16> affine_inverse(std::span<const float, 16> m);

@@ -149,9 +149,7 @@ VolumeOrigins import_volumes(const Gameplay& g, std::string_view text, BlockByte
     if (g.areas.present()) {
         if (!g.areas.ok()) fail(Errc::bad_value, 0, fmt::format("the areas block did not decode ({}), and it links volumes", g.areas.error));
         Areas after = *g.areas.value;
-        std::vector<std::vector<Vec4>> paths;
-        if (g.paths.ok())
-            for (const auto& spline : g.paths.value->splines) paths.push_back(spline.vertices);
+        const auto paths = path_points(g);
         const std::array<const RecordTable*, 3> volumes = {&kinds[0].table, &kinds[1].table, &kinds[2].table};
         bool changed = false;
         for (size_t a = 0; a < after.links.size(); ++a) {
