@@ -10,6 +10,8 @@
 #include "formats/export/csv.h"
 #include "formats/export/csv_read.h"
 #include "formats/gameplay/cells.h"
+#include "formats/gameplay/export.h"
+#include "formats/gameplay/import.h"
 #include "formats/gameplay/lights_import.h"
 #include "formats/gameplay/paths_import.h"
 #include "formats/gameplay/table_rows.h"
@@ -47,6 +49,41 @@ std::string source_of(const std::vector<int64_t>& sources, std::string_view cell
     return source < 0 ? std::string() : std::to_string(source);
 }
 
+// §3.13: gcfs numbers pvars, so a pvar_index cell is read only to see that
+// it was left as shown. After an earlier save that removed a moby with
+// pvars the file shows them numbered anew; a cell still as shown is put
+// back as the row's source record numbers it, so the save reads as one made
+// over the file without the earlier edit.
+struct PvarCells {
+    size_t column = 0;
+    std::vector<std::string> shown;  // per shown row, its pvar_index cell
+    std::vector<std::string> source; // per record of the base, its pvar_index text
+    void restore(std::vector<std::string>& cells, const std::vector<int64_t>& sources) const {
+        const auto i = whole(cells[0]);
+        if (!column || column >= cells.size() || !i || *i < 0 || static_cast<size_t>(*i) >= shown.size()) return;
+        const int64_t from = static_cast<size_t>(*i) < sources.size() ? sources[static_cast<size_t>(*i)] : -1;
+        if (from >= 0 && static_cast<size_t>(from) < source.size() && trimmed(cells[column]) == trimmed(shown[static_cast<size_t>(*i)]))
+            cells[column] = source[static_cast<size_t>(from)];
+    }
+};
+
+PvarCells pvar_cells(ByteSpan base, const Gameplay& g, const TableSpec& t, std::string_view earlier, const LevelContext* level) {
+    PvarCells out;
+    const auto& table = table_of(g, t.block);
+    auto applied = import_file(base, t.name, earlier, level);
+    if (!applied.ok() || !table.ok()) return out;  // the earlier edit's own refusal is told when it is replayed
+    auto rows = csv::parse(shown_file(read_gameplay(applied->gameplay), t.name));
+    if (!rows.ok() || rows->empty()) return out;
+    const auto& header = rows->front().cells;
+    const auto field = std::find_if(t.schema->fields.begin(), t.schema->fields.end(), [&](const Field& f) { return f.offset == t.pvar_field; });
+    const auto column = std::find(header.begin(), header.end(), "pvar_index");
+    if (field == t.schema->fields.end() || column == header.end()) return out;
+    out.column = static_cast<size_t>(column - header.begin());
+    for (size_t r = 1; r < rows->size(); ++r) out.shown.push_back(out.column < (*rows)[r].cells.size() ? (*rows)[r].cells[out.column] : "");
+    for (size_t i = 0; i < table.value->count(); ++i) out.source.push_back(table.value->text(i, *field));
+    return out;
+}
+
 }  // namespace
 
 Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::string_view earlier, std::string_view text, const LevelContext* level) {
@@ -63,8 +100,11 @@ Result<std::string> rebase_text(ByteSpan base, std::string_view name, std::strin
                 for (const EditedRow& row : read_rows(g, *t, earlier, level ? &level->held : nullptr).rows) sources.push_back(row.source);
             else
                 sources = import_transitions(g, earlier, scratch);
+            const PvarCells pvars = t && t->pvar_field ? pvar_cells(base, g, *t, earlier, level) : PvarCells{};
             return each_row(text, [&](std::vector<std::string>& cells) {
-                if (!cells.empty()) cells[0] = source_of(sources, cells[0]);
+                if (cells.empty()) return;
+                pvars.restore(cells, sources);
+                cells[0] = source_of(sources, cells[0]);
             });
         }
         if (name == "volumes.csv") {  // each kind numbered on its own (column 1 the kind, 2 the index)

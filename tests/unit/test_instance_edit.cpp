@@ -431,6 +431,41 @@ TEST_CASE("a table saved twice: the second save's index cells name the rows the 
     CHECK(shown(g2, "mobies.csv") == joined(again));  // the same table as the second save made over the first
 }
 
+TEST_CASE("saved twice after a moby with pvars went: the pvar_index cells shown renumbered are the base's again") {
+    const Bytes base = built();
+    const Gameplay g0 = read_gameplay(base);
+    const RecordTable& mobies = *g0.mobies.value;
+    std::vector<size_t> with_pvars;
+    for (size_t i = 0; i < mobies.count(); ++i)
+        if (mobies.s32(i, 0x68) >= 0) with_pvars.push_back(i);
+    REQUIRE(with_pvars.size() >= 2);
+    auto lines = lines_of(shown(g0, "mobies.csv"));
+    lines.erase(lines.begin() + 1 + static_cast<int64_t>(with_pvars[0]));  // the first moby with pvars removed
+    const std::string earlier = joined(lines);
+    Bytes once = base;
+    const Gameplay g1 = edited(once, "mobies.csv", earlier);
+    auto again = lines_of(shown(g1, "mobies.csv"));
+    const size_t later = with_pvars[1];  // shown one row up, its pvar_index one lower
+    auto cells = cells_of(again[later]);
+    REQUIRE(cells[column(again[0], "uid")] == std::to_string(mobies.s32(later, 0x10)));
+    CHECK(cells[column(again[0], "pvar_index")] != std::to_string(mobies.s32(later, 0x68)));
+    cells[column(again[0], "scale")] = "9";
+    again[later] = row_of(cells);
+    const auto rebased = rebase_text(base, "mobies.csv", earlier, joined(again), nullptr);
+    REQUIRE_MESSAGE(rebased.ok(), rebased.error().message);
+    CHECK(cells_of(lines_of(*rebased)[later])[column(again[0], "pvar_index")] == std::to_string(mobies.s32(later, 0x68)));
+    Bytes twice = base;
+    const Gameplay g2 = edited(twice, "mobies.csv", *rebased);
+    CHECK(g2.mobies.value->f32(later - 1, 0x2c) == 9.f);
+    CHECK(shown(g2, "mobies.csv") == joined(again));
+    // A pvar_index changed by hand is still refused.
+    cells[column(again[0], "pvar_index")] = "77";
+    again[later] = row_of(cells);
+    const auto changed = rebase_text(base, "mobies.csv", earlier, joined(again), nullptr);
+    REQUIRE(changed.ok());
+    CHECK_FALSE(import_file(base, "mobies.csv", *changed).ok());
+}
+
 TEST_CASE("a moby's pvar file written back: in place at its size, packed again at another, refused at a size its class does not have") {
     Bytes file = built();
     const Gameplay before = read_gameplay(file);
