@@ -101,7 +101,7 @@ std::string EditStore::stored_path(const EditRecord& record) {
 void EditStore::recover() {
     bool changed = false;
     for (auto& r : journal_.records) {
-        if (r.state == EditState::refused) continue;
+        if (r.state == EditState::refused || r.state == EditState::translated) continue;
         const std::string file = stored_path(r), fresh = file + kStagedSuffix;
         auto matches = [&](const std::string& path) {
             try {
@@ -137,6 +137,8 @@ const EditRecord* EditStore::find(const std::string& path) const {
 
 formats::Bytes EditStore::stored(const EditRecord& record) const {
     const std::string file = stored_path(record);
+    if (batch_)
+        if (const auto it = batch_->staged.find(file); it != batch_->staged.end()) return it->second;
     auto bytes = folder_.read(file, kMaxStoredBytes);
     if (!bytes || bytes->size() != record.size || crc_of(*bytes) != record.crc)
         throw EditStoreError(fmt::format("{} is missing or is not what the journal recorded ({} bytes, CRC-32 {:08x})", folder_.describe(file),
@@ -153,6 +155,7 @@ void EditStore::commit(EditRecord record, const formats::Bytes* content, const s
         record.size = content->size();
         record.crc = crc_of(*content);
         folder_.write_synced(file + kStagedSuffix, *content);
+        if (batch_) batch_->staged[file] = *content;
     } else if (record.applied()) {
         throw EditStoreError("an applied edit needs its content");
     } else if (const EditRecord* before = find(record.path); before && before->applied()) {
@@ -178,6 +181,7 @@ void EditStore::commit(EditRecord record, const formats::Bytes* content, const s
         journal_.records.push_back(std::move(moved));
     }
     stage(then);
+    if (batch_) return;  // finish_batch() writes the journal and renames
     write_journal();  // the commit point
     if (record.applied()) {
         folder_.rename(file + kStagedSuffix, file);
@@ -193,7 +197,39 @@ void EditStore::stage(const std::vector<Follower>& followers) {
                 r.size = follower.content->size();
                 r.crc = crc_of(*follower.content);
                 folder_.write_synced(stored_path(r) + kStagedSuffix, *follower.content);
+                if (batch_) batch_->staged[stored_path(r)] = *follower.content;
             }
+}
+
+void EditStore::begin_batch() { batch_ = Batch{journal_, {}}; }
+
+void EditStore::finish_batch() {
+    if (!batch_) return;
+    try {
+        write_journal();  // the commit point of every edit of the batch
+    } catch (const EditStoreError&) {
+        abort_batch();
+        throw;
+    }
+    const Batch batch = std::move(*batch_);
+    batch_.reset();
+    for (const auto& [file, content] : batch.staged) {
+        folder_.rename(file + kStagedSuffix, file);
+        folder_.sync_folder(parent_of(file));
+    }
+}
+
+void EditStore::abort_batch() noexcept {
+    if (!batch_) return;
+    journal_ = std::move(batch_->before);
+    for (const auto& [file, content] : batch_->staged) {
+        try {
+            folder_.unlink(file + kStagedSuffix);
+        } catch (const EditStoreError&) {
+            // Left for recover(): a staged file no journal names is dropped at the next mount.
+        }
+    }
+    batch_.reset();
 }
 
 void EditStore::settle(const std::vector<Follower>& followers) {

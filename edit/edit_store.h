@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +68,13 @@ public:
     // they were made after the path's earlier edit and are applied after it
     // again. Crash-safe as the file comment says.
     void commit(EditRecord record, const formats::Bytes* content, const std::vector<Follower>& then = {});
+    // One save that edits several files (a level.glb save: gameplay/*.csv):
+    // the commits made between begin_batch() and finish_batch() take effect
+    // in one journal write, so a crash leaves all or none of them; stored()
+    // gives their contents meanwhile. abort_batch() forgets them.
+    void begin_batch();
+    void finish_batch();
+    void abort_batch() noexcept;
     // A writer's draft at `draft` (under DIR) kept as a new name's file: moved
     // to DIR/drafts/<path> and listed.
     void keep(const std::string& path, const std::string& draft, const std::string& why);
@@ -96,7 +104,13 @@ private:
     void stage(const std::vector<Follower>& followers);
     void settle(const std::vector<Follower>& followers);
 
+    struct Batch {
+        Journal before;
+        std::map<std::string, formats::Bytes> staged;  // stored path -> its content, at stored path + kStagedSuffix
+    };
+
     SafeFolder folder_;
+    std::optional<Batch> batch_;
     UniqueFd lock_;
     Journal journal_;
     uint64_t next_draft_ = 1;

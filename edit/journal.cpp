@@ -23,6 +23,7 @@ const char* state_word(EditState s) {
         case EditState::applied: return "applied";
         case EditState::refused: return "refused";
         case EditState::kept: return "kept";
+        case EditState::translated: return "translated";
     }
     return "";
 }
@@ -102,7 +103,8 @@ Journal parse_journal(std::string_view text, const std::string& where) {
             if (state == "applied") r.state = EditState::applied;
             else if (state == "refused") r.state = EditState::refused;
             else if (state == "kept") r.state = EditState::kept;
-            else throw bad(fmt::format("the state {:?} is none of applied, refused, kept", state));
+            else if (state == "translated") r.state = EditState::translated;
+            else throw bad(fmt::format("the state {:?} is none of applied, refused, kept, translated", state));
             r.status = e.at("status").get<std::string>();
             r.sequence = bounded_sequence(e.at("sequence"), bad);
             r.time = time_field(e, "time", bad);

@@ -24,6 +24,9 @@ enum class EditState {
     applied,  // the mount serves it
     refused,  // the mount serves what it had before
     kept,     // a file made under a name no edit can have: kept in DIR/drafts, not on the disc
+    // A save read as edits of other files (level.glb: gameplay/*.csv, which
+    // hold those edits); nothing of it is stored, and it is not replayed.
+    translated,
 };
 
 struct EditRecord {
