@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "formats/gameplay/volume_mesh.h"
+#include "formats/gltf/level_instances.h"
 #include "formats/gltf/level_meshes.h"
 #include "formats/tfrag/tfrag_export.h"
 #include "tree/sky_files.h"
@@ -333,10 +334,11 @@ private:
         if (!table) return;
         const gp::RecordTable& t = *table;
         const std::vector<int> groups = group_of(g.tie_groups, t.count());
+        const std::vector<std::string> names = gltf::node_names(gltf::InstanceKind::tie, t);
         const int parent = group("ties");
         for (size_t i = 0; i < t.count(); ++i) {
             const int32_t o_class = t.s32(i, 0x00);
-            instance(parent, fmt::format("tie_{}_{}", o_class, i), s_.ties, o_class, gltf::instance_matrix(t.floats<16>(i, 0x10)),
+            instance(parent, names[i], s_.ties, o_class, gltf::record_matrix(gltf::InstanceKind::tie, t, i),
                      {{"kind", "tie"}, {"index", i}, {"uid", t.s32(i, 0x54)}, {"class", o_class}, {"group", groups[i]},
                       {"occlusion_index", t.s32(i, 0x0c)}},
                      Material::Alpha::mask);
@@ -350,10 +352,11 @@ private:
         if (!table) return;
         const gp::RecordTable& t = *table;
         const std::vector<int> groups = group_of(g.shrub_groups, t.count());
+        const std::vector<std::string> names = gltf::node_names(gltf::InstanceKind::shrub, t);
         const int parent = group("shrubs");
         for (size_t i = 0; i < t.count(); ++i) {
             const int32_t o_class = t.s32(i, 0x00);
-            instance(parent, fmt::format("shrub_{}_{}", o_class, i), s_.shrubs, o_class, gltf::instance_matrix(t.floats<16>(i, 0x10)),
+            instance(parent, names[i], s_.shrubs, o_class, gltf::record_matrix(gltf::InstanceKind::shrub, t, i),
                      {{"kind", "shrub"}, {"index", i}, {"class", o_class}, {"group", groups[i]},
                       {"colour", {t.s32(i, 0x50), t.s32(i, 0x54), t.s32(i, 0x58)}}},
                      Material::Alpha::mask);
@@ -367,11 +370,11 @@ private:
         const gp::RecordTable* table = records("moby instances", g.mobies);
         if (!table) return;
         const gp::RecordTable& t = *table;
+        const std::vector<std::string> names = gltf::node_names(gltf::InstanceKind::moby, t);
         const int parent = group("mobies");
         for (size_t i = 0; i < t.count(); ++i) {
             const int32_t uid = t.s32(i, 0x10), o_class = t.s32(i, 0x28);
-            const gltf::Matrix m = gltf::euler_matrix(t.floats<3>(i, 0x40), t.floats<3>(i, 0x4c), t.f32(i, 0x2c));
-            instance(parent, fmt::format("moby_{}_{}", uid, o_class), s_.mobies, o_class, m,
+            instance(parent, names[i], s_.mobies, o_class, gltf::record_matrix(gltf::InstanceKind::moby, t, i),
                      {{"kind", "moby"}, {"index", i}, {"uid", uid}, {"class", o_class}, {"group", t.s32(i, 0x58)},
                       {"pvar_index", t.s32(i, 0x68)}},
                      Material::Alpha::mask);
@@ -430,10 +433,11 @@ private:
         const gp::RecordTable* table = records("cameras", g.cameras);
         if (!table) return;
         const gp::RecordTable& t = *table;
+        const std::vector<std::string> names = gltf::node_names(gltf::InstanceKind::camera, t);
         const int parent = group("cameras");
         for (size_t i = 0; i < t.count(); ++i) {
-            const gltf::Matrix m = gltf::euler_matrix(t.floats<3>(i, 0x04), t.floats<3>(i, 0x10), 1.0f);
-            gltf::Node n{.name = fmt::format("camera_{}", i), .extras = {{"kind", "camera"}, {"index", i}, {"type", t.s32(i, 0x00)},
+            const gltf::Matrix m = gltf::record_matrix(gltf::InstanceKind::camera, t, i);
+            gltf::Node n{.name = names[i], .extras = {{"kind", "camera"}, {"index", i}, {"type", t.s32(i, 0x00)},
                                                                          {"pvar_index", t.s32(i, 0x1c)}}};
             if (gltf::trs_decomposable(m)) {
                 out_.scene.cameras.push_back({n.name, static_cast<float>(std::numbers::pi / 3), 0.1f});
