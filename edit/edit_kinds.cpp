@@ -18,6 +18,8 @@
 #include "formats/bonus/bonus.h"
 #include "formats/gameplay/import.h"
 #include "formats/gameplay/rebase.h"
+#include "formats/gltf/level_import.h"
+#include "formats/gltf/scene_read.h"
 #include "formats/hud/hud.h"
 #include "formats/misc/misc.h"
 #include "formats/pif/pif.h"
@@ -393,6 +395,7 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
         if (scan.levels[i].folder != first) continue;
         static const std::regex kLevelSound(R"(audio/[a-z_0-9]+\.(wav|vag))");
         if (std::regex_match(inside, kLevelSound)) return EditTarget{{ContainerKey::level_audio, i}, inside};
+        if (inside == "level.glb") return EditTarget{{ContainerKey::level, i}, inside};
         const bool level_file = stream_part(inside) || texture_path(inside) ||
                                 (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)));
         if (level_file) return EditTarget{{ContainerKey::level, i}, inside};
@@ -522,6 +525,21 @@ Bytes prepare_edit(const EditTarget& target, ByteSpan content, const std::functi
     }
 }
 
+bool translated(const EditTarget& target) { return target.key.kind == ContainerKey::level && target.inside == "level.glb"; }
+
+Translation translate_edit(const EditTarget& target, ByteSpan gameplay_bin, ByteSpan content) {
+    if (!translated(target)) throw EditRefused("gcfs reads this file as an edit of its own");
+    auto scene = formats::gltf::read_saved_scene(content);
+    if (!scene.ok()) throw EditRefused(scene.error().message);
+    const auto g = formats::gameplay::read_gameplay(gameplay_bin);
+    if (!g.file_error.empty()) throw EditRefused("the level's gameplay.bin does not decode: " + g.file_error);
+    auto save = formats::gltf::level_save(g, *scene);
+    if (!save.ok()) throw EditRefused(save.error().message);
+    Translation out{{}, save->status};
+    for (const auto& [name, text] : save->files) out.files.emplace_back("gameplay/" + name, Bytes(text.begin(), text.end()));
+    return out;
+}
+
 uint64_t edit_size_limit(const std::string& path, const tree::Source& shown) {
     constexpr uint64_t kMinutes = 10, kRate = 48000;
     if (path.ends_with(".wav")) return kMinutes * 60 * kRate * 2 * 4 + (1 << 20);
@@ -535,6 +553,9 @@ uint64_t edit_size_limit(const std::string& path, const tree::Source& shown) {
         const uint64_t width = std::min<uint64_t>(be32(16), 1 << 16), height = std::min<uint64_t>(be32(20), 1 << 16);
         return 2 * height * (1 + width * 8) + (4 << 20);
     }
+    // A saved scene: its textures as an exporter encodes them again (PNGs at
+    // most twice their size) and a text .gltf's base64 (4/3) on top.
+    if (path.ends_with(".glb")) return 8 * shown.size() + (64 << 20);
     // A table may grow by whole rows up to the formats' limits (32767 group
     // members, formats-gameplay.md 3.11): room for that many lines of text.
     if (path.ends_with(".csv") || path.ends_with(".txt")) return 4 * shown.size() + (32 << 20);

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "edit/containers.h"
 #include "edit/level_parts.h"
@@ -72,13 +74,28 @@ formats::Bytes before_followers(const EditTarget& target, formats::ByteSpan show
 std::optional<formats::Bytes> follow_edit(const EditTarget& target, formats::ByteSpan from, formats::ByteSpan to, const EditTarget& follower,
                                           formats::ByteSpan content);
 
+// Whether a save of `target` is read as edits of other files
+// (LEVELnn/level.glb: its instance tables) rather than applied itself.
+bool translated(const EditTarget& target);
+
+// A translated save: the files it edits (paths inside the container's
+// folder, "gameplay/mobies.csv") with their new content, in the order they
+// are applied, and what was read (formats/gltf/level_import.h).
+struct Translation {
+    std::vector<std::pair<std::string, formats::Bytes>> files;
+    std::string status;
+};
+// `content`, a save of `target` over the level whose gameplay.bin the mount
+// shows as `gameplay_bin`, as the edits it makes. Throws EditRefused.
+Translation translate_edit(const EditTarget& target, formats::ByteSpan gameplay_bin, formats::ByteSpan content);
+
 // The most bytes a draft of the writable file `path` may hold, from what it
 // shows (`shown`): a PNG at most twice a 16-bit RGBA picture of the shown
 // picture's size plus 4 MiB of other chunks; a WAV ten minutes of 48 kHz
 // stereo 32-bit samples; a VAG ten minutes of 48 kHz PS-ADPCM; any other
 // file four times its shown size plus 64 KiB (plus 32 MiB for a CSV or a
-// text: rows up to the formats' limits). Throws EditRefused when the
-// shown file cannot be read.
+// text: rows up to the formats' limits); a scene eight times plus 64 MiB.
+// Throws EditRefused when the shown file cannot be read.
 uint64_t edit_size_limit(const std::string& path, const tree::Source& shown);
 
 // Why a rewritten container would not read (its reader's checks on the new

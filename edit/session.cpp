@@ -6,6 +6,7 @@
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
@@ -239,7 +240,10 @@ std::string Session::edit_note(const std::string& path) const {
     auto stamp = [](int64_t t) { return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(static_cast<std::time_t>(t))); };
     const bool refused_last = !r->last_refusal.empty() && r->refusal_sequence > r->sequence;
     if (refused_last) return fmt::format("refused at {}: {} (the applied edit of {} stays)", stamp(r->refusal_time), r->last_refusal, stamp(r->time));
-    const char* state = r->state == EditState::applied ? "applied" : r->state == EditState::kept ? "kept" : "refused";
+    const char* state = r->state == EditState::applied      ? "applied"
+                        : r->state == EditState::kept       ? "kept"
+                        : r->state == EditState::translated ? "read"
+                                                            : "refused";
     return fmt::format("{} at {}: {}", state, stamp(r->time), r->status);
 }
 
@@ -614,53 +618,115 @@ int Session::apply_content(const std::string& path, const Bytes& saved) {
         spdlog::info("{:?}: saved as it was shown; nothing to apply", path);
         return 0;
     }
+    if (translated(*target)) return apply_translated(path, *target, saved);
     try {
-        Bytes content = prepare_edit(*target, saved, [&] {
-            const auto held = disc();
-            return whole(*held->tree.node(*held->tree.resolve(path))->source);
-        });
         std::string status;
         auto containers = containers_;
-        std::vector<Follower> then;  // the edits made after this file's earlier one
-        Bytes container = replay(target->key, &path, &content, &status, &then);
-        if (container.empty())
-            containers.erase(target->key);
-        else
-            containers[target->key] = container;
-        // Applied whole or not at all: the rewritten container must pass the
-        // checks its reader makes before anything is served from it.
-        if (const std::string problem = container_problem(target->key, container); !problem.empty())
-            throw EditRefused(fmt::format("the re-encoded container fails its reader's checks: {}", problem));
-        auto next = build(containers);
-        if (target->key.kind == ContainerKey::level) {
-            // The level reads as the readers read it: no check that passed fails now.
-            auto& before = failing_;
-            if (!before.count(target->key)) {
-                std::set<std::string> names;
-                for (const auto& [name, detail] : failing_checks(*disc(), target->key.index)) names.insert(name);
-                before[target->key] = std::move(names);
-            }
-            std::set<std::string> after;
-            std::string problem;
-            for (const auto& [name, detail] : failing_checks(*next, target->key.index)) {
-                after.insert(name);
-                if (!before[target->key].count(name) && problem.empty()) problem = fmt::format("\"{}\": {}", name, detail);
-            }
-            if (!problem.empty()) throw EditRefused(fmt::format("the edited level would fail its check {}", problem));
-            before[target->key] = std::move(after);
-        }
-        EditRecord record{path, EditState::applied, status};
-        if (!container.empty()) record.containers.push_back({place_of(*original_, target->key).iso_path, container.size()});
-        store_->commit(record, &content, then);
-        containers_ = std::move(containers);
-        note_times();
-        {
-            std::lock_guard swap(current_mutex_);
-            current_ = std::move(next);
-        }
+        Bytes content = saved;
+        const Staged staged = stage_edit(path, *target, content, status);
+        auto next = next_generation(target->key, staged.container, containers);
+        store_->commit(record_of(path, target->key, status, staged.container), &content, staged.followers);
+        serve(std::move(containers), std::move(next));
         spdlog::info("edit of {:?} applied: {}", path, status);
         return 0;
     } catch (const std::exception& e) {
+        refuse(path, e.what());
+        return EINVAL;
+    }
+}
+
+// Called with mutex_ held: `content` (a save of `path`) prepared and applied
+// over every other edit of its container. Throws EditRefused.
+Session::Staged Session::stage_edit(const std::string& path, const EditTarget& target, Bytes& content, std::string& status) {
+    content = prepare_edit(target, content, [&] {
+        const auto held = disc();
+        return whole(*held->tree.node(*held->tree.resolve(path))->source);
+    });
+    Staged out;
+    out.container = replay(target.key, &path, &content, &status, &out.followers);
+    return out;
+}
+
+EditRecord Session::record_of(const std::string& path, ContainerKey key, const std::string& status, const Bytes& container) const {
+    EditRecord record{path, EditState::applied, status};
+    if (!container.empty()) record.containers.push_back({place_of(*original_, key).iso_path, container.size()});
+    return record;
+}
+
+// Called with mutex_ held: the generation that serves `container` as `key`
+// (empty: the image's own) among `containers`, refused unless it reads as
+// the image's did. Applied whole or not at all: the rewritten container
+// must pass the checks its reader makes before anything is served from it.
+std::shared_ptr<tree::Disc> Session::next_generation(ContainerKey key, const Bytes& container, std::map<ContainerKey, Bytes>& containers) {
+    if (container.empty())
+        containers.erase(key);
+    else
+        containers[key] = container;
+    if (const std::string problem = container_problem(key, container); !problem.empty())
+        throw EditRefused(fmt::format("the re-encoded container fails its reader's checks: {}", problem));
+    auto next = build(containers);
+    if (key.kind == ContainerKey::level) {
+        // The level reads as the readers read it: no check that passed fails now.
+        auto& before = failing_;
+        if (!before.count(key)) {
+            std::set<std::string> names;
+            for (const auto& [name, detail] : failing_checks(*disc(), key.index)) names.insert(name);
+            before[key] = std::move(names);
+        }
+        std::set<std::string> after;
+        std::string problem;
+        for (const auto& [name, detail] : failing_checks(*next, key.index)) {
+            after.insert(name);
+            if (!before[key].count(name) && problem.empty()) problem = fmt::format("\"{}\": {}", name, detail);
+        }
+        if (!problem.empty()) throw EditRefused(fmt::format("the edited level would fail its check {}", problem));
+        before[key] = std::move(after);
+    }
+    return next;
+}
+
+// Called with mutex_ held: `next` is served from now on.
+void Session::serve(std::map<ContainerKey, Bytes> containers, std::shared_ptr<tree::Disc> next) {
+    containers_ = std::move(containers);
+    note_times();
+    std::lock_guard swap(current_mutex_);
+    current_ = std::move(next);
+}
+
+// Called with mutex_ held: a save read as edits of other files
+// (edit_kinds.h translate_edit), each applied as its own save would be and
+// all committed in one journal write; `path` records what was read.
+int Session::apply_translated(const std::string& path, const EditTarget& target, const Bytes& saved) {
+    const std::string folder = derived_folder(path);
+    try {
+        const auto held = disc();
+        const auto gameplay = held->tree.resolve(folder + "/gameplay.bin");
+        if (!gameplay) throw EditRefused("the level has no gameplay.bin to place instances in");
+        const Translation translation = translate_edit(target, whole(*held->tree.node(*gameplay)->source), saved);
+        auto containers = containers_;
+        std::shared_ptr<tree::Disc> next;
+        std::vector<std::string> wrote;
+        store_->begin_batch();
+        for (const auto& [inside, text] : translation.files) {
+            const std::string file = folder + "/" + inside;
+            const auto file_target = edit_target(original_->scan, file);
+            if (!file_target || file_target->key != target.key) throw EditRefused(fmt::format("{} is not a file of this level", file));
+            Bytes content = text;
+            std::string status;
+            const Staged staged = stage_edit(file, *file_target, content, status);
+            next = next_generation(target.key, staged.container, containers);
+            store_->commit(record_of(file, target.key, "saved through level.glb: " + status, staged.container), &content, staged.followers);
+            wrote.push_back(inside);
+        }
+        const std::string status = wrote.empty() ? translation.status + "; no table changed"
+                                                 : fmt::format("{}; written as {}", translation.status, fmt::join(wrote, ", "));
+        store_->commit(EditRecord{path, EditState::translated, status}, nullptr);
+        store_->finish_batch();
+        if (next) serve(std::move(containers), std::move(next));
+        spdlog::info("save of {:?} read: {}", path, status);
+        return 0;
+    } catch (const std::exception& e) {
+        store_->abort_batch();
         refuse(path, e.what());
         return EINVAL;
     }
@@ -684,7 +750,8 @@ int Session::unlink(const std::string& folder, const std::string& name) {
             return 0;
         }
     const EditRecord* record = store_->find(path);
-    if (!record) return EPERM;  // a disc file: only an edit can be taken back
+    // A disc file: only an edit can be taken back (a translated save's are its files' own).
+    if (!record || record->state == EditState::translated) return EPERM;
     const auto target = edit_target(original_->scan, path);
     try {
         auto containers = containers_;

@@ -29,6 +29,7 @@
 
 #include "edit/containers.h"
 #include "edit/deferred.h"
+#include "edit/edit_kinds.h"
 #include "edit/edit_store.h"
 #include "tree/tree_builder.h"
 
@@ -115,6 +116,16 @@ private:
     std::vector<const EditRecord*> resting_on(ContainerKey key, const std::string& path) const;
     // Called with mutex_ held.
     int apply_content(const std::string& path, const formats::Bytes& saved);
+    int apply_translated(const std::string& path, const EditTarget& target, const formats::Bytes& saved);
+    struct Staged {
+        formats::Bytes container;          // the container with the edit (empty: the image's own)
+        std::vector<Follower> followers;   // the edits made after the file's earlier one, moved after it
+    };
+    Staged stage_edit(const std::string& path, const EditTarget& target, formats::Bytes& content, std::string& status);
+    EditRecord record_of(const std::string& path, ContainerKey key, const std::string& status, const formats::Bytes& container) const;
+    std::shared_ptr<tree::Disc> next_generation(ContainerKey key, const formats::Bytes& container,
+                                                std::map<ContainerKey, formats::Bytes>& containers);
+    void serve(std::map<ContainerKey, formats::Bytes> containers, std::shared_ptr<tree::Disc> next);
     void refuse(const std::string& path, const std::string& why);
     bool shows(const std::string& path, const formats::Bytes& content) const;
     void after_close(const Draft& draft);

@@ -48,6 +48,40 @@ for pick in "0 mobies.csv" "3 cameras.csv" "6 settings.json" "7 help/us_english.
     python3 -c 'import struct, sys; g = open(sys.argv[1], "rb").read(); sys.stdout.buffer.write(struct.pack("<I", len(g)) + g + bytes([int(sys.argv[3])]) + open(sys.argv[2], "rb").read())' \
         "$WORK/gp.bin" "$WORK/gp.txt" "$pick_index" > "$WORK/seeds/edit_text/$seed_name"
 done
+# edit_scene: LEVEL00's gameplay.bin, then a level.glb as shown, as a text
+# .gltf with its buffer embedded, and saved with a moby moved, a tie
+# copied (Blender's "name.001") and a shrub's node gone (fuzz_edit_scene.cpp's layout).
+mkdir -p "$WORK/seeds/edit_scene"
+"$GCFS" cat "$disc" LEVEL00/level.glb > "$WORK/level.glb"
+python3 - "$WORK/gp.bin" "$WORK/level.glb" "$WORK/seeds/edit_scene" <<'PY'
+import base64, copy, json, struct, sys
+gameplay, glb, out = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read(), sys.argv[3]
+def seed(name, data):
+    open(out + "/" + name, "wb").write(struct.pack("<I", len(gameplay)) + gameplay + data)
+length = struct.unpack_from("<I", glb, 12)[0]
+doc, rest = json.loads(glb[20:20 + length]), glb[20 + length:]
+def pack(d):
+    text = json.dumps(d).encode(); text += b" " * (-len(text) % 4)
+    body = struct.pack("<II", len(text), 0x4E4F534A) + text + rest
+    return struct.pack("<III", 0x46546C67, 2, 12 + len(body)) + body
+seed("shown", glb)
+text = copy.deepcopy(doc)
+text["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64.b64encode(rest[8:8 + text["buffers"][0]["byteLength"]]).decode()
+seed("text", json.dumps(text).encode())
+saved = copy.deepcopy(doc)
+for n in saved["nodes"]:
+    if n.get("name", "").startswith("moby_") and "matrix" in n:
+        n["matrix"][12] += 5
+        break
+tie = next(i for i, n in enumerate(saved["nodes"]) if n.get("name", "").startswith("tie_") and "matrix" in n)
+saved["nodes"].append(dict(saved["nodes"][tie], name=saved["nodes"][tie]["name"] + ".001"))
+parent = next(n for n in saved["nodes"] if tie in n.get("children", []))
+parent["children"].append(len(saved["nodes"]) - 1)
+for n in saved["nodes"]:
+    if n.get("name") == "shrubs" and n.get("children"):
+        n["children"] = n["children"][1:]
+seed("saved", pack(saved))
+PY
 # A one-octant collision block (formats.md 8.3), so mutations also run fast:
 # mesh at 0x40; root, z node, y node, then an octant of 4 vertices, a quad and
 # a triangle (4 + 16 + 8 + 1 bytes = 2 qwords).

@@ -548,6 +548,9 @@ check "edits you can trust (issue 52): relative paths, one mount per folder, a g
     /usr/bin/python3 "$(dirname "$0")/edit_trust.py" "$GCFS" "$WORK"
 check "adding and removing (issue 53): a moby copied with sed and moved, a tie deleted, a camera appended, a path point inserted, a help message added, a cue removed, an occluded moby moved; edited.iso verified and mounted, level.glb follows, other levels byte-identical (demo and full-scale discs)" \
     /usr/bin/python3 "$(dirname "$0")/instance_rows.py" "$GCFS" "$WORK"
+check "Blender as the level editor (issue 54): level.glb saved from Blender moves, turns, copies and removes instances; unchanged, z-up, selected-only and three.js saves; CSVs, level.glb and edited.iso agree" \
+    /usr/bin/python3 "$(dirname "$0")/level_save.py" "$GCFS" "$WORK" "$(readlink -f "$(dirname "$0")")/blender_level_save.py" \
+    "$(readlink -f "$(dirname "$0")/../gltf")/level_save_three.mjs"
 # A daemon forks after its edits folder is opened (tools/cmd_mount.cpp): what a session decides a
 # moment after a close, keeping a new name in DIR/drafts, must happen in the process that serves.
 background_edit_session() {

@@ -196,6 +196,40 @@ TEST_CASE("an edits folder is untrusted: another image's journal, a damaged one,
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("a batch of commits (a level.glb save) takes effect in one journal write: all, or none when aborted or cut short") {
+    const std::string dir = edit_test_dir("batch");
+    const Bytes a = {1, 2, 3}, b = {4, 5};
+    auto commit_two = [&](edit::EditStore& store) {
+        store.begin_batch();
+        store.commit(edit::EditRecord{"LEVEL00/gameplay/mobies.csv", edit::EditState::applied, "one"}, &a);
+        store.commit(edit::EditRecord{"LEVEL00/gameplay/ties.csv", edit::EditState::applied, "two"}, &b);
+        store.commit(edit::EditRecord{"LEVEL00/level.glb", edit::EditState::translated, "read"}, nullptr);
+        // Meanwhile the batch's contents are what stored() gives.
+        CHECK(store.stored(*store.find("LEVEL00/gameplay/ties.csv")) == b);
+    };
+    {
+        edit::EditStore store(dir, "image-a");
+        commit_two(store);
+        store.abort_batch();
+        CHECK(store.records().empty());
+        CHECK_FALSE(std::filesystem::exists(dir + "/files/LEVEL00/gameplay/mobies.csv.gcfs-new"));
+        commit_two(store);  // and the process ends before finish_batch(): a crash
+    }
+    {
+        edit::EditStore reopened(dir, "image-a");
+        CHECK(reopened.records().empty());
+        CHECK_FALSE(std::filesystem::exists(dir + "/files/LEVEL00/gameplay/mobies.csv.gcfs-new"));
+        commit_two(reopened);
+        reopened.finish_batch();
+    }
+    edit::EditStore reopened(dir, "image-a");
+    REQUIRE(reopened.records().size() == 3);
+    CHECK(reopened.stored(*reopened.find("LEVEL00/gameplay/mobies.csv")) == a);
+    CHECK(reopened.find("LEVEL00/level.glb")->state == edit::EditState::translated);
+    CHECK(reopened.render().find("translated  LEVEL00/level.glb  read") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("a session with an empty edits folder serves the image itself as edited.iso") {
     const std::string dir = edit_test_dir("session");
     edit::Session session(small_disc().path, dir, 16 << 20);
@@ -206,7 +240,8 @@ TEST_CASE("a session with an empty edits folder serves the image itself as edite
     CHECK(edited == image);
     CHECK(session.writable("LEVEL00/textures/tfrag_000.png"));
     CHECK(session.writable("LEVEL00/gameplay/mobies.csv"));
-    CHECK_FALSE(session.writable("LEVEL00/level.glb"));
+    CHECK(session.writable("LEVEL00/level.glb"));  // read as the instance tables' edits (issue 54)
+    CHECK_FALSE(session.writable("LEVEL00/collision.glb"));
     CHECK_FALSE(session.writable("README.txt"));
     std::filesystem::remove_all(dir);
 }
