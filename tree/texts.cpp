@@ -159,7 +159,7 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  help/<language>.txt                     messages changed, added and removed (all languages follow)\n"
         "  pvars/moby_<uid>.bin                    the moby's pvar bytes, the size of its class's\n"
         "  LEVEL<nn>/level.glb                     a glTF scene saved from Blender or three.js: tie, shrub,\n"
-        "                                          moby and camera nodes moved, turned, duplicated (.001) or\n"
+        "                                          moby, camera and volume nodes moved, turned, duplicated (.001) or\n"
         "                                          deleted, saved as the tables' edits (README.md, Modding)\n"
         "  LEVEL<nn>/audio/*.wav, .vag, global/audio/.../*.wav, .vag  any WAV up to 48 kHz, or a VAG\n"
         "  global/mpeg/<NN>.<lang>.srt              cues changed, added and removed; ASCII and Windows-1252\n"

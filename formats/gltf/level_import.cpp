@@ -13,6 +13,7 @@
 #include "formats/gameplay/export.h"
 #include "formats/gameplay/records.h"
 #include "formats/gameplay/table_rows.h"
+#include "formats/gameplay/volume_mesh.h"
 #include "formats/gltf/level_instances.h"
 #include "formats/gltf/level_meshes.h"
 
@@ -59,6 +60,8 @@ bool looks_like_instance(const std::string& name) {
         return true;
     };
     if (word("camera_")) return integer(name, at, false) && at == name.size();
+    for (const char* volume : gp::kVolumeKindNames)
+        if (word((std::string(volume) + "_").c_str())) return integer(name, at, false) && at == name.size();
     const bool moby = word("moby_");
     if (!moby && !word("tie_") && !word("shrub_")) return false;
     if (!integer(name, at, true) || at >= name.size() || name[at++] != '_' || !integer(name, at, moby)) return false;
@@ -215,54 +218,166 @@ struct Claim {
     bool suffixed;  // "name.001": a duplicate's name
 };
 
-struct KindNodes {
+// What a save matches nodes to: the four instance tables, then the four
+// volume kinds (formats-gameplay.md §3.7), which volumes.csv shows together.
+constexpr size_t kVolumeParts = 4;
+struct Part {
+    std::string name, plural;  // "tie", "ties"; "cuboid", "cuboids"
     const gp::RecordTable* table = nullptr;
+    std::vector<Matrix> shown;               // each record's node matrix, game axes (identity when it has none)
     std::vector<std::vector<Claim>> claims;  // per record, in file order
     size_t claimed = 0;
+    size_t missing() const { return static_cast<size_t>(std::count_if(claims.begin(), claims.end(), [](const auto& c) { return c.empty(); })); }
 };
+
+constexpr Matrix kIdentity{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+std::vector<Part> parts_of(const gp::Gameplay& g) {
+    std::vector<Part> parts;
+    for (InstanceKind kind : kInstanceKinds) {
+        Part p{info(kind).name, info(kind).plural};
+        if (const auto& block = gp::table_of(g, info(kind).block); block.ok()) {
+            p.table = &*block.value;
+            for (size_t i = 0; i < p.table->count(); ++i) {
+                const Matrix m = record_matrix(kind, *p.table, i);
+                p.shown.push_back(trs_decomposable(m) ? m : kIdentity);
+            }
+        }
+        parts.push_back(std::move(p));
+    }
+    // A volume's node carries no matrix: its mesh is drawn in world space (tree/scene_builder.cpp).
+    for (size_t k = 0; k < kVolumeParts; ++k) {
+        Part p{gp::kVolumeKindNames[k], std::string(gp::kVolumeKindNames[k]) + "s"};
+        if (const auto& block = g.volumes(static_cast<int>(k)); block.ok()) {
+            p.table = &*block.value;
+            p.shown.assign(p.table->count(), kIdentity);
+        }
+        parts.push_back(std::move(p));
+    }
+    for (Part& p : parts) p.claims.resize(p.shown.size());
+    return parts;
+}
+
+// The node name each record of each part shows: node_names() for the
+// instances, <kind>_<index> for the volumes.
+std::map<std::string, std::pair<size_t, size_t>> names_of(const std::vector<Part>& parts) {
+    std::map<std::string, std::pair<size_t, size_t>> named;
+    for (size_t p = 0; p < parts.size(); ++p) {
+        if (!parts[p].table) continue;
+        const auto names = p < kInstanceKinds.size() ? node_names(kInstanceKinds[p], *parts[p].table) : std::vector<std::string>{};
+        for (size_t i = 0; i < parts[p].shown.size(); ++i) named.emplace(p < kInstanceKinds.size() ? names[i] : fmt::format("{}_{}", parts[p].name, i), std::pair{p, i});
+    }
+    return named;
+}
 
 bool truthy(const nlohmann::json& v) {
     return (v.is_boolean() && v.get<bool>()) || (v.is_number() && v.get<double>() != 0);
 }
 
-// The record an extras object names, checked against the level: kind, index, class (and uid).
-std::optional<std::pair<InstanceKind, size_t>> by_extras(const gp::Gameplay& g, const nlohmann::json& extras, const std::string& node) {
+// The record an extras object names, checked against the level: kind, index (and an instance's class).
+std::optional<std::pair<size_t, size_t>> by_extras(const std::vector<Part>& parts, const nlohmann::json& extras, const std::string& node) {
     if (!extras.is_object() || !extras.contains("kind") || !extras["kind"].is_string() || !extras.contains("index") ||
         !extras["index"].is_number_integer() || extras["index"].get<int64_t>() < 0)
         return std::nullopt;
-    for (InstanceKind kind : kInstanceKinds) {
-        if (extras["kind"].get<std::string>() != info(kind).name) continue;
-        const auto& block = gp::table_of(g, info(kind).block);
+    for (size_t p = 0; p < parts.size(); ++p) {
+        if (extras["kind"].get<std::string>() != parts[p].name) continue;
         const auto index = extras["index"].get<uint64_t>();
-        const bool class_given = extras.contains("class") && extras["class"].is_number_integer();
-        if (block.ok() && index < block.value->count() &&
-            (!class_given || extras["class"].get<int64_t>() == record_class(kind, *block.value, static_cast<size_t>(index))))
-            return std::pair{kind, static_cast<size_t>(index)};
-        refuse_save(fmt::format("node {:?}: its extras name {} {}, which this level no longer has as it was exported; "
-                           "export level.glb again after an edit of gameplay/{}",
-                           node, info(kind).name, index, info(kind).table));
+        const bool class_given = p < kInstanceKinds.size() && extras.contains("class") && extras["class"].is_number_integer();
+        if (index < parts[p].shown.size() &&
+            (!class_given || extras["class"].get<int64_t>() == record_class(kInstanceKinds[p], *parts[p].table, static_cast<size_t>(index))))
+            return std::pair{p, static_cast<size_t>(index)};
+        refuse_save(fmt::format("node {:?}: its extras name {} {}, which this level no longer has as it was exported; export level.glb "
+                                "again after an edit of gameplay/{}",
+                                node, parts[p].name, index, p < kInstanceKinds.size() ? info(kInstanceKinds[p]).table : "volumes.csv"));
     }
     return std::nullopt;
 }
 
-LevelSave save(const gp::Gameplay& g, const SavedScene& scene) {
-    // Every instance node name the level shows, to its kind and record.
-    std::map<std::string, std::pair<InstanceKind, size_t>> named;
-    std::array<KindNodes, 4> kinds;
-    std::array<std::vector<Matrix>, 4> shown;  // each record's matrix as its node carries it (identity when it has none)
-    for (InstanceKind kind : kInstanceKinds) {
-        const auto& block = gp::table_of(g, info(kind).block);
-        if (!block.ok()) continue;
-        const auto k = static_cast<size_t>(kind);
-        kinds[k].table = &*block.value;
-        kinds[k].claims.resize(block.value->count());
-        const auto names = node_names(kind, *block.value);
-        for (size_t i = 0; i < names.size(); ++i) {
-            named.emplace(names[i], std::pair{kind, i});
-            const Matrix m = record_matrix(kind, *block.value, i);
-            shown[k].push_back(trs_decomposable(m) ? m : Matrix{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
+// The original of a record's claims first (the first not named as a duplicate); the rest are copies.
+void original_first(std::vector<Claim>& claims) {
+    const auto original = std::find_if(claims.begin(), claims.end(), [](const Claim& c) { return !c.suffixed; });
+    if (original != claims.end()) std::rotate(claims.begin(), original, original + 1);
+}
+
+std::string part_status(const Part& p, size_t moved) {
+    const size_t missing = p.missing(), copied = p.claimed - (p.shown.size() - missing);
+    std::vector<std::string> did;
+    if (moved) did.push_back(fmt::format("{} moved or turned", moved));
+    if (copied) did.push_back(fmt::format("{} added as copies", copied));
+    if (missing) did.push_back(fmt::format("{} removed", missing));
+    return fmt::format("{}: {}", p.plural, did.empty() ? "unchanged" : fmt::format("{}", fmt::join(did, ", ")));
+}
+
+// volumes.csv with the volume parts' changes: a moved node's transform T
+// (game axes) applied to its volume, matrix = T · matrix; the inverse is the
+// writer's (the import computes it) and the rotation field stays as stored
+// (§3.7: kept verbatim, its tie to the matrix unstated). Parts with no node
+// keep their rows.
+std::string volume_text(const gp::Gameplay& g, const std::vector<Part>& parts, const SavedScene& scene, Frame frame,
+                        std::vector<std::string>& said) {
+    const std::string shown = gp::shown_file(g, "volumes.csv");
+    auto rows = csv::parse(shown);
+    if (!rows.ok() || rows->empty()) refuse_save("gameplay/volumes.csv as shown does not read back");
+    const auto& header = rows->front().cells;
+    auto column = [&](const std::string& name) {
+        const auto it = std::find(header.begin(), header.end(), name);
+        if (it == header.end()) refuse_save("gameplay/volumes.csv has no column " + name);
+        return static_cast<size_t>(it - header.begin());
+    };
+    std::array<size_t, kVolumeParts> moved{};
+    std::string text, copies;
+    csv::row(text, header);
+    auto line = [&](std::vector<std::string> cells, size_t k, size_t i, const Claim& claim, std::string& to) {
+        const SavedNode& node = scene.nodes[claim.node];
+        const WorldMatrix t = to_game(node.world, frame);
+        const bool changed = !same_position(t, kIdentity) || !same_axes(t, kIdentity);
+        if (changed) {
+            const Matrix old = instance_matrix(parts[kInstanceKinds.size() + k].table->floats<16>(i, 0x00));
+            double size = 1;
+            for (int c = 0; c < 4; ++c)
+                for (int r = 0; r < 3; ++r) size = std::max(size, std::abs(double{old[static_cast<size_t>(4 * c + r)]}));
+            for (int c = 0; c < 4; ++c)
+                for (int r = 0; r < 3; ++r) {
+                    double v = 0;
+                    for (int j = 0; j < 4; ++j) v += t[static_cast<size_t>(4 * j + r)] * old[static_cast<size_t>(4 * c + j)];
+                    if (std::abs(v - old[static_cast<size_t>(4 * c + r)]) > kSame * size)
+                        cells[column(fmt::format("col{}_{}", c, "xyz"[r]))] = cell(v, node.name);
+                }
         }
+        csv::row(to, cells);
+        return changed;
+    };
+    for (size_t r = 1; r < rows->size(); ++r) {
+        const auto& cells = (*rows)[r].cells;
+        const auto kind = std::find(gp::kVolumeKindNames.begin(), gp::kVolumeKindNames.end(), cells.empty() ? "" : cells[0]);
+        const auto k = static_cast<size_t>(kind - gp::kVolumeKindNames.begin());
+        char* end = nullptr;
+        const unsigned long long i = cells.size() > 1 ? std::strtoull(cells[1].c_str(), &end, 10) : 0;
+        if (kind == gp::kVolumeKindNames.end() || k >= kVolumeParts || cells.size() < 2 || end == cells[1].c_str() || *end ||
+            i >= parts[kInstanceKinds.size() + k].claims.size())
+            refuse_save(fmt::format("gameplay/volumes.csv as shown: line {} names no volume", (*rows)[r].line));
+        const Part& part = parts[kInstanceKinds.size() + k];
+        auto claims = part.claims[i];
+        if (part.claimed == 0) {
+            csv::row(text, cells);
+            continue;
+        }
+        if (claims.empty()) continue;  // removed
+        original_first(claims);
+        if (line(cells, k, i, claims.front(), text)) ++moved[k];
+        for (size_t c = 1; c < claims.size(); ++c) line(cells, k, i, claims[c], copies);
     }
+    for (size_t k = 0; k < kVolumeParts; ++k) {
+        const Part& part = parts[kInstanceKinds.size() + k];
+        if (part.claimed) said.push_back(part_status(part, moved[k]));
+    }
+    text += copies;
+    return text == shown ? std::string() : text;
+}
+
+LevelSave save(const gp::Gameplay& g, const SavedScene& scene) {
+    std::vector<Part> parts = parts_of(g);
+    const auto named = names_of(parts);
     std::vector<std::string> ignored;
     // A node below an instance's is part of it (three.js splits a mesh of
     // several materials into child meshes named "<mesh>_<n>").
@@ -274,53 +389,55 @@ LevelSave save(const gp::Gameplay& g, const SavedScene& scene) {
             continue;
         }
         const auto [base, suffixed] = base_name(node.name);
-        std::optional<std::pair<InstanceKind, size_t>> record;
+        std::optional<std::pair<size_t, size_t>> record;
         if (const auto it = named.find(base); it != named.end()) record = it->second;
-        else record = by_extras(g, node.extras, node.name);
+        else record = by_extras(parts, node.extras, node.name);
         if (!record && looks_like_instance(base))
             refuse_save(fmt::format("node {:?} is named for an instance this level does not have; level.glb was exported before an edit "
-                               "renumbered its table: export it again",
-                               node.name));
+                                    "renumbered its table: export it again",
+                                    node.name));
         if (!record) {
             ignored.push_back(node.name.substr(0, 60));
             continue;
         }
         inside[n] = true;
-        KindNodes& kind = kinds[static_cast<size_t>(record->first)];
-        kind.claims[record->second].push_back({n, suffixed});
-        ++kind.claimed;
+        Part& part = parts[record->first];
+        part.claims[record->second].push_back({n, suffixed});
+        ++part.claimed;
     }
     // The frame the exporter kept: the one that finds more nodes where they were.
     std::array<size_t, 2> still{};
-    for (size_t k = 0; k < kinds.size(); ++k)
-        for (size_t i = 0; i < kinds[k].claims.size(); ++i)
-            if (!kinds[k].claims[i].empty())
+    for (const Part& part : parts)
+        for (size_t i = 0; i < part.claims.size(); ++i)
+            if (!part.claims[i].empty())
                 for (Frame f : {Frame::y_up, Frame::z_up}) {
-                    const WorldMatrix m = to_game(scene.nodes[kinds[k].claims[i].front().node].world, f);
-                    if (same_position(m, shown[k][i]) && same_axes(m, shown[k][i])) ++still[static_cast<size_t>(f)];
+                    const WorldMatrix m = to_game(scene.nodes[part.claims[i].front().node].world, f);
+                    if (same_position(m, part.shown[i]) && same_axes(m, part.shown[i])) ++still[static_cast<size_t>(f)];
                 }
     const Frame frame = still[1] > still[0] ? Frame::z_up : Frame::y_up;
 
     LevelSave out;
     std::vector<std::string> said;
     const bool allow_delete = scene.extras.is_object() && scene.extras.contains("gcfs_allow_delete") && truthy(scene.extras["gcfs_allow_delete"]);
-    for (InstanceKind kind : kInstanceKinds) {
-        KindNodes& nodes = kinds[static_cast<size_t>(kind)];
-        const InstanceKindInfo& about = info(kind);
-        if (!nodes.table) continue;
-        if (nodes.table->count() == 0) continue;
-        if (nodes.claimed == 0) {
-            said.push_back(fmt::format("{}: no {} node in the file, so they are left as they are", about.plural, about.name));
+    for (size_t p = 0; p < parts.size(); ++p) {
+        const Part& part = parts[p];
+        if (part.shown.empty()) continue;
+        if (part.claimed == 0) {
+            said.push_back(fmt::format("{}: no {} node in the file, so they are left as they are", part.plural, part.name));
             continue;
         }
-        const size_t count = nodes.table->count();
-        const size_t missing = static_cast<size_t>(std::count_if(nodes.claims.begin(), nodes.claims.end(), [](const auto& c) { return c.empty(); }));
+        const size_t count = part.shown.size(), missing = part.missing();
         if (2 * missing > count && !allow_delete)
             refuse_save(fmt::format("the file holds {} of the level's {} {}: a save that drops more than half of a kind is taken for a "
-                               "partial export (\"Selected Objects\") and refused; to delete them, set gcfs_allow_delete on the "
-                               "scene's extras (in Blender a custom property of the scene, exported with \"Custom Properties\")",
-                               count - missing, count, about.plural));
-        TableText text(g, kind, *nodes.table);
+                                    "partial export (\"Selected Objects\") and refused; to delete them, set gcfs_allow_delete on the "
+                                    "scene's extras (in Blender a custom property of the scene, exported with \"Custom Properties\")",
+                                    count - missing, count, part.plural));
+    }
+    for (size_t p = 0; p < kInstanceKinds.size(); ++p) {
+        Part& part = parts[p];
+        const InstanceKind kind = kInstanceKinds[p];
+        if (part.shown.empty() || part.claimed == 0) continue;
+        TableText text(g, kind, *part.table);
         std::string csv_text;
         csv::row(csv_text, text.header());
         // Each record kept in its place, the copies after them all, so no
@@ -330,32 +447,27 @@ LevelSave save(const gp::Gameplay& g, const SavedScene& scene) {
         auto line = [&](size_t record, const Claim& claim, std::string& to) {
             const SavedNode& node = scene.nodes[claim.node];
             std::vector<std::string> cells = text.row(record);
-            const bool changed = text.place(cells, record, to_game(node.world, frame), shown[static_cast<size_t>(kind)][record], node.name);
+            const bool changed = text.place(cells, record, to_game(node.world, frame), part.shown[record], node.name);
             csv::row(to, cells);
             return changed;
         };
-        for (size_t i = 0; i < count; ++i) {
-            auto& claims = nodes.claims[i];
+        for (size_t i = 0; i < part.claims.size(); ++i) {
+            auto& claims = part.claims[i];
             if (claims.empty()) continue;  // removed
-            // The original is the first claimant not named as a duplicate; the rest are copies.
-            const auto original = std::find_if(claims.begin(), claims.end(), [](const Claim& c) { return !c.suffixed; });
-            if (original != claims.end()) std::rotate(claims.begin(), original, original + 1);
+            original_first(claims);
             if (line(i, claims.front(), csv_text)) ++moved;
             for (size_t c = 1; c < claims.size(); ++c) line(i, claims[c], copies);
         }
         csv_text += copies;
-        const size_t copied = nodes.claimed - (count - missing);
-        std::vector<std::string> did;
-        if (moved) did.push_back(fmt::format("{} moved or turned", moved));
-        if (copied) did.push_back(fmt::format("{} added as copies", copied));
-        if (missing) did.push_back(fmt::format("{} removed", missing));
-        said.push_back(fmt::format("{}: {}", about.plural, did.empty() ? "unchanged" : fmt::format("{}", fmt::join(did, ", "))));
-        if (csv_text != text.shown()) out.files.emplace_back(about.table, std::move(csv_text));
+        said.push_back(part_status(part, moved));
+        if (csv_text != text.shown()) out.files.emplace_back(info(kind).table, std::move(csv_text));
     }
+    if (std::any_of(parts.begin() + static_cast<int64_t>(kInstanceKinds.size()), parts.end(), [](const Part& p) { return p.claimed > 0; }))
+        if (std::string volumes = volume_text(g, parts, scene, frame, said); !volumes.empty()) out.files.emplace_back("volumes.csv", std::move(volumes));
     if (!ignored.empty()) {
         const size_t shown_names = std::min<size_t>(ignored.size(), 6);
-        said.push_back(fmt::format("{} other node{} ignored ({}{}): terrain, sky, collision, paths, volumes, sounds, lights and nodes "
-                                   "gcfs did not write are not read back",
+        said.push_back(fmt::format("{} other node{} ignored ({}{}): terrain, sky, collision, paths, sounds, lights and nodes gcfs did not "
+                                   "write are not read back",
                                    ignored.size(), ignored.size() == 1 ? "" : "s",
                                    fmt::join(std::vector<std::string>(ignored.begin(), ignored.begin() + static_cast<int64_t>(shown_names)), ", "),
                                    ignored.size() > shown_names ? ", …" : ""));

@@ -3,7 +3,9 @@
 // its transform is taken back to the game's axes, and what changed is
 // written as the instance tables' CSVs would be saved by hand: a moved node
 // changes its row's transform cells, a node missing removes its row, a
-// duplicate (Blender's "name.001") adds a copy of its row. The tables are
+// duplicate (Blender's "name.001") adds a copy of its row. A volume's node
+// (drawn in world space) moved or turned by T makes its matrix T · matrix
+// in volumes.csv. The tables are
 // then imported as those CSVs are (formats/gameplay/import.h), so the
 // blocks derived from them follow as they do for a CSV edit.
 #pragma once
@@ -19,7 +21,7 @@ namespace gcfs::formats::gltf {
 
 struct LevelSave {
     // The tables that change: their gameplay/ name and new text, in the
-    // order ties, shrubs, mobies, cameras.
+    // order ties, shrubs, mobies, cameras, volumes.
     std::vector<std::pair<std::string, std::string>> files;
     std::string status;  // what each kind's nodes did, and what was left or ignored
 };

@@ -5,7 +5,8 @@
 # each touched object's world matrix as Blender reports it (z-up: the game's
 # axes), or the error the export met.
 #   edit        move a moby by (5, 0, 2), turn a tie 90 degrees about the up
-#               axis, Shift+D a shrub and move the copy, X a second moby
+#               axis, Shift+D a shrub and move the copy, X a second moby, lift
+#               cuboid 0 by 1
 #   unchanged   import and export, nothing else
 #   z_up        the edit's move only, exported with "+Y Up" off
 #   selected    the edit's move only, exported with "Selected Objects" on (the moby alone)
@@ -50,6 +51,9 @@ if mode == "edit":
     copy = bpy.context.view_layer.objects.active
     copy.matrix_world = Matrix.Translation(Vector((3, 1, 0))) @ copy.matrix_world
     report["copied"] = {"name": shrub.name, "copy": copy.name, "after": world(copy)}
+    volume = bpy.data.objects["cuboid_0"]  # drawn in world space: its node carries the move alone
+    volume.matrix_world = Matrix.Translation(Vector((0, 0, 1))) @ volume.matrix_world
+    report["volume"] = volume.name
     gone = first("moby_", 1)
     report["deleted"] = gone.name
     bpy.ops.object.select_all(action="DESELECT")

@@ -1,10 +1,10 @@
 """Blender as the level editor (issue 54): level.glb saved back over the mount
-moves, turns, copies and removes instances. Debian's Blender, headless,
+moves, turns, copies and removes instances and volumes. Debian's Blender, headless,
 imports LEVEL00/level.glb with the README's options, moves a moby by
 (5, 0, 2), turns a tie 90 degrees about the up axis, Shift+D's a shrub and
-moves the copy, X's a second moby, and exports with the defaults over the
-mounted file: mobies.csv, ties.csv and shrubs.csv show exactly those four
-changes, level.glb and a read-only mount of edited.iso show them too. Then:
+moves the copy, X's a second moby, lifts a cuboid, and exports with the
+defaults over the mounted file: mobies.csv, ties.csv, shrubs.csv and
+volumes.csv show exactly those changes, level.glb and a read-only mount of edited.iso show them too. Then:
 an unchanged save changes nothing (edited.iso is the image); "+Y Up" off;
 "Selected Objects" refused, and allowed with the scene's gcfs_allow_delete;
 three.js's GLTFLoader and GLTFExporter round trip; a renamed node found by
@@ -98,7 +98,7 @@ subprocess.run([gcfs, "mkdisc", demo, "--levels", "2", "--seed", "7"], check=Tru
 
 # ---- the Blender session of the issue's first test
 m = mount("edit")
-before = {name: table(m.read(G + "/" + name)) for name in ("mobies.csv", "ties.csv", "shrubs.csv", "cameras.csv")}
+before = {name: table(m.read(G + "/" + name)) for name in ("mobies.csv", "ties.csv", "shrubs.csv", "cameras.csv", "volumes.csv")}
 saved = blender(m, "edit")
 check("blender: the export over the mounted level.glb succeeded", saved.get("exported"), saved)
 check("blender: the save's status says what it read", "mobies: 1 moved or turned, 1 removed" in status(m) and "ties: 1 moved or turned" in status(m)
@@ -152,6 +152,13 @@ ch = before["cameras.csv"][0]
 check("cameras.csv: untouched but for the pvar_index a removed moby's pvars renumber (Blender's defaults export no camera)",
       [[c for k, c in enumerate(r) if ch[k] != "pvar_index"] for r in after["cameras.csv"]] ==
       [[c for k, c in enumerate(r) if ch[k] != "pvar_index"] for r in before["cameras.csv"]])
+v0, v1 = before["volumes.csv"], after["volumes.csv"]
+vh = v0[0]
+cuboid0 = next(k for k, r in enumerate(v0) if r[:2] == ["cuboid", "0"])
+check("volumes.csv: cuboid 0 is lifted by 1 (col3_z), every other volume as it was",
+      close([float(v1[cuboid0][vh.index("col3_z")]) - float(v0[cuboid0][vh.index("col3_z")])], [1])
+      and [r for k, r in enumerate(v1) if k != cuboid0] == [r for k, r in enumerate(v0) if k != cuboid0]
+      and "cuboids: 1 moved or turned" in status(m), (v1[cuboid0], status(m)))
 doc, _ = glb_parts(m.read("LEVEL00/level.glb"))
 moved_node = node_matrix(doc, "moby_%s_%s" % (moved_uid, moved_class))
 check("level.glb read back: the moby's node carries its new position", moved_node and close(moved_node[12:15], want), moved_node)
@@ -162,7 +169,7 @@ edited = os.path.join(work, "edit-edited.iso")
 shutil.copyfile(m.path("edited.iso"), edited)
 check("edited.iso: gcfs verify passes it", subprocess.run([gcfs, "verify", edited], stdout=subprocess.DEVNULL).returncode == 0)
 ro = gcfs_mount.Mount(gcfs, edited, [], work)
-for rel in ("mobies.csv", "ties.csv", "shrubs.csv"):
+for rel in ("mobies.csv", "ties.csv", "shrubs.csv", "volumes.csv"):
     check("edited.iso mounted read-only shows %s as edited" % rel, ro.read(G + "/" + rel) == m.read(G + "/" + rel))
 check("edited.iso mounted read-only shows level.glb as edited", ro.read("LEVEL00/level.glb") == m.read("LEVEL00/level.glb"))
 ro.close()

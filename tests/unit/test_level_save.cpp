@@ -4,6 +4,7 @@
 // keeps, and the changes written as the instance tables' CSVs; every
 // refusal names its node.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "formats/gameplay/export.h"
 #include "formats/gameplay/gameplay.h"
 #include "formats/gameplay/import.h"
+#include "formats/gameplay/volume_mesh.h"
 #include "formats/gltf/level_import.h"
 #include "formats/gltf/level_instances.h"
 #include "formats/gltf/level_meshes.h"
@@ -53,7 +55,13 @@ SavedScene shown_scene(const gameplay::Gameplay& g, bool z_up = false) {
             scene.nodes.push_back({names[i], nullptr, z_up ? times(m, root) : times(root, m)});
         }
     }
-    scene.nodes.push_back({"terrain", nullptr, times(root, Matrix{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1})});
+    const Matrix identity{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    // Volumes are drawn in world space: their nodes carry no matrix.
+    for (int kind = 0; kind < 4; ++kind)
+        for (size_t i = 0; i < g.volumes(kind).value->count(); ++i)
+            scene.nodes.push_back({fmt::format("{}_{}", gameplay::kVolumeKindNames[static_cast<size_t>(kind)], i), nullptr,
+                                   z_up ? times(identity, root) : times(root, identity)});
+    scene.nodes.push_back({"terrain", nullptr, times(root, identity)});
     return scene;
 }
 
@@ -77,7 +85,7 @@ size_t column(const std::vector<csv::Row>& rows, const std::string& name) {
     return static_cast<size_t>(it - h.begin());
 }
 
-const std::string* file(const LevelSave& save, const std::string& name) {
+const std::string* file_of(const LevelSave& save, const std::string& name) {
     for (const auto& [n, text] : save.files)
         if (n == name) return &text;
     return nullptr;
@@ -108,9 +116,9 @@ TEST_CASE("a moved moby changes the cells that moved, and only those") {
     moby.world[13] += 2;
     const auto save = level_save(g, scene);
     REQUIRE_MESSAGE(save.ok(), save.error().message);
-    REQUIRE(file(*save, "mobies.csv"));
+    REQUIRE(file_of(*save, "mobies.csv"));
     CHECK(save->files.size() == 1);
-    const auto before = rows_of(gameplay::shown_file(g, "mobies.csv")), after = rows_of(*file(*save, "mobies.csv"));
+    const auto before = rows_of(gameplay::shown_file(g, "mobies.csv")), after = rows_of(*file_of(*save, "mobies.csv"));
     REQUIRE(after.size() == before.size());
     for (size_t r = 0; r < before.size(); ++r)
         for (size_t c = 0; c < before[r].cells.size(); ++c) {
@@ -120,7 +128,7 @@ TEST_CASE("a moved moby changes the cells that moved, and only those") {
     CHECK(std::abs(std::stod(after[4].cells[column(before, "pos_x")]) - g.mobies.value->f32(3, 0x40) - 5) < 1e-4);
     CHECK(std::abs(std::stod(after[4].cells[column(before, "pos_z")]) - g.mobies.value->f32(3, 0x48) - 2) < 1e-4);
     // The table imports as a CSV save would.
-    CHECK(gameplay::import_file(built(), "mobies.csv", *file(*save, "mobies.csv")).ok());
+    CHECK(gameplay::import_file(built(), "mobies.csv", *file_of(*save, "mobies.csv")).ok());
 }
 
 TEST_CASE("a turned moby's rotation and scale come back as the record keeps them") {
@@ -131,7 +139,7 @@ TEST_CASE("a turned moby's rotation and scale come back as the record keeps them
     named(scene, moby_name(g, 2)).world = times(game_to_gltf(), turned);
     const auto save = level_save(g, scene);
     REQUIRE_MESSAGE(save.ok(), save.error().message);
-    const auto after = rows_of(*file(*save, "mobies.csv"));
+    const auto after = rows_of(*file_of(*save, "mobies.csv"));
     CHECK(std::abs(std::stod(after[3].cells[column(after, "rot_x")]) - 0.25) < 1e-5);
     CHECK(std::abs(std::stod(after[3].cells[column(after, "rot_y")]) + 0.5) < 1e-5);
     CHECK(std::abs(std::stod(after[3].cells[column(after, "rot_z")]) - 1.0) < 1e-5);
@@ -150,14 +158,35 @@ TEST_CASE("Blender's duplicate adds a copy after every kept row; a node gone rem
     std::erase_if(scene.nodes, [&](const SavedNode& n) { return n.name == shrubs[1]; });
     const auto save = level_save(g, scene);
     REQUIRE_MESSAGE(save.ok(), save.error().message);
-    const auto tie_rows = rows_of(*file(*save, "ties.csv")), tie_before = rows_of(gameplay::shown_file(g, "ties.csv"));
+    const auto tie_rows = rows_of(*file_of(*save, "ties.csv")), tie_before = rows_of(gameplay::shown_file(g, "ties.csv"));
     REQUIRE(tie_rows.size() == tie_before.size() + 1);
     CHECK(std::equal(tie_before.begin(), tie_before.end(), tie_rows.begin(), [](const auto& a, const auto& b) { return a.cells == b.cells; }));
     CHECK(tie_rows.back().cells[0] == "0");  // a second line naming tie 0: its copy
-    const auto shrub_rows = rows_of(*file(*save, "shrubs.csv"));
+    const auto shrub_rows = rows_of(*file_of(*save, "shrubs.csv"));
     CHECK(shrub_rows.size() == rows_of(gameplay::shown_file(g, "shrubs.csv")).size() - 1);
     CHECK(save->status.find("ties: 1 added as copies") != std::string::npos);
     CHECK(save->status.find("shrubs: 1 removed") != std::string::npos);
+}
+
+TEST_CASE("a volume's node moved by T makes its matrix T times its matrix in volumes.csv; the import computes the inverse") {
+    const Bytes file = built();
+    const gameplay::Gameplay g = gameplay::read_gameplay(file);
+    REQUIRE(g.volumes(0).value->count() > 0);
+    SavedScene scene = shown_scene(g);
+    named(scene, "cuboid_0").world[12] += 3;  // glTF x: the game's x
+    const auto save = level_save(g, scene);
+    REQUIRE_MESSAGE(save.ok(), save.error().message);
+    REQUIRE(file_of(*save, "volumes.csv"));
+    CHECK(save->status.find("cuboids: 1 moved or turned") != std::string::npos);
+    const auto before = rows_of(gameplay::shown_file(g, "volumes.csv")), after = rows_of(*file_of(*save, "volumes.csv"));
+    REQUIRE(after.size() == before.size());
+    for (size_t r = 0; r < before.size(); ++r)
+        for (size_t c = 0; c < before[r].cells.size(); ++c)
+            CHECK_MESSAGE((after[r].cells[c] == before[r].cells[c]) != (r == 1 && c == column(before, "col3_x")), r, " ", before[0].cells[c]);
+    const auto imported = gameplay::import_file(file, "volumes.csv", *file_of(*save, "volumes.csv"));
+    REQUIRE_MESSAGE(imported.ok(), imported.error().message);
+    const gameplay::Gameplay moved = gameplay::read_gameplay(imported->gameplay);
+    CHECK(std::abs(moved.volumes(0).value->f32(0, 0x30) - g.volumes(0).value->f32(0, 0x30) - 3) < 1e-4);
 }
 
 TEST_CASE("a kind with no node is left; more than half of a kind gone is refused unless the scene allows it") {
@@ -176,7 +205,7 @@ TEST_CASE("a kind with no node is left; more than half of a kind gone is refused
     scene.extras = {{"gcfs_allow_delete", true}};
     save = level_save(g, scene);
     REQUIRE_MESSAGE(save.ok(), save.error().message);
-    CHECK(rows_of(*file(*save, "mobies.csv")).size() == 2);
+    CHECK(rows_of(*file_of(*save, "mobies.csv")).size() == 2);
 }
 
 TEST_CASE("transforms a record cannot hold are refused naming the node") {
