@@ -505,11 +505,12 @@ private:
         const gp::RecordTable* table = records("sound instances", g.sounds);
         if (!table) return;
         const gp::RecordTable& t = *table;
+        const std::vector<std::string> names = gltf::node_names(gltf::InstanceKind::sound, t);
         const int parent = group("sounds");
         for (size_t i = 0; i < t.count(); ++i) {
-            const gltf::Matrix m = gltf::instance_matrix(t.floats<16>(i, 0x10));
-            gltf::Node n{.name = fmt::format("sound_{}", i),
-                         .extras = {{"kind", "sound"}, {"index", i}, {"class", static_cast<int16_t>(formats::u16_at(t.record(i), 0))},
+            const gltf::Matrix m = gltf::record_matrix(gltf::InstanceKind::sound, t, i);
+            gltf::Node n{.name = names[i],
+                         .extras = {{"kind", "sound"}, {"index", i}, {"class", gltf::record_class(gltf::InstanceKind::sound, t, i)},
                                     {"pvar_index", t.s32(i, 0x08)}, {"range", t.f32(i, 0x0c)}}};
             if (gltf::trs_decomposable(m)) n.matrix = m;
             else n.extras["error"] = "its matrix is not a rotation, scale and translation";

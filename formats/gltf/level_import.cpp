@@ -12,6 +12,7 @@
 #include "formats/export/csv_read.h"
 #include "formats/gameplay/export.h"
 #include "formats/gameplay/records.h"
+#include "formats/gameplay/spheres.h"
 #include "formats/gameplay/table_rows.h"
 #include "formats/gameplay/volume_mesh.h"
 #include "formats/gltf/level_instances.h"
@@ -153,21 +154,37 @@ public:
         auto set = [&](const std::string& column_name, double value, double was, double size) {
             if (std::abs(value - was) > kSame * size) cells[column(column_name)] = cell(value, node);
         };
+        // Ties, shrubs and sounds keep a full matrix (§3.2, §3.3, §3.9), its w's left as stored.
+        const bool matrix = kind_ == InstanceKind::tie || kind_ == InstanceKind::shrub || kind_ == InstanceKind::sound;
         if (moved)
             for (int r = 0; r < 3; ++r) {
                 const double value = saved[static_cast<size_t>(12 + r)], was = shown[static_cast<size_t>(12 + r)];
-                set(fmt::format("pos_{}", "xyz"[r]), value, was, reach);
-                if (kind_ == InstanceKind::tie || kind_ == InstanceKind::shrub) set(fmt::format("col3_{}", "xyz"[r]), value, was, reach);
+                if (kind_ != InstanceKind::sound) set(fmt::format("pos_{}", "xyz"[r]), value, was, reach);
+                if (matrix) set(fmt::format("col3_{}", "xyz"[r]), value, was, reach);
             }
         if (!turned) return moved;
-        if (kind_ == InstanceKind::tie || kind_ == InstanceKind::shrub) {
-            // §3.2, §3.3: the full matrix is kept; its w's are left as stored.
+        if (matrix) {
             const double size = std::max({1.0, length3(saved, 0), length3(saved, 1), length3(saved, 2)});
             for (int c = 0; c < 3; ++c)
                 for (int r = 0; r < 3; ++r) {
                     const auto at = static_cast<size_t>(4 * c + r);
                     set(fmt::format("col{}_{}", c, "xyz"[r]), saved[at], shown[at], size);
                 }
+            if (kind_ == InstanceKind::sound) {
+                // §3.9: the inverse's first three columns follow the matrix; the
+                // rotation field stays as stored (its tie to the matrix is unstated).
+                std::array<float, 16> now{};
+                for (size_t k = 0; k < 16; ++k) now[k] = static_cast<float>(saved[k]);
+                const auto stored = table_.floats<16>(record, 0x10);
+                const auto was = gameplay::affine_inverse(stored), inverse = gameplay::affine_inverse(now);
+                double inverse_size = 1;
+                for (float v : inverse) inverse_size = std::max(inverse_size, std::abs(double{v}));
+                for (int c = 0; c < 3; ++c)
+                    for (int r = 0; r < 4; ++r) {
+                        const auto at = static_cast<size_t>(4 * c + r);
+                        set(fmt::format("inverse_col{}_{}", c, "xyzw"[r]), inverse[at], was[at], inverse_size);
+                    }
+            }
             return true;
         }
         const auto [rotation, scale] = euler_of(saved, node);
@@ -466,8 +483,8 @@ LevelSave save(const gp::Gameplay& g, const SavedScene& scene) {
         if (std::string volumes = volume_text(g, parts, scene, frame, said); !volumes.empty()) out.files.emplace_back("volumes.csv", std::move(volumes));
     if (!ignored.empty()) {
         const size_t shown_names = std::min<size_t>(ignored.size(), 6);
-        said.push_back(fmt::format("{} other node{} ignored ({}{}): terrain, sky, collision, paths, sounds, lights and nodes gcfs did not "
-                                   "write are not read back",
+        said.push_back(fmt::format("{} other node{} ignored ({}{}): terrain, sky, collision, paths, lights and nodes gcfs did not write "
+                                   "are not read back",
                                    ignored.size(), ignored.size() == 1 ? "" : "s",
                                    fmt::join(std::vector<std::string>(ignored.begin(), ignored.begin() + static_cast<int64_t>(shown_names)), ", "),
                                    ignored.size() > shown_names ? ", …" : ""));

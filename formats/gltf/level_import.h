@@ -21,7 +21,7 @@ namespace gcfs::formats::gltf {
 
 struct LevelSave {
     // The tables that change: their gameplay/ name and new text, in the
-    // order ties, shrubs, mobies, cameras, volumes.
+    // order ties, shrubs, mobies, cameras, sounds, volumes.
     std::vector<std::pair<std::string, std::string>> files;
     std::string status;  // what each kind's nodes did, and what was left or ignored
 };

@@ -189,6 +189,43 @@ TEST_CASE("a volume's node moved by T makes its matrix T times its matrix in vol
     CHECK(std::abs(moved.volumes(0).value->f32(0, 0x30) - g.volumes(0).value->f32(0, 0x30) - 3) < 1e-4);
 }
 
+TEST_CASE("a turned sound changes its matrix and the inverse's three columns; its rotation field stays as stored") {
+    const Bytes file = built();
+    const gameplay::Gameplay g = gameplay::read_gameplay(file);
+    REQUIRE(g.sounds.value->count() > 0);
+    SavedScene scene = shown_scene(g);
+    const Matrix stored = record_matrix(InstanceKind::sound, *g.sounds.value, 0);
+    const Matrix quarter{0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};  // 90 degrees about the game's z
+    Matrix turned = stored;
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r) {
+            double v = 0;
+            for (int k = 0; k < 3; ++k) v += double{quarter[static_cast<size_t>(4 * k + r)]} * stored[static_cast<size_t>(4 * c + k)];
+            turned[static_cast<size_t>(4 * c + r)] = static_cast<float>(v);
+        }
+    named(scene, "sound_0").world = times(game_to_gltf(), turned);
+    const auto save = level_save(g, scene);
+    REQUIRE_MESSAGE(save.ok(), save.error().message);
+    const auto rows = rows_of(*file_of(*save, "sounds.csv"));
+    const auto before = rows_of(gameplay::shown_file(g, "sounds.csv"));
+    CHECK(rows[1].cells[column(rows, "rot_z")] == before[1].cells[column(before, "rot_z")]);
+    CHECK(rows[1].cells[column(rows, "col3_x")] == before[1].cells[column(before, "col3_x")]);
+    const auto imported = gameplay::import_file(file, "sounds.csv", *file_of(*save, "sounds.csv"));
+    REQUIRE_MESSAGE(imported.ok(), imported.error().message);
+    const gameplay::Gameplay after = gameplay::read_gameplay(imported->gameplay);
+    const auto& sound = *after.sounds.value;
+    // The matrix times its stored inverse's 3x3 is the identity.
+    const auto m = sound.floats<16>(0, 0x10);
+    const auto inverse = sound.floats<12>(0, 0x50);
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r) {
+            double v = 0;
+            for (int k = 0; k < 3; ++k) v += double{m[static_cast<size_t>(4 * k + r)]} * inverse[static_cast<size_t>(4 * c + k)];
+            CHECK(std::abs(v - (r == c ? 1 : 0)) < 1e-5);
+        }
+    CHECK(std::abs(m[0] - turned[0]) < 1e-5);
+}
+
 TEST_CASE("a kind with no node is left; more than half of a kind gone is refused unless the scene allows it") {
     const gameplay::Gameplay g = gameplay::read_gameplay(built());
     SavedScene scene = shown_scene(g);
