@@ -51,7 +51,8 @@ bool integer(const std::string& text, size_t& at, bool sign) {
 }
 
 // A name of the form node_names() gives: tie_<class>_<index>, shrub_<class>_<index>,
-// moby_<uid>_<class>[_i<index>], camera_<index>; a class mesh's "tie_500" is not one.
+// moby_<uid>_<class>[_i<index>], camera_<index>, sound_<index>, or a volume's
+// <kind>_<index>; a class mesh's "tie_500" is not one.
 bool looks_like_instance(const std::string& name) {
     size_t at = 0;
     auto word = [&](const char* w) {
@@ -60,7 +61,7 @@ bool looks_like_instance(const std::string& name) {
         at = v.size();
         return true;
     };
-    if (word("camera_")) return integer(name, at, false) && at == name.size();
+    if (word("camera_") || word("sound_")) return integer(name, at, false) && at == name.size();
     for (const char* volume : gp::kVolumeKindNames)
         if (word((std::string(volume) + "_").c_str())) return integer(name, at, false) && at == name.size();
     const bool moby = word("moby_");
@@ -98,8 +99,8 @@ double length3(const WorldMatrix& m, int c) {
     return std::hypot(m[static_cast<size_t>(4 * c)], m[static_cast<size_t>(4 * c + 1)], m[static_cast<size_t>(4 * c + 2)]);
 }
 
-// Whether `saved`'s translation (and, with `axes`, its 3x3 part) is the
-// shown matrix's, within kSame of the record's size.
+// Whether `saved`'s translation (same_position) or its 3x3 part (same_axes)
+// is the shown matrix's, within kSame of the record's size.
 bool same_position(const WorldMatrix& saved, const Matrix& shown) {
     const double size = std::max({1.0, std::abs(double{shown[12]}), std::abs(double{shown[13]}), std::abs(double{shown[14]})});
     for (int r = 0; r < 3; ++r)
