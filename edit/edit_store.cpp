@@ -42,9 +42,10 @@ formats::ByteSpan text_bytes(const std::string& text) { return {reinterpret_cast
 
 }  // namespace
 
-EditStore::EditStore(const std::string& dir, std::string image_key) : folder_(dir) {
+EditStore::EditStore(const std::string& dir, std::string image_key, std::string volume_id) : folder_(dir) {
     lock();
     journal_.image_key = std::move(image_key);
+    journal_.volume_id = std::move(volume_id);
     folder_.folder("files", true);
     folder_.remove_tree("open");  // an earlier mount's open writers: never applied
     folder_.folder("open", true);
@@ -88,6 +89,7 @@ void EditStore::load(bool for_image) {
         throw EditStoreError(fmt::format("{} holds edits of another image (its key {:?}, this image's {:?}); give each image "
                                          "its own edits folder",
                                          folder_.root(), parsed.image_key, journal_.image_key));
+    if (for_image && parsed.volume_id.empty()) parsed.volume_id = journal_.volume_id;  // written with the next edit
     journal_ = std::move(parsed);
 }
 

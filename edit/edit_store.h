@@ -44,7 +44,7 @@ public:
     // EditStoreError when another process holds it, the journal names
     // another image or cannot be read; a stored file that disagrees with the
     // journal turns its edit into a refused one, with the reason.
-    EditStore(const std::string& dir, std::string image_key);
+    EditStore(const std::string& dir, std::string image_key, std::string volume_id = {});
     // Reads DIR without changing anything (gcfs edits DIR); no key check, no lock.
     static EditStore inspect(const std::string& dir);
     EditStore(EditStore&&) = default;

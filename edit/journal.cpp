@@ -89,6 +89,8 @@ Journal parse_journal(std::string_view text, const std::string& where) {
         if (!j.is_object() || !j.contains("gcfs_edits") || !j.at("gcfs_edits").is_number_integer() || j.at("gcfs_edits").get<int64_t>() != kJournalVersion)
             throw bad(fmt::format("not a version {} gcfs journal", kJournalVersion));
         journal.image_key = j.at("image").get<std::string>();
+        journal.volume_id = j.value("volume_id", std::string());
+        if (journal.volume_id.size() > 32) throw bad("\"volume_id\" is longer than an ISO9660 volume identifier (32 characters)");
         journal.next_sequence = whole_number(j.at("next_sequence"), "next_sequence", kMaxSequence, bad);
         const auto& edits = j.at("edits");
         if (!edits.is_array() || edits.size() > kMaxJournalRecords)
@@ -133,6 +135,7 @@ std::string write_journal_text(const Journal& journal) {
     nlohmann::ordered_json j;
     j["gcfs_edits"] = kJournalVersion;
     j["image"] = journal.image_key;
+    if (!journal.volume_id.empty()) j["volume_id"] = journal.volume_id;
     j["next_sequence"] = journal.next_sequence;
     j["edits"] = nlohmann::ordered_json::array();
     for (const auto& r : journal.records) {
@@ -159,6 +162,12 @@ std::string write_journal_text(const Journal& journal) {
 
 std::string render_journal(const Journal& journal, const std::string& folder) {
     std::string out = fmt::format("edits folder: {}\nimage key: {}\n", tree::escape_log_text(folder), tree::escape_log_text(journal.image_key));
+    // The key is the image's size and its table-of-contents digest (edit/session.h image_key).
+    const size_t dash = journal.image_key.find('-');
+    out += fmt::format("belongs to the image with volume id {:?}, {} bytes, table-of-contents digest {}\n",
+                       journal.volume_id.empty() ? std::string("(not recorded)") : tree::escape_log_text(journal.volume_id),
+                       tree::escape_log_text(journal.image_key.substr(0, dash)),
+                       dash == std::string::npos ? std::string("(none)") : tree::escape_log_text(journal.image_key.substr(dash + 1)));
     if (journal.records.empty()) return out + "no edits\n";
     struct Event {
         uint64_t sequence;

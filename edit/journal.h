@@ -47,6 +47,9 @@ struct EditRecord {
 
 struct Journal {
     std::string image_key;
+    // The image's ISO9660 volume identifier, for people (gcfs edits names
+    // the disc a folder needs); "" in a journal made before gcfs wrote it.
+    std::string volume_id;
     uint64_t next_sequence = 1;
     std::vector<EditRecord> records;  // in sequence order
 };
