@@ -5,7 +5,7 @@ BUILD      ?= build
 SANITIZED_BUILD ?= build-sanitized
 DEMO_DIR   ?= /tmp/gcfs-demo
 FUZZ_SECONDS ?= 20
-FUZZ_TARGETS := wad_lz iso9660 toc level_headers level_core vif tfrag geometry gameplay tie shrub moby vag subtitles pss_sound pif armor executable core_blocks saved_index restart_point edit_png edit_text edit_sound edit_scene journal scene
+FUZZ_TARGETS := wad_lz iso9660 toc level_headers level_core vif tfrag geometry gameplay tie shrub moby vag subtitles pss_sound pif armor executable core_blocks saved_index restart_point edit_png edit_text edit_sound edit_scene journal mod_merge scene
 
 .PHONY: deps deps-build build sanitized-build demo test test-release test-asan test-meson test-fuzz test-package fuzz bench clean
 

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "edit/containers.h"
+#include "edit/edited_disc.h"
 #include "edit/edit_kinds.h"
 #include "edit/image_layout.h"
 #include "edit/level_parts.h"
@@ -85,24 +86,19 @@ std::string derived_folder(const std::string& path) {
     return second == std::string::npos ? path : path.substr(0, second);
 }
 
-// The checks a level fails, by name (tree/verify.h at index depth).
-std::map<std::string, std::string> failing_checks(const tree::Disc& disc, size_t level) {
-    std::map<std::string, std::string> out;
-    for (const auto& check : tree::verify_level(disc, level, tree::LevelDepth::indexes).checks)
-        if (!check.ok) out.emplace(check.name, check.detail);
-    return out;
-}
-
 }  // namespace
 
 std::string Session::image_key(const tree::Disc& original) {
     return fmt::format("{}-{}", original.image->file_size(), original.scan.toc_digest.text());
 }
 
-Session::Session(const std::string& image_path, const std::string& edits_dir, uint64_t cache_bytes)
+Session::Session(const std::string& image_path, const std::string& edits_dir, uint64_t cache_bytes, const std::vector<std::string>& mods)
     : image_path_(image_path), cache_(std::make_shared<cache::LruCache>(cache_bytes)) {
     original_ = tree::open_disc(image_path, tree::DiscSetup{nullptr, cache_, {}});
-    store_ = std::make_unique<EditStore>(edits_dir, image_key(*original_));
+    store_ = std::make_unique<EditStore>(edits_dir, image_key(*original_), original_->scan.volume.volume_id);
+    stack_ = std::make_unique<mods::ModStack>(*original_, mods);
+    base_ = stack_->empty() ? std::shared_ptr<tree::Disc>(std::shared_ptr<void>(), original_.get())
+                            : open_edited_disc(image_path, *original_, stack_->containers(), cache_, [] { return std::string(); });
     // Each container's applied edits in order; one that no longer encodes,
     // or makes a level fail a check it passed, is turned into a refused one
     // and the rest go on.
@@ -114,7 +110,7 @@ Session::Session(const std::string& image_path, const std::string& edits_dir, ui
     for (const auto& [key, records] : by_container) {
         std::unique_ptr<ContainerParts> parts;
         try {
-            parts = open_parts(key, read_container(*original_, key));
+            parts = open_parts(key, read_container(*base_, key));
         } catch (const std::exception& e) {
             for (const auto& [r, target] : records) failed.emplace_back(r->path, fmt::format("no longer applies: {}", e.what()));
             continue;
@@ -122,7 +118,7 @@ Session::Session(const std::string& image_path, const std::string& edits_dir, ui
         for (const auto& [r, target] : records) {
             try {
                 auto trial = parts->clone();
-                apply_edit(*trial, *original_, target, store_->stored(*r));
+                apply_edit(*trial, *base_, target, store_->stored(*r));
                 parts = std::move(trial);
                 ++replayed;
             } catch (const std::exception& e) {
@@ -144,7 +140,7 @@ Session::Session(const std::string& image_path, const std::string& edits_dir, ui
             ++it;
             continue;
         }
-        const auto before = failing_checks(*original_, key.index);
+        const auto before = failing_checks(*base_, key.index);
         std::string problem;
         for (const auto& [name, detail] : failing_checks(*current_, key.index))
             if (!before.count(name) && problem.empty()) problem = fmt::format("the edited level fails its check \"{}\": {}", name, detail);
@@ -199,21 +195,10 @@ std::shared_ptr<tree::Disc> Session::disc() const {
 }
 
 std::shared_ptr<tree::Disc> Session::build(const std::map<ContainerKey, Bytes>& containers) const {
-    std::shared_ptr<const tree::ImagePatch> patch;
-    NewContainers placed;
-    for (const auto& [key, bytes] : containers) placed.emplace_back(place_of(*original_, key), bytes);
-    if (!containers.empty()) patch = std::make_shared<tree::ImagePatch>(lay_out(*original_, placed));
+    auto all = stack_->containers();  // the mod folders' containers, under DIR's
+    for (const auto& [key, bytes] : containers) all[key] = bytes;
     const Session* self = this;
-    return tree::open_disc(image_path_, tree::DiscSetup{patch, cache_, [self](tree::Disc& disc) {
-        const uint64_t root = tree::Tree::kRootIno;
-        disc.tree.add_file(root, "edited.iso", std::make_shared<tree::ImageSlice>(*disc.image, 0, disc.image->size()),
-                           tree::Origins::generated("the image file, with the containers of every applied edit re-encoded",
-                                                    "edited.iso: every sector no edit touches as the image holds it (README, Modding)"));
-        if (const auto meta = disc.tree.lookup(root, ".gcfs"))
-            disc.tree.add_file(*meta, "edits", std::make_shared<tree::LiveText>([self] { return self->render(); }),
-                               tree::Origins::generated("none: the edits folder's journal, written when read",
-                                                        "every edit, its state and the containers it changed"));
-    }});
+    return open_edited_disc(image_path_, *original_, all, cache_, [self] { return self->render(); });
 }
 
 void Session::note_times() {
@@ -537,13 +522,13 @@ std::vector<const EditRecord*> Session::resting_on(ContainerKey key, const std::
 }
 
 Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content, std::string* status, std::vector<Follower>* followers) const {
-    auto parts = open_parts(key, read_container(*original_, key));
+    auto parts = open_parts(key, read_container(*base_, key));
     const auto resting = path ? resting_on(key, *path) : std::vector<const EditRecord*>{};
     for (const auto& r : store_->records()) {
         const auto target = edit_target(original_->scan, r.path);
         if (!r.applied() || !target || target->key != key || (path && r.path == *path)) continue;
         if (std::find(resting.begin(), resting.end(), &r) != resting.end()) continue;
-        apply_edit(*parts, *original_, *target, store_->stored(r));
+        apply_edit(*parts, *base_, *target, store_->stored(r));
     }
     // The rows of the file as the edits after its earlier one were made over
     // them (`from`), and as they are now (`to`): numbers those edits name of
@@ -553,16 +538,18 @@ Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content,
     const auto target = path ? edit_target(original_->scan, *path) : std::nullopt;
     if (earlier && !resting.empty()) {
         const auto shown = [](const tree::Disc& disc, const std::string& file) {
-            const auto ino = disc.tree.resolve(file);
-            if (!ino) throw EditRefused(fmt::format("{} is not in the tree", file));
-            return whole(*disc.tree.node(*ino)->source);
+            try {
+                return file_bytes(disc, file);
+            } catch (const std::runtime_error& e) {
+                throw EditRefused(e.what());
+            }
         };
         if (content) {
             from = shown(*disc(), *path);
             to = *content;
         } else {  // taken back: the shown rows by the disc's numbers, and the disc's file
-            from = rebase_edit(*parts, *original_, *target, store_->stored(*earlier), shown(*disc(), *path));
-            to = shown(*original_, *path);
+            from = rebase_edit(*parts, *base_, *target, store_->stored(*earlier), shown(*disc(), *path));
+            to = shown(*base_, *path);
         }
     }
     if (path && content) {
@@ -573,9 +560,9 @@ Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content,
             for (const EditRecord* r : resting) after.push_back(*edit_target(original_->scan, r->path));
             const Bytes stored = store_->stored(*earlier);
             if (!after.empty()) *content = before_followers(*target, from, stored, *content, after);
-            *content = rebase_edit(*parts, *original_, *target, stored, *content);
+            *content = rebase_edit(*parts, *base_, *target, stored, *content);
         }
-        *status = apply_edit(*parts, *original_, *target, *content);
+        *status = apply_edit(*parts, *base_, *target, *content);
     }
     for (const EditRecord* r : resting) {
         const EditTarget follower = *edit_target(original_->scan, r->path);
@@ -583,7 +570,7 @@ Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content,
         try {
             const auto followed = from.empty() ? std::nullopt : follow_edit(*target, from, to, follower, stored);
             if (followers) followers->push_back({r->path, followed});
-            apply_edit(*parts, *original_, follower, followed ? *followed : stored);
+            apply_edit(*parts, *base_, follower, followed ? *followed : stored);
         } catch (const EditRefused& e) {
             throw EditRefused(fmt::format("the edit of {} made after this file's earlier one would no longer apply ({}); save that file "
                                           "again first, or take it back",
@@ -842,42 +829,7 @@ int Session::rename(const std::string& folder, const std::string& name, const st
 
 std::string Session::render() const {
     std::lock_guard lock(mutex_);
-    return store_->render();
-}
-
-void write_image(const Session& session, const std::string& out_path) {
-    const auto disc = session.disc();
-    const std::string& image_path = disc->image->path();
-    const std::string folder = [&] {
-        const size_t slash = out_path.rfind('/');
-        return slash == std::string::npos ? std::string(".") : slash == 0 ? std::string("/") : out_path.substr(0, slash);
-    }();
-    // An unnamed file (O_TMPFILE): a pack killed part way leaves nothing behind.
-    const UniqueFd out(::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644));
-    if (!out) throw std::runtime_error(fmt::format("cannot write in {}: {}", folder, std::strerror(errno)));
-    std::vector<uint8_t> buffer(4 << 20);
-    for (uint64_t at = 0; at < disc->image->size(); at += buffer.size()) {
-        const uint64_t n = std::min<uint64_t>(buffer.size(), disc->image->size() - at);
-        if (!disc->image->read(at, std::span(buffer).first(n)))
-            throw std::runtime_error(fmt::format("cannot read {} at byte {}: {}", image_path, at, std::strerror(errno)));
-        for (uint64_t done = 0; done < n;) {
-            const ssize_t w = ::write(out.get(), buffer.data() + done, n - done);
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) throw std::runtime_error(fmt::format("cannot write {}: {}", out_path, std::strerror(errno)));
-            done += static_cast<uint64_t>(w);
-        }
-    }
-    if (::fsync(out.get()) != 0) throw std::runtime_error(fmt::format("cannot write {}: {}", out_path, std::strerror(errno)));
-    // Linked under a name of its own first, then renamed over OUT: OUT is the old file or the whole new one.
-    const std::string staged = fmt::format("{}.gcfs-pack-{}", out_path, ::getpid());
-    const std::string fd_path = fmt::format("/proc/self/fd/{}", out.get());
-    if (::linkat(AT_FDCWD, fd_path.c_str(), AT_FDCWD, staged.c_str(), AT_SYMLINK_FOLLOW) != 0)
-        throw std::runtime_error(fmt::format("cannot write {}: {}", staged, std::strerror(errno)));
-    if (::rename(staged.c_str(), out_path.c_str()) != 0) {
-        const int error = errno;
-        ::unlink(staged.c_str());
-        throw std::runtime_error(fmt::format("cannot write {}: {}", out_path, std::strerror(error)));
-    }
+    return stack_->empty() ? store_->render() : stack_->render() + "\nedits folder, on top:\n" + store_->render();
 }
 
 }  // namespace gcfs::edit

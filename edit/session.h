@@ -31,16 +31,18 @@
 #include "edit/deferred.h"
 #include "edit/edit_kinds.h"
 #include "edit/edit_store.h"
+#include "edit/mods/mod_stack.h"
 #include "tree/tree_builder.h"
 
 namespace gcfs::edit {
 
 class Session {
 public:
-    // Opens the image (an absolute path), DIR's journal and every applied
-    // edit. Throws EditStoreError (DIR unusable or in use) or what
-    // tree::open_disc throws.
-    Session(const std::string& image_path, const std::string& edits_dir, uint64_t cache_bytes);
+    // Opens the image (an absolute path), the mod folders `mods` stacked over
+    // it (read-only, edit/mods/mod_stack.h), DIR's journal and every applied
+    // edit, over the stack. Throws EditStoreError (DIR unusable or in use, a
+    // mod folder unreadable) or what tree::open_disc throws.
+    Session(const std::string& image_path, const std::string& edits_dir, uint64_t cache_bytes, const std::vector<std::string>& mods = {});
     ~Session();
 
     // The generation to serve; a request keeps the one it started with, and
@@ -137,7 +139,11 @@ private:
 
     std::string image_path_;
     std::shared_ptr<cache::LruCache> cache_;
-    std::unique_ptr<tree::Disc> original_;  // the image as recorded: scans and containers come from it
+    std::unique_ptr<tree::Disc> original_;  // the image as recorded: where containers lie
+    std::unique_ptr<mods::ModStack> stack_; // the mod folders under DIR's edits
+    // What DIR's edits are made over: the image, or the image as the mod
+    // folders change it. Containers, shown files and level checks come from it.
+    std::shared_ptr<tree::Disc> base_;
     mutable std::mutex mutex_;              // one apply at a time; guards what follows
     std::unique_ptr<EditStore> store_;
     std::map<ContainerKey, formats::Bytes> containers_;  // every edited container
@@ -151,10 +157,5 @@ private:
     uint64_t next_scratch_ = kScratchBase;
     std::unique_ptr<Deferred> deferred_;  // last: its tasks use what is above
 };
-
-// The session's current image, written to `out_path` (gcfs pack): the same
-// bytes edited.iso shows. Written to an unnamed file in OUT's folder and
-// linked in when whole, so a killed pack leaves nothing behind.
-void write_image(const Session& session, const std::string& out_path);
 
 }  // namespace gcfs::edit

@@ -104,6 +104,19 @@ std::string apply_o_option(const std::string& list, MountOptions& options) {
             options.index_ahead = false;
         } else if (item == "noindex") {
             options.persistent_index = false;
+        } else if (item.rfind("mods=", 0) == 0) {
+            // Folders joined by ':' (a ',' ends the -o item), each made absolute.
+            options.mods_dirs.clear();
+            for (size_t at = 5; at <= item.size();) {
+                const size_t colon = std::min(item.find(':', at), item.size());
+                const std::string folder = item.substr(at, colon - at);
+                const auto path = path_option("edits=" + folder);
+                if (folder.empty() || !path->error.empty())
+                    return fmt::format("bad mods '{}': {}\nusage: gcfs mount IMAGE MOUNTPOINT -o mods=MOD1:MOD2[,edits=DIR]", item.substr(5),
+                                       folder.empty() ? "an empty folder name" : path->error);
+                options.mods_dirs.push_back(path->value);
+                at = colon + 1;
+            }
         } else if (const auto path = path_option(item)) {
             if (!path->error.empty()) return path->error;
             (path->key == "index_dir" ? options.index_dir : path->key == "edits" ? options.edits_dir : options.log_file) = path->value;

@@ -22,6 +22,7 @@ struct MountOptions {
     bool persistent_index = true;
     std::string index_dir;
     std::string edits_dir;  // -o edits=DIR: writable for what gcfs encodes (edit/session.h); empty: read-only
+    std::vector<std::string> mods_dirs;  // -o mods=A:B: edits folders stacked under it, only read (edit/mods/mod_stack.h)
     std::string log_file;   // -o log=FILE: every log line appended there too (the tail is in .gcfs/log)
     std::vector<std::string> fuse_options;  // passed through to libfuse (allow_other, ...)
 };

@@ -19,6 +19,7 @@ void add_mount_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("-d,--debug", options->debug, "foreground with libfuse debug output");
     cmd->add_option("-o", *o_lists,
                     "mount options: cache_size=SIZE (default 512M), edits=DIR (writable for what gcfs encodes, the image untouched), "
+                    "mods=A:B (edits folders stacked in order under DIR, only read), "
                     "log=FILE (every log line there too), noxattr, noindexahead, noindex, index_dir=DIR, allow_other, any other libfuse option")
         ->allow_extra_args(false);
     cmd->callback([options, o_lists, &exit_code] {
@@ -45,10 +46,15 @@ void add_mount_command(CLI::App& app, int& exit_code) {
         }
         fs::Served served;
         std::unique_ptr<edit::Session> session;
+        std::shared_ptr<edit::mods::StackedImage> stacked;
         if (!options->edits_dir.empty()) {
-            session = open_edit_session(options->image, options->edits_dir, options->cache_bytes, exit_code);
+            session = open_edit_session(options->image, options->edits_dir, options->cache_bytes, exit_code, options->mods_dirs);
             if (!session) return;
             served.session = session.get();
+        } else if (!options->mods_dirs.empty()) {
+            stacked = open_stacked_image(options->image, options->mods_dirs, options->cache_bytes, exit_code);
+            if (!stacked) return;
+            served.fixed = stacked->disc;
         } else {
             served.fixed = open_image(options->image, options->cache_bytes, exit_code);
             if (!served.fixed) return;

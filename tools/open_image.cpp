@@ -37,8 +37,13 @@ std::unique_ptr<tree::Disc> open_image(const std::string& image, uint64_t cache_
 }
 
 std::unique_ptr<edit::Session> open_edit_session(const std::string& image, const std::string& edits_dir, uint64_t cache_bytes,
-                                                 int& exit_code) {
-    return opened(image, exit_code, [&] { return std::make_unique<edit::Session>(image, edits_dir, cache_bytes); });
+                                                 int& exit_code, const std::vector<std::string>& mods) {
+    return opened(image, exit_code, [&] { return std::make_unique<edit::Session>(image, edits_dir, cache_bytes, mods); });
+}
+
+std::shared_ptr<edit::mods::StackedImage> open_stacked_image(const std::string& image, const std::vector<std::string>& mods, uint64_t cache_bytes,
+                                                             int& exit_code) {
+    return opened(image, exit_code, [&] { return edit::mods::open_stacked(image, mods, cache_bytes); });
 }
 
 std::optional<uint64_t> find_in_tree(const tree::Disc& disc, const std::string& path, const char* command, bool want_file,

@@ -48,6 +48,18 @@ for pick in "0 mobies.csv" "3 cameras.csv" "6 settings.json" "7 help/us_english.
     python3 -c 'import struct, sys; g = open(sys.argv[1], "rb").read(); sys.stdout.buffer.write(struct.pack("<I", len(g)) + g + bytes([int(sys.argv[3])]) + open(sys.argv[2], "rb").read())' \
         "$WORK/gp.bin" "$WORK/gp.txt" "$pick_index" > "$WORK/seeds/edit_text/$seed_name"
 done
+# mod_merge: a grain byte, then a file as shown and two mods' versions of it, NUL between
+# (fuzz_mod_merge.cpp's layout): cells of one row, a row copied and one removed, cues, messages.
+mkdir -p "$WORK/seeds/mod_merge"
+for pick in "0 gameplay/mobies.csv 2s/,0,/,7,/ 3p;5d" "1 gameplay/help/us_english.txt 1s/X/Y/ \$a4200\tnew" "3 gameplay/settings.json 2s/0/1/ 3s/1/2/"; do
+    read -r grain file one two <<< "$pick"
+    "$GCFS" cat "$disc" "LEVEL00/$file" > "$WORK/mm-base"
+    { printf "\\x$(printf %02x "$grain")"; cat "$WORK/mm-base"; printf '\0'; sed "$one" "$WORK/mm-base"; printf '\0'; sed "$two" "$WORK/mm-base"; } \
+        > "$WORK/seeds/mod_merge/$grain-$(basename "$file")"
+done
+"$GCFS" cat "$disc" global/mpeg/00.en.srt > "$WORK/mm-base"
+{ printf '\x02'; cat "$WORK/mm-base"; printf '\0'; sed 's/Hello/Hi/' "$WORK/mm-base"; printf '\0'; sed 's/00:00:01,001/00:00:01,500/' "$WORK/mm-base"; } \
+    > "$WORK/seeds/mod_merge/2-srt"
 # edit_scene: LEVEL00's gameplay.bin, then a level.glb as shown, as a text
 # .gltf with its buffer embedded, and saved with a moby moved, a tie
 # copied (Blender's "name.001") and a shrub's node gone (fuzz_edit_scene.cpp's layout).
