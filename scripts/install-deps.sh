@@ -13,7 +13,7 @@ build=(build-essential cmake ninja-build pkg-config
 # renders gcfs(1) with `man --warnings` (a minbase root has no man). Node.js
 # and npm run the Khronos glTF validator (a machine that already has Node.js
 # with its npm, from another packaging, keeps it).
-test_tools=(meson genisoimage python3 python3-numpy python3-pil dbus python3-dbus python3-gi imagemagick ffmpeg assimp-utils pngcheck blender clang libclang-rt-14-dev debootstrap man-db)
+test_tools=(meson genisoimage python3 python3-numpy python3-pil dbus python3-dbus python3-gi imagemagick ffmpeg assimp-utils pngcheck xdelta3 blender clang libclang-rt-14-dev debootstrap man-db)
 packages=("${build[@]}")
 if [ "${1:-test}" = test ]; then
     packages+=("${test_tools[@]}")

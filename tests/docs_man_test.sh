@@ -8,7 +8,7 @@ GCFS=$1; PAGE=$2
 source "$(dirname "$0")/mount/lib.sh"
 # --help: the option column of each "  -x,--name ARG   text" line.
 help_options() {
-    for sub in "" mount mkdisc ls cat extract verify; do "$GCFS" $sub --help; done |
+    for sub in "" mount mkdisc ls cat extract verify pack diff edits; do "$GCFS" $sub --help; done |
         grep -E '^  -' | awk '{print $1}' | tr ',' '\n' | grep -oE -- '^--?[a-z][a-z-]*' | sort -u
 }
 # gcfs(1): the tag line after each .TP of the OPTIONS section, "\-x", "\-\-name".
@@ -30,7 +30,7 @@ damage_kinds_in_page() {
     [ $n -ge 10 ]
 }
 check "every damage kind of --help is in the page" damage_kinds_in_page
-for sub in mount mkdisc ls cat extract verify; do
+for sub in mount mkdisc ls cat extract verify pack diff edits; do
     check "the page documents 'gcfs $sub'" grep -q "^\.B gcfs $sub" "$PAGE"
     check "gcfs --help lists '$sub'" bash -c "'$GCFS' --help | grep -qE '^  $sub '"
 done

@@ -217,9 +217,10 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {".gcfs/log", "the program's last log lines (up to 500, oldest first): each EIO's line with the file and byte offset, whatever syslog keeps"},
     {".gcfs/stats", "cache budget, resident and live bytes, hits, misses, loads that waited for room, bytes decoded and walked past to reach a window, and every read error so far"},
     {"edited.iso", "the image with the containers of every applied edit re-encoded and every other sector as recorded; cmp finds it "
-                   "equal to the image while there are no edits", "mounted with -o edits=DIR"},
-    {".gcfs/edits", "every edit: applied (how it was encoded) or refused (why), and the containers it changed with their new sizes",
-     "mounted with -o edits=DIR"},
+                   "equal to the image while there are no edits", "mounted with -o edits=DIR or -o mods=A:B"},
+    {".gcfs/edits", "every edit: applied (how it was encoded) or refused (why), and the containers it changed with their new sizes; "
+                    "under -o mods, the mod folders in order and every conflict between them",
+     "mounted with -o edits=DIR or -o mods=A:B"},
 });
 
 bool is_digits_token(std::string_view token) {

@@ -167,6 +167,9 @@ std::string readme_text(const DiscScan& disc, const std::string& image_path) {
         "  global/armor/textures/*.png              any PNG of the same size\n"
         "  global/hud/vendor_audio/*.wav            any WAV up to 48 kHz\n"
         "Everything derived follows the edit; edited.iso is the image with the edits applied.\n"
+        "Mounted with -o mods=A:B, the edits folders A, B, ... are stacked in order (read-only; an -o edits=DIR\n"
+        "goes on top): tables merge by cell, help texts by message, settings by key, subtitles by cue; where two\n"
+        "folders changed the same part, or the same other file, the later wins and .gcfs/edits lists the conflict.\n"
         "\n",
         image_path, disc.volume.volume_id, disc.volume.system_id, utc(disc.volume.creation), disc.levels.size(), catalogue_text());
     // From the table of contents alone: a level's own headers are read when
