@@ -255,12 +255,23 @@ Side cue_side(const std::vector<Cue>& cues, const std::vector<Cue>* base, char w
 }
 
 // "HH:MM:SS,mmm" at the start of a times line, in milliseconds (a line that
-// is not one sorts first; the decoder names it).
+// is not one sorts first; the decoder names it). Read by hand: a mod's line
+// may be any length, and std::regex recurses per character.
 int64_t start_ms(const std::string& times) {
-    static const std::regex kStart(R"(^\s*(\d{1,6}):(\d{1,2}):(\d{1,2})[,.](\d{1,3}))");
-    std::smatch m;
-    if (!std::regex_search(times, m, kStart)) return -1;
-    return ((std::stoll(m[1]) * 60 + std::stoll(m[2])) * 60 + std::stoll(m[3])) * 1000 + std::stoll(m[4]);
+    size_t at = times.find_first_not_of(" \t");
+    int64_t parts[4] = {};
+    const char separators[3] = {':', ':', ','};
+    for (int i = 0; i < 4; ++i) {
+        if (at == std::string::npos) return -1;
+        size_t digits = 0;
+        while (at < times.size() && digits < 6 && times[at] >= '0' && times[at] <= '9') parts[i] = parts[i] * 10 + (times[at++] - '0'), ++digits;
+        if (!digits) return -1;
+        if (i < 3) {
+            if (at >= times.size() || (times[at] != separators[i] && !(i == 2 && times[at] == '.'))) return -1;
+            ++at;
+        }
+    }
+    return ((parts[0] * 60 + parts[1]) * 60 + parts[2]) * 1000 + parts[3];
 }
 
 Cut cut_cues(std::string_view base_text, const std::vector<std::string_view>& others) {
