@@ -88,6 +88,16 @@ struct Cut {
     std::function<std::string(std::vector<Part>)> write;
 };
 
+// The image's version and the others, each cut by `side` alone (a grain
+// whose parts do not depend on the image's: messages, keys).
+template <class SideOfText>
+Cut cut_each(std::string_view base, const std::vector<std::string_view>& others, SideOfText side) {
+    Cut cut;
+    cut.base = side(base);
+    for (std::string_view text : others) cut.others.push_back(side(text));
+    return cut;
+}
+
 // ---- tables: rows by their key cells ----
 
 // The leading columns that name a row (formats/gameplay/export: index, or
@@ -192,9 +202,7 @@ Side help_side(std::string_view text) {
 }
 
 Cut cut_help(std::string_view base, const std::vector<std::string_view>& others) {
-    Cut cut;
-    cut.base = help_side(base);
-    for (std::string_view text : others) cut.others.push_back(help_side(text));
+    Cut cut = cut_each(base, others, help_side);
     cut.field_names = {"its line"};
     cut.describe = [](const std::string& key) {
         const size_t hash = key.rfind('#');
@@ -302,9 +310,7 @@ Side settings_side(std::string_view text) {
 }
 
 Cut cut_settings(std::string_view base, const std::vector<std::string_view>& others) {
-    Cut cut;
-    cut.base = settings_side(base);
-    for (std::string_view text : others) cut.others.push_back(settings_side(text));
+    Cut cut = cut_each(base, others, settings_side);
     cut.field_names = {"its value"};
     cut.describe = [](const std::string& key) { return fmt::format("key {:?}", key); };
     cut.write = [](std::vector<Part> parts) {
