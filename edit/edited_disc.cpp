@@ -28,8 +28,10 @@ std::shared_ptr<tree::Disc> open_edited_disc(const std::string& image_path, tree
 
 formats::Bytes file_bytes(const tree::Disc& disc, const std::string& path) {
     const auto ino = disc.tree.resolve(path);
-    if (!ino || disc.tree.node(*ino)->type != tree::NodeType::file) throw std::runtime_error(fmt::format("{} is not in the tree", path));
-    const auto& source = *disc.tree.node(*ino)->source;
+    // Held: a node of a run of files (help/, pvars/) is made for the asking and lives in its NodeRef.
+    const tree::NodeRef node = ino ? disc.tree.node(*ino) : tree::NodeRef();
+    if (!node || node->type != tree::NodeType::file) throw std::runtime_error(fmt::format("{} is not in the tree", path));
+    const auto& source = *node->source;
     formats::Bytes out(source.size());
     const auto outcome = source.read(0, out);
     if (!outcome.ok()) throw std::runtime_error(fmt::format("{}: {}", path, outcome.error));

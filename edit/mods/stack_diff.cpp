@@ -9,6 +9,7 @@
 #include "edit/mods/merge.h"
 #include "formats/audio/wav_read.h"
 #include "formats/export/png_read.h"
+#include "tree/log_escape.h"
 
 namespace gcfs::edit::mods {
 namespace {
@@ -108,7 +109,7 @@ std::vector<FileDiff> diff_files(const tree::Disc& original, const tree::Disc& e
                 diff_bytes(was, is, d);
             }
         } catch (const std::exception& e) {
-            d.changes.push_back({{"text", fmt::format("cannot be compared: {}", e.what())}, {"change", "unreadable"}});
+            d.changes.push_back({{"text", fmt::format("cannot be compared: {}", tree::escape_log_text(e.what()))}, {"change", "unreadable"}});
         }
         out.push_back(std::move(d));
     }

@@ -98,6 +98,15 @@ def sha(path):
 image = "disc.iso"
 subprocess.run([gcfs, "mkdisc", image, "--levels", "2", "--seed", "11"], check=True, stdout=subprocess.DEVNULL)
 tex, mobies, sound = "LEVEL00/textures/tfrag_001.png", "LEVEL00/gameplay/mobies.csv", "LEVEL00/audio/sfx_001.wav"
+help_file, cues = "LEVEL00/gameplay/help/us_english.txt", "global/mpeg/00.en.srt"
+
+
+def replace_line(m, rel, number, text):
+    """Line `number` (from 1) of a text file replaced, the file written back whole (as vim saves)."""
+    lines = m.read(rel).decode().split("\n")
+    lines[number - 1] = text
+    with open(m.path(rel), "w") as f:
+        f.write("\n".join(lines))
 
 # ---- three mods, each made by its own edit mount
 m = mount(image, "edits=A", "mnt-a")
@@ -105,11 +114,17 @@ uid = rows(m.read(mobies))[0]["uid"]
 old = rows(m.read(mobies))[0]
 a_pixels = paint(m, tex, 1, "a.png")
 set_cell(m, mobies, uid, "bolts", "77")
+help_id = m.read(help_file).decode().split("\n")[0].split("\t")[0]
+replace_line(m, help_file, 1, help_id + "\tMod A's first message")
+replace_line(m, cues, 3, "Mod A's first cue.")  # cue 1's text (SubRip: number, times, text)
 check("mod A: the texture and the bolts cell apply", pixels(m.path(tex)) == a_pixels and rows(m.read(mobies))[0]["bolts"] == "77")
 m.close()
 
 m = mount(image, "edits=B", "mnt-b")
 set_cell(m, mobies, uid, "draw_distance", "99")
+second_help = m.read(help_file).decode().split("\n")[1]
+replace_line(m, help_file, 2, second_help.split("\t")[0] + "\tMod B's second message")
+replace_line(m, cues, 7, "Mod B's second cue.")  # cue 2's text
 subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=330:duration=0.8:sample_rate=22050", "-ac", "1", "tone.wav"],
                check=True)
 shutil.copyfile("tone.wav", m.path(sound))
@@ -132,6 +147,12 @@ check("-o mods=A:B:C: the row has A's bolts and B's draw distance", row["bolts"]
 check("...the other cells of the row as the image has them", all(row[k] == old[k] for k in old if k not in ("bolts", "draw_distance")))
 check("...C's texture (the later folder wins)", pixels(m.path(tex)) == c_pixels)
 check("...B's sound", m.read(sound) == b_sound)
+shown_help = m.read(help_file).decode()
+check("...A's and B's help messages, different messages of one file, both", "Mod A's first message" in shown_help and "Mod B's second message" in shown_help,
+      shown_help[:300])
+shown_cues = m.read(cues).decode()
+check("...A's and B's cues, different cues of one subtitle file, both", "Mod A's first cue." in shown_cues and "Mod B's second cue." in shown_cues,
+      shown_cues[:300])
 listing = m.read(".gcfs/edits").decode()
 conflicts = [line for line in listing.splitlines() if line.startswith("conflict")]
 check(".gcfs/edits lists the texture conflict between A and C, and no other",
@@ -159,6 +180,8 @@ text = r.stdout
 check("gcfs diff names the bolts cell with its old and new value and the row's uid",
       r.returncode == 0 and "(uid %s), bolts: \"%s\" -> \"77\"" % (uid, old["bolts"]) in text, text)
 check("...the draw distance cell", "(uid %s), draw_distance: \"%s\" -> \"99\"" % (uid, old["draw_distance"]) in text, text)
+check("...the help messages and the cues with their old and new text",
+      "message %s, its line:" % help_id in text and "Mod B's second message" in text and "cue 1, its text:" in text and "\"Mod B's second cue.\"" in text, text)
 check("...the texture's changed pixels and their box", tex + " (picture)" in text and "pixels changed, within x" in text, text)
 check("...the sound's old and new length", sound + " (sound)" in text and " s (" in text and "-> 0.8" in text, text)
 r = run(gcfs, "diff", "--json", image, "A", "B", "C")
