@@ -59,7 +59,7 @@ EditStore::EditStore(const std::string& dir, std::string image_key, std::string 
 }
 
 EditStore EditStore::inspect(const std::string& dir) {
-    EditStore store{SafeFolder(dir)};
+    EditStore store{SafeFolder(dir, false)};
     store.load(false);
     return store;
 }

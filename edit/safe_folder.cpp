@@ -62,9 +62,9 @@ int UniqueFd::release() {
     return fd;
 }
 
-SafeFolder::SafeFolder(std::string root) : root_(std::move(root)) {
+SafeFolder::SafeFolder(std::string root, bool create) : root_(std::move(root)) {
     std::error_code error;
-    std::filesystem::create_directories(root_, error);
+    if (create) std::filesystem::create_directories(root_, error);
     if (error) throw EditStoreError(fmt::format("cannot make {}: {}", root_, error.message()));
     fd_ = UniqueFd(::open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK));
     if (!fd_) throw EditStoreError(fmt::format("cannot open the folder {}: {}", root_, std::strerror(errno)));

@@ -48,8 +48,9 @@ private:
 
 class SafeFolder {
 public:
-    // Opens `root` (an absolute path), creating it and its parents when absent.
-    explicit SafeFolder(std::string root);
+    // Opens `root` (an absolute path), creating it and its parents when
+    // absent and `create` (a folder only read is never made).
+    explicit SafeFolder(std::string root, bool create = true);
     const std::string& root() const { return root_; }
     int fd() const { return fd_.get(); }
 

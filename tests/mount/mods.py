@@ -227,6 +227,16 @@ check("-o mods=A:B,edits=D: a save lands on top of the stack, A's and B's cells 
 m.close()
 check("...the mod folders unchanged by it", tree_digest("A") == digests["A"] and tree_digest("B") == digests["B"])
 
+# ---- folders that cannot be stacked: refused with the reason (exit 9), nothing made
+os.makedirs("mnt-x", exist_ok=True)
+r = run(gcfs, "mount", image, "mnt-x", "-o", "mods=A:no-such-mod")
+check("a mod folder that is not there is refused (exit 9) and not made", r.returncode == 9 and "no-such-mod" in r.stderr
+      and not os.path.exists("no-such-mod"), r.stderr)
+subprocess.run([gcfs, "mkdisc", "other.iso", "--levels", "2", "--seed", "12"], check=True, stdout=subprocess.DEVNULL)
+r = run(gcfs, "mount", "other.iso", "mnt-x", "-o", "mods=A")
+check("a mod folder of another image is refused (exit 9), naming it", r.returncode == 9 and "another image" in r.stderr, r.stderr)
+check("...and nothing was mounted", not os.path.ismount("mnt-x"))
+
 # ---- a full-scale disc: a one-texture mod's patch is under 1 MiB
 full = "full.iso"
 subprocess.run([gcfs, "mkdisc", full, "--scale", "full", "--levels", "2", "--seed", "5"], check=True, stdout=subprocess.DEVNULL)
