@@ -8,6 +8,10 @@
 
 namespace gcfs::edit {
 
+std::string image_key(const tree::Disc& original) {
+    return fmt::format("{}-{}", original.image->file_size(), original.scan.toc_digest.text());
+}
+
 std::shared_ptr<tree::Disc> open_edited_disc(const std::string& image_path, tree::Disc& original, const std::map<ContainerKey, formats::Bytes>& containers,
                                              std::shared_ptr<cache::LruCache> cache, std::function<std::string()> render) {
     std::shared_ptr<const tree::ImagePatch> patch;

@@ -15,6 +15,10 @@
 
 namespace gcfs::edit {
 
+// The key an edits folder's journal carries for `original`, the image it
+// was made over: its size and table-of-contents digest.
+std::string image_key(const tree::Disc& original);
+
 // `render` writes .gcfs/edits when it is read.
 std::shared_ptr<tree::Disc> open_edited_disc(const std::string& image_path, tree::Disc& original, const std::map<ContainerKey, formats::Bytes>& containers,
                                              std::shared_ptr<cache::LruCache> cache, std::function<std::string()> render);

@@ -16,12 +16,9 @@
 #include "edit/containers.h"
 #include "edit/edited_disc.h"
 #include "edit/edit_kinds.h"
-#include "edit/image_layout.h"
 #include "edit/level_parts.h"
 #include "edit/notify.h"
 #include "edit/writer_state.h"
-#include "tree/level_folder.h"
-#include "tree/verify.h"
 
 namespace gcfs::edit {
 
@@ -87,10 +84,6 @@ std::string derived_folder(const std::string& path) {
 }
 
 }  // namespace
-
-std::string Session::image_key(const tree::Disc& original) {
-    return fmt::format("{}-{}", original.image->file_size(), original.scan.toc_digest.text());
-}
 
 Session::Session(const std::string& image_path, const std::string& edits_dir, uint64_t cache_bytes, const std::vector<std::string>& mods)
     : image_path_(image_path), cache_(std::make_shared<cache::LruCache>(cache_bytes)) {

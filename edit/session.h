@@ -48,8 +48,6 @@ public:
     // The generation to serve; a request keeps the one it started with, and
     // an open file the one it was opened in (fs/fuse_ops.cpp).
     std::shared_ptr<tree::Disc> disc() const;
-    // The image key DIR's journal must carry (size and table-of-contents digest).
-    static std::string image_key(const tree::Disc& original);
     // The daemon forked: the edits folder's lock names the process that serves.
     void daemonized() { store_->claim_lock(); }
 

@@ -9,7 +9,6 @@
 #include "edit/edit_kinds.h"
 #include "edit/edited_disc.h"
 #include "edit/mods/merge.h"
-#include "edit/session.h"
 #include "tree/log_escape.h"
 
 namespace gcfs::edit::mods {
@@ -21,7 +20,7 @@ formats::Bytes bytes_of(const std::string& text) { return formats::Bytes(text.be
 }  // namespace
 
 ModStack::ModStack(tree::Disc& original, const std::vector<std::string>& dirs) {
-    const std::string key = Session::image_key(original);
+    const std::string key = image_key(original);
     for (const std::string& dir : dirs) {
         EditStore store = EditStore::inspect(dir);
         if (store.image_key() != key)
