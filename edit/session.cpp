@@ -87,6 +87,8 @@ std::string derived_folder(const std::string& path) {
 
 Session::Session(const std::string& image_path, const std::string& edits_dir, uint64_t cache_bytes, const std::vector<std::string>& mods)
     : image_path_(image_path), cache_(std::make_shared<cache::LruCache>(cache_bytes)) {
+    if (std::find(mods.begin(), mods.end(), edits_dir) != mods.end())
+        throw EditStoreError(fmt::format("{} is both a mod folder (only read) and the edits folder (written): give the edits their own folder", edits_dir));
     original_ = tree::open_disc(image_path, tree::DiscSetup{nullptr, cache_, {}});
     store_ = std::make_unique<EditStore>(edits_dir, image_key(*original_), original_->scan.volume.volume_id);
     stack_ = std::make_unique<mods::ModStack>(*original_, mods);

@@ -236,6 +236,9 @@ subprocess.run([gcfs, "mkdisc", "other.iso", "--levels", "2", "--seed", "12"], c
 r = run(gcfs, "mount", "other.iso", "mnt-x", "-o", "mods=A")
 check("a mod folder of another image is refused (exit 9), naming it", r.returncode == 9 and "another image" in r.stderr, r.stderr)
 check("...and nothing was mounted", not os.path.ismount("mnt-x"))
+r = run(gcfs, "mount", image, "mnt-x", "-o", "mods=A,edits=A")
+check("one folder as both a mod (read) and the edits folder (written) is refused (exit 9)", r.returncode == 9 and "both a mod folder" in r.stderr,
+      r.stderr)
 
 # ---- a full-scale disc: a one-texture mod's patch is under 1 MiB
 full = "full.iso"
