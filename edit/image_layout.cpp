@@ -20,13 +20,24 @@ constexpr uint64_t kRecordBytes = 33;  // ECMA-119 9.1: a directory record's fix
 // Pieces of an image patch, each write landing on what was written before.
 class PatchBuilder {
 public:
+    // `original` is the image file itself (no patch of its own).
     PatchBuilder(const tree::Image& original, uint64_t size) : original_(original) { patch_.size = size; }
 
-    // The bytes the patch shows at [offset, offset + length) so far.
+    // The bytes the patch shows at [offset, offset + length) so far: the
+    // file's (zeros past its end) with each piece over them, as tree::Image
+    // reads a patch, without copying the pieces (a whole container) to ask.
     Bytes read(uint64_t offset, uint64_t length) const {
-        Bytes out(length);
-        if (!tree::Image(original_.path(), std::make_shared<tree::ImagePatch>(patch_)).read(offset, out))
+        Bytes out(length, 0);
+        const uint64_t file = original_.file_size();
+        const uint64_t have = offset < file ? std::min(length, file - offset) : 0;
+        if (have && !original_.read(offset, std::span(out).first(have)))
             throw std::runtime_error(fmt::format("cannot read {} bytes at image byte {}", length, offset));
+        for (const auto& [at, piece] : patch_.pieces) {
+            const uint64_t from = std::max(at, offset), to = std::min(at + piece.size(), offset + length);
+            if (from < to)
+                std::copy(piece.begin() + static_cast<int64_t>(from - at), piece.begin() + static_cast<int64_t>(to - at),
+                          out.begin() + static_cast<int64_t>(from - offset));
+        }
         return out;
     }
     void write(uint64_t offset, Bytes bytes) {

@@ -52,22 +52,28 @@ formats::Result<Bytes> LevelParts::stored(const std::string& part) const {
 
 formats::Result<Bytes> LevelParts::content(const std::string& part) {
     if (const auto it = replaced_.find(part); it != replaced_.end()) return it->second;
-    if (const auto it = decoded_.find(part); it != decoded_.end()) return it->second;
+    auto bytes = recorded(part);
+    if (!bytes.ok()) return bytes.error();
+    return **bytes;
+}
+
+formats::Result<const Bytes*> LevelParts::recorded(const std::string& part) {
+    if (const auto it = decoded_.find(part); it != decoded_.end()) return &it->second;
     auto raw = stored(part);
-    if (!raw.ok()) return raw;
-    if (!compressed(part)) return decoded_[part] = std::move(*raw);
+    if (!raw.ok()) return raw.error();
+    if (!compressed(part)) return &(decoded_[part] = std::move(*raw));
     formats::Result<Bytes> decoded = formats::Bytes{};
     if (part == "core_data") {  // §5.1: the stream does not say; the core header does (§6.1 0x8C)
         auto index = stored("core_index");
-        if (!index.ok()) return index;
+        if (!index.ok()) return index.error();
         if (index->size() < kCoreDecompressedSize + 4)
             return formats::FormatError{Errc::truncated, 0, "core_index is shorter than the core header"};
         decoded = formats::wad_lz::decompress(*raw, static_cast<uint64_t>(formats::s32_at(*index, kCoreDecompressedSize)));
     } else {
         decoded = formats::wad_lz::decompress(*raw);
     }
-    if (!decoded.ok()) return decoded;
-    return decoded_[part] = std::move(*decoded);
+    if (!decoded.ok()) return decoded.error();
+    return &(decoded_[part] = std::move(*decoded));
 }
 
 void LevelParts::replace(const std::string& part, Bytes content) { replaced_[part] = std::move(content); }
@@ -83,7 +89,9 @@ formats::Result<Bytes> LevelParts::rebuild() {
         if (!old.ok()) return old.error();
         auto header = formats::wad_lz::read_header(*old);
         const std::string tag = header.ok() ? header->tag : name;  // §5.1: the tag is not read back; keep the old one
-        parts[name] = formats::wad_lz::compress(content, tag);
+        // The old stream's packets kept away from what changed (wad_lz.h recompress).
+        const auto plain = recorded(name);
+        parts[name] = plain.ok() ? formats::wad_lz::recompress(*old, **plain, content, tag) : formats::wad_lz::compress(content, tag);
     }
     if (const auto core = parts.find("core_data"); core != parts.end()) {
         auto index = content("core_index");

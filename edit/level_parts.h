@@ -29,8 +29,9 @@ public:
     bool changed() const override { return !replaced_.empty(); }
 
     // The container with each replaced part encoded again (a WAD-LZ part
-    // compressed under its old tag; core_data's two sizes in the core header,
-    // formats.md §6.1 0x88 and 0x8C, follow it).
+    // compressed under its old tag, only around what changed, its other
+    // packets kept; core_data's two sizes in the core header, formats.md
+    // §6.1 0x88 and 0x8C, follow it).
     formats::Result<formats::Bytes> rebuild() override;
     std::unique_ptr<ContainerParts> clone() const override { return std::make_unique<LevelParts>(*this); }
 
@@ -39,6 +40,8 @@ public:
 
 private:
     formats::Result<formats::Bytes> stored(const std::string& part) const;  // the recorded bytes of a part
+    // A part decoded as recorded, edits or not: held here, decoded once.
+    formats::Result<const formats::Bytes*> recorded(const std::string& part);
 
     formats::Bytes container_;
     std::map<std::string, formats::Bytes> decoded_;   // parts read so far, as recorded

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "formats/common/bytes.h"
 
@@ -169,5 +170,26 @@ private:
 
 // Emits a stream satisfying every writer constraint of §5.4.
 Bytes compress(ByteSpan input, std::string_view tag);
+
+// §5.4 rule 3's blocks: 0x2000 bytes of stream from the first packet byte.
+constexpr uint64_t kBlockBytes = 0x2000;
+// Every place a pad ends a block in `stream` (the next packet starts a block,
+// rel % kBlockBytes == 0): where a writer can take the stream up again, since
+// no packet state crosses a pad but the output's lookback. In stream order.
+Result<std::vector<StepDecoder::Cursor>> block_starts(ByteSpan stream);
+
+// A stream for `input` that keeps `old`'s packets where they still serve:
+// `old` decodes to `old_plain`, and `input` is that with some bytes changed
+// (the same length or not). The packets before the last block start at or
+// before the first changed byte are kept, so are those from the first block
+// start whose whole lookback (kRestartHistory bytes) lies in the bytes both
+// end with; only what lies between is compressed again, with the kept
+// output before it as history, and joined to the kept tail by pads
+// (formats.md §5.2: a pad skips to the next 0x1000 from +0x10; two bring the
+// join to a block start whether a decoder aligns to 0x1000 or 0x2000). A
+// stream with no such blocks is compressed whole. Either way it decodes to
+// `input` and keeps §5.4's rules; the kept parts are byte for byte `old`'s.
+// An edit to a 28 MB level core costs its neighbourhood, not the core.
+Bytes recompress(ByteSpan old, ByteSpan old_plain, ByteSpan input, std::string_view tag);
 
 }  // namespace gcfs::formats::wad_lz

@@ -277,6 +277,26 @@ Result<uint64_t> measure(ByteSpan stream) {
     });
 }
 
+Result<std::vector<StepDecoder::Cursor>> block_starts(ByteSpan stream) {
+    return capture([&] {
+        const Walk w{stream.data(), checked_end(stream, stream.size()), nullptr, UINT64_MAX};
+        std::vector<Cursor> out;
+        Cursor at;
+        while (at.p < w.end) {
+            const Cursor packet = at;
+            decode_packet<false, true>(w, at.p, at.pos);
+            // §5.2: flag 0x10-0x1F with X == 0 and M != 1 is a pad; M is the
+            // flag's low 3 bits, or E + 7 when they are 0 (so never 1 then).
+            const uint8_t flag = stream[packet.p];
+            if (flag < 0x10 || flag >= 0x20 || (flag & 7) == 1) continue;
+            const uint64_t b0 = packet.p + ((flag & 7) == 0 ? 2 : 1);
+            const bool x_zero = (flag & 8) == 0 && (stream[b0] >> 2) == 0 && stream[b0 + 1] == 0;
+            if (x_zero && at.p < w.end && (at.p - kHeaderSize) % kBlockBytes == 0) out.push_back(at);
+        }
+        return out;
+    });
+}
+
 Result<uint64_t> decompress_into(ByteSpan stream, std::span<uint8_t> out) {
     return capture([&] {
         const uint64_t end = checked_end(stream, stream.size());

@@ -2,6 +2,7 @@
 // obeys every stream constraint of formats.md §5.3-§5.4.
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <cstring>
 #include <vector>
 
@@ -14,7 +15,8 @@ constexpr uint64_t kMinMatch = 3;
 constexpr uint64_t kMaxMatch = 264;       // §5.3: big far matches stop at 264 (Wrench caps all at 264)
 constexpr uint64_t kMaxDistance = 32767;  // §5.3: far matches reach 16385…32767, never the "A" bit
 constexpr uint64_t kMaxLiteral = 273;     // §5.3: big literal, n - 18 in one byte
-constexpr uint64_t kBlock = 0x2000;       // §5.4 rule 3
+constexpr uint64_t kBlock = kBlockBytes;  // §5.4 rule 3
+constexpr uint64_t kPadStep = 0x1000;     // §5.2: where a pad lands
 constexpr uint64_t kBlockLimit = kBlock - 3;
 constexpr int kHashBits = 16;
 constexpr int kMaxProbes = 24;
@@ -30,6 +32,26 @@ public:
         out_[2] = 'D';
         std::memcpy(out_.data() + 7, tag.data(), std::min<size_t>(tag.size(), 9));
     }
+    // Going on after `kept`, a stream's header and packets up to a pad that
+    // ended a block (recompress).
+    explicit PacketWriter(ByteSpan kept) : out_(kept.begin(), kept.end()), last_(Last::pad) {}
+
+    // Brings the stream to a block start (§5.4 rule 3) with pads, so that
+    // packets kept from another stream's block start follow as they were;
+    // §5.2's pad skips to the next 0x1000 from +0x10, so a pad is written at
+    // each 0x1000 on the way. A literal packet last gets one too: the next
+    // packet may be a literal (rule 1).
+    void pad_to_block() {
+        bool separate = last_ == Last::literal;
+        while (rel() % kBlock != 0 || separate) {
+            const uint8_t pad[3] = {0x12, 0x00, 0x00};
+            out_.insert(out_.end(), pad, pad + 3);
+            out_.resize(kHeaderSize + align_up(rel(), kPadStep), 0xEE);
+            last_ = Last::pad;
+            separate = false;
+        }
+    }
+    void append_kept(ByteSpan packets) { out_.insert(out_.end(), packets.begin(), packets.end()); }
 
     void lead_literals(const uint8_t* bytes, uint64_t count) {
         if (count == 0) return;
@@ -214,14 +236,18 @@ private:
 
 }  // namespace
 
-Bytes compress(ByteSpan input, std::string_view tag) {
-    PacketWriter writer(tag);
-    MatchFinder finder(input);
+namespace {
+
+// Greedy matching over input[from, to), the bytes before `from` (up to the
+// longest distance) history a match may reach, into `writer`.
+void encode_range(PacketWriter& writer, ByteSpan input, uint64_t from, uint64_t to) {
+    MatchFinder finder(input.first(to));
+    for (uint64_t h = from > kMaxDistance ? from - kMaxDistance : 0; h < from; ++h) finder.insert(h);
     const uint8_t* data = input.data();
 
     bool have_match = false;
     uint64_t match_length = 0, match_distance = 0;
-    uint64_t literal_start = 0;
+    uint64_t literal_start = from;
     auto flush = [&](uint64_t literal_end) {
         const uint64_t count = literal_end - literal_start;
         if (have_match) {
@@ -231,8 +257,8 @@ Bytes compress(ByteSpan input, std::string_view tag) {
         }
     };
 
-    uint64_t i = 0;
-    while (i < input.size()) {
+    uint64_t i = from;
+    while (i < to) {
         const auto [length, distance] = finder.longest(i);
         if (length == 0) {
             finder.insert(i);
@@ -247,7 +273,43 @@ Bytes compress(ByteSpan input, std::string_view tag) {
         i += length;
         literal_start = i;
     }
-    flush(input.size());
+    flush(to);
+}
+
+}  // namespace
+
+Bytes compress(ByteSpan input, std::string_view tag) {
+    PacketWriter writer(tag);
+    encode_range(writer, input, 0, input.size());
+    return writer.finish();
+}
+
+Bytes recompress(ByteSpan old, ByteSpan old_plain, ByteSpan input, std::string_view tag) {
+    const auto header = read_header(old);
+    const auto blocks = block_starts(old);
+    if (!header.ok() || !blocks.ok()) return compress(input, tag);
+    const uint64_t old_n = old_plain.size(), new_n = input.size(), common = std::min(old_n, new_n);
+    const uint64_t first = static_cast<uint64_t>(std::mismatch(old_plain.begin(), old_plain.begin() + common, input.begin()).first - old_plain.begin());
+    if (first == old_n && first == new_n) return Bytes(old.begin(), old.begin() + header->compressed_size);
+    uint64_t shared_end = 0;  // bytes both end with, after the first change
+    while (shared_end < common - first && old_plain[old_n - 1 - shared_end] == input[new_n - 1 - shared_end]) ++shared_end;
+    // The last block start at or before the first change, and the first one
+    // after it whose whole lookback is in the shared end.
+    std::optional<StepDecoder::Cursor> head, tail;
+    for (const auto& at : *blocks) {
+        if (at.pos <= first) head = at;
+        else if (at.pos >= old_n - shared_end + kRestartHistory && at.pos <= old_n) {
+            tail = at;
+            break;
+        }
+    }
+    PacketWriter writer = head ? PacketWriter(old.first(head->p)) : PacketWriter(tag);
+    const uint64_t middle_end = tail ? tail->pos - old_n + new_n : new_n;
+    encode_range(writer, input, head ? head->pos : 0, middle_end);
+    if (tail) {
+        writer.pad_to_block();
+        writer.append_kept(old.subspan(tail->p, header->compressed_size - tail->p));
+    }
     return writer.finish();
 }
 

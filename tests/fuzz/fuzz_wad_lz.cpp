@@ -1,6 +1,7 @@
 // libFuzzer: the WAD LZ decoder (formats.md §5) on arbitrary streams (whole,
-// prefix, window, window-read-in-pieces and step-by-step decodes agreeing), and the compressor's output decoding
-// back to its input.
+// prefix, window, window-read-in-pieces and step-by-step decodes agreeing), the compressor's output decoding
+// back to its input, and an edit of a stream's decoded bytes compressed again around the change
+// (recompress, which walks the untrusted stream's pads) decoding to the edit.
 #include <algorithm>
 
 #include "formats/wad_lz/wad_lz.h"
@@ -52,6 +53,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 if (!prefix.advance(arrived).ok()) __builtin_trap();
             if (!std::equal(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(half), stepped.begin())) __builtin_trap();
         }
+    }
+    (void)wad_lz::block_starts(input);
+    if (measured.ok() && *measured > 0 && *measured < (1 << 20)) {
+        Bytes plain = *wad_lz::decompress(input, *measured);
+        Bytes edited = plain;
+        edited[edited.size() / 3] ^= 0x5a;  // one byte changed, and a few inserted past the middle
+        edited.insert(edited.begin() + static_cast<std::ptrdiff_t>(edited.size() / 2), {1, 2, 3, 4, 5});
+        const Bytes again = wad_lz::recompress(input, plain, edited, "fuzz");
+        auto back = wad_lz::decompress(again, edited.size());
+        if (!back.ok() || *back != edited) __builtin_trap();
     }
     if (!measured.ok()) {
         (void)wad_lz::decompress(input, size);  // a wrong size must fail cleanly too

@@ -2,6 +2,7 @@
 // hand-made stream per packet kind, and corrupt streams.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -160,11 +161,13 @@ TEST_CASE("WAD LZ hand-made streams for each packet kind") {
     }
 }
 
-TEST_CASE("WAD LZ streams obey the writer constraints of §5.4") {
-    Bytes input = random_bytes(9000, 21);  // §5.6 example 6: a pad appears before 0x2000
-    const Bytes s = wad_lz::compress(input, "");
-    bool saw_pad = false;
-    // Walk the packets by hand: no literal follows a literal, no packet crosses 0x1FFD.
+namespace {
+
+// Walks a stream's packets by hand: no literal follows a literal, no packet
+// crosses 0x1FFD of its block, and every pad (12 00 00) lands where §5.2's
+// decoder goes on (the next 0x1000 from +0x10). Returns the pads met.
+int check_writer_constraints(const Bytes& s) {
+    int pads = 0;
     size_t p = 16;
     bool last_literal = false;
     while (p < s.size()) {
@@ -178,10 +181,10 @@ TEST_CASE("WAD LZ streams obey the writer constraints of §5.4") {
         } else {
             last_literal = false;
             if (f == 0x12 && s[p + 1] == 0 && s[p + 2] == 0) {
-                saw_pad = true;
-                p = 16 + (rel + 0x1fff) / 0x2000 * 0x2000;
-                if (rel % 0x2000 == 0x1ffd) p = 16 + rel + 3;
-                CHECK((p - 16) % 0x2000 == 0);
+                ++pads;
+                CHECK(rel % 0x2000 + 3 <= 0x2000);
+                p = 16 + (rel + 3 + 0xfff) / 0x1000 * 0x1000;
+                for (size_t filler = 16 + rel + 3; filler < p && filler < s.size(); ++filler) CHECK(s[filler] == 0xEE);
                 continue;
             }
             if (f < 0x20) size = ((f & 7) == 0 ? 4 : 3) + (s[p + ((f & 7) == 0 ? 2 : 1)] & 3);
@@ -192,7 +195,75 @@ TEST_CASE("WAD LZ streams obey the writer constraints of §5.4") {
         p += size;
     }
     CHECK(p == s.size());
-    CHECK(saw_pad);
+    return pads;
+}
+
+// Level-core-like bytes: runs of text, repeats and noise, so packets of every kind appear.
+Bytes core_like(size_t n, uint32_t seed) {
+    std::mt19937 rng(seed);
+    Bytes b;
+    while (b.size() < n) {
+        const int kind = static_cast<int>(rng() % 3);
+        const size_t run = 16 + rng() % 400;
+        if (kind == 0 && b.size() > 64) {  // a repeat of something earlier
+            const size_t from = rng() % (b.size() - 32);
+            for (size_t i = 0; i < run && b.size() < n; ++i) b.push_back(b[from + i % 32]);
+        } else {
+            for (size_t i = 0; i < run && b.size() < n; ++i) b.push_back(static_cast<uint8_t>(kind == 1 ? 'a' + rng() % 4 : rng()));
+        }
+    }
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("WAD LZ streams obey the writer constraints of §5.4") {
+    Bytes input = random_bytes(9000, 21);  // §5.6 example 6: a pad appears before 0x2000
+    CHECK(check_writer_constraints(wad_lz::compress(input, "")) > 0);
+}
+
+TEST_CASE("WAD LZ compressed again around an edit: decodes to the edit, keeps the rules, keeps the old packets far from it") {
+    const Bytes plain = core_like(600000, 5);
+    const Bytes old = wad_lz::compress(plain, "coredata");
+    auto starts = wad_lz::block_starts(old);
+    REQUIRE(starts.ok());
+    CHECK(starts->size() > 10);
+    for (const auto& at : *starts) CHECK((at.p - 16) % 0x2000 == 0);
+    struct Case {
+        const char* what;
+        size_t at, removed;
+        Bytes inserted;
+    };
+    const Case cases[] = {
+        {"bytes changed in the middle", 300000, 200, Bytes(200, 0x5a)},
+        {"bytes inserted", 250000, 0, Bytes(1234, 0x11)},
+        {"bytes removed", 250000, 5000, {}},
+        {"the first bytes", 0, 10, Bytes(10, 0x77)},
+        {"the last bytes", 599990, 10, Bytes(10, 0x77)},
+        {"a tail appended", 600000, 0, Bytes(70000, 0x33)},
+        {"nothing", 1000, 0, {}},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.what);
+        Bytes edited = plain;
+        edited.erase(edited.begin() + c.at, edited.begin() + c.at + c.removed);
+        edited.insert(edited.begin() + c.at, c.inserted.begin(), c.inserted.end());
+        const Bytes again = wad_lz::recompress(old, plain, edited, "coredata");
+        auto decoded = wad_lz::decompress(again, edited.size());
+        REQUIRE_MESSAGE(decoded.ok(), decoded.error().describe());
+        CHECK(*decoded == edited);
+        check_writer_constraints(again);
+        auto header = wad_lz::read_header(again);
+        REQUIRE(header.ok());
+        CHECK(header->compressed_size == again.size());
+        CHECK(header->tag == "coredata");
+        // The packets before the edit's block, and past its lookback after it, are the old ones.
+        const size_t same_head = static_cast<size_t>(std::mismatch(old.begin() + 16, old.end(), again.begin() + 16, again.end()).first - old.begin());
+        const size_t same_tail = static_cast<size_t>(std::mismatch(old.rbegin(), old.rend(), again.rbegin(), again.rend()).first - old.rbegin());
+        if (c.at >= 0x4000 && c.removed + c.inserted.size() > 0) CHECK(same_head + 0x4000 >= c.at / 4);  // the compressed prefix is kept
+        if (c.at + c.removed + 0x20000 < plain.size()) CHECK(same_tail > old.size() / 4);
+        if (c.removed + c.inserted.size() == 0) CHECK(again == old);
+    }
 }
 
 TEST_CASE("WAD LZ rejects corrupt streams with typed errors") {
