@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 #include <vector>
@@ -83,6 +84,8 @@ formats::vcdiff::Written write_image_delta(tree::Disc& original, tree::Disc& edi
                 if (at >= m.at && at < m.at + m.bytes) return m.from + (at - m.at);
             return at;
         };
+        for (const Moved& m : moved) files.breaks.insert(files.breaks.end(), {m.at, m.at + m.bytes});
+        std::sort(files.breaks.begin(), files.breaks.end());
         files.write = [&](formats::ByteSpan piece) {
             write_all(fd, piece.data(), piece.size(), out_path);
             return true;

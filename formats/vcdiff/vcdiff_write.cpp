@@ -105,8 +105,10 @@ Written write_delta(const Files& files) {
     };
     emit(ByteSpan(kHeader, sizeof kHeader));
     Bytes target, source;
-    for (uint64_t t = 0; t < files.target_size; t += kWindowBytes) {
-        const uint64_t n = std::min(kWindowBytes, files.target_size - t);
+    for (uint64_t t = 0, n = 0; t < files.target_size; t += n) {
+        n = std::min(kWindowBytes, files.target_size - t);
+        const auto next_break = std::upper_bound(files.breaks.begin(), files.breaks.end(), t);
+        if (next_break != files.breaks.end()) n = std::min(n, *next_break - t);
         target.resize(n);
         if (!files.read_target(t, target)) throw std::runtime_error(fmt::format("the target cannot be read at byte {}", t));
         const uint64_t origin = std::min(files.origin(t), files.source_size);

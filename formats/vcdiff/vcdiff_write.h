@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <vector>
 
 #include "formats/common/bytes.h"
 
@@ -30,6 +31,9 @@ struct Files {
     // Where the target's byte at `offset` is expected in the source (its
     // container's old place); the same offset when nothing moved.
     std::function<uint64_t(uint64_t offset)> origin;
+    // The target offsets where `origin` jumps (a moved container's ends), in
+    // order: a window ends at each, so that all of it has one origin.
+    std::vector<uint64_t> breaks;
     // Takes each piece of the delta in order; false on a write error.
     std::function<bool(ByteSpan piece)> write;
 };

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <functional>
 #include <random>
 
 #include "disc_fixture.h"
@@ -82,14 +83,16 @@ formats::Bytes apply_delta(const formats::Bytes& source, const formats::Bytes& d
     return out;
 }
 
-formats::Bytes delta_of(const formats::Bytes& source, const formats::Bytes& target) {
+formats::Bytes delta_of(const formats::Bytes& source, const formats::Bytes& target, std::function<uint64_t(uint64_t)> origin = nullptr,
+                        std::vector<uint64_t> breaks = {}) {
     formats::Bytes delta;
     formats::vcdiff::Files files;
+    files.breaks = std::move(breaks);
     files.source_size = source.size();
     files.target_size = target.size();
     files.read_source = [&](uint64_t at, std::span<uint8_t> out) { return std::copy_n(source.begin() + at, out.size(), out.begin()), true; };
     files.read_target = [&](uint64_t at, std::span<uint8_t> out) { return std::copy_n(target.begin() + at, out.size(), out.begin()), true; };
-    files.origin = [](uint64_t at) { return at; };
+    files.origin = origin ? origin : [](uint64_t at) { return at; };
     files.write = [&](formats::ByteSpan piece) { return delta.insert(delta.end(), piece.begin(), piece.end()), true; };
     formats::vcdiff::write_delta(files);
     return delta;
@@ -203,6 +206,17 @@ TEST_CASE("the VCDIFF writer: an unchanged file is one COPY a window, a shifted 
     formats::Bytes longer = source;
     longer.resize(source.size() + formats::vcdiff::kWindowBytes + 5, 0x42);
     CHECK(apply_delta(source, delta_of(source, longer)) == longer);
+    // A piece moved to the end (a container that grew): found at its old
+    // place when the writer is told so, its ends breaking the windows.
+    const uint64_t from = 700000, moved = 1500000;
+    formats::Bytes shuffled(source.begin(), source.begin() + from);
+    shuffled.insert(shuffled.end(), source.begin() + from + moved, source.end());
+    const uint64_t lands = shuffled.size();
+    shuffled.insert(shuffled.end(), source.begin() + from, source.begin() + from + moved);
+    const auto origin = [&](uint64_t at) { return at >= lands ? from + (at - lands) : at < from ? at : at + moved; };
+    const formats::Bytes told = delta_of(source, shuffled, origin, {from, lands});
+    CHECK(apply_delta(source, told) == shuffled);
+    CHECK(told.size() < 2000);
 }
 
 TEST_CASE("a stack of two folders made by edit sessions: each one's cell of one row, a third's same cell is a conflict") {
