@@ -11,9 +11,8 @@ import shutil
 import statistics
 import subprocess
 import tempfile
-import time
 
-from run_common import bench_arguments, timed, write_section
+from run_common import Mounted, bench_arguments, timed, write_section
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TITLE = "Patches (issue 57)"
@@ -43,18 +42,11 @@ def main():
     args = bench_arguments(__doc__, HERE)
     gcfs, image = args.gcfs, args.image
     work = tempfile.mkdtemp(prefix="gcfs-bench-patches-")
-    mnt, mod = os.path.join(work, "mnt"), os.path.join(work, "mod")
-    os.makedirs(mnt)
-    proc = subprocess.Popen([gcfs, "mount", "-f", image, mnt, "-o", "edits=" + mod], stderr=subprocess.DEVNULL)
-    for _ in range(400):
-        if os.path.ismount(mnt):
-            break
-        time.sleep(0.05)
-    flipped = os.path.join(work, "flipped.png")  # the same colours: the texture keeps its palette
-    run(["convert", os.path.join(mnt, TEXTURE), "-flip", "PNG32:" + flipped])
-    shutil.copyfile(flipped, os.path.join(mnt, TEXTURE))
-    run(["fusermount3", "-u", mnt])
-    proc.wait()
+    mod = os.path.join(work, "mod")
+    with Mounted([gcfs, "mount", "-f", "-o", "edits=" + mod, image]) as m:
+        flipped = os.path.join(work, "flipped.png")  # the same colours: the texture keeps its palette
+        run(["convert", os.path.join(m.mnt, TEXTURE), "-flip", "PNG32:" + flipped])
+        shutil.copyfile(flipped, os.path.join(m.mnt, TEXTURE))
 
     patch, packed = os.path.join(work, "mod.vcdiff"), os.path.join(work, "packed.iso")
     gcfs_t = median_time([gcfs, "pack", "--vcdiff", image, mod, patch], args.runs)
