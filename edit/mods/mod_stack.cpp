@@ -29,7 +29,9 @@ ModStack::ModStack(tree::Disc& original, const std::vector<std::string>& dirs) {
     }
     std::vector<Planned> planned;
     plan(original, planned);
+    for (const Planned& p : planned) paths_.push_back(p.path);
     build(original, planned);
+    for (const auto& [path, why] : refused_) spdlog::warn("mod edit of {:?} refused: {}", path, why);
 }
 
 std::vector<std::string> ModStack::names(const std::vector<size_t>& layers) const {
@@ -56,7 +58,7 @@ void ModStack::plan(tree::Disc& original, std::vector<Planned>& planned) {
             const auto found = index.find(r.path);
             if (found == index.end()) {
                 index[r.path] = planned.size();
-                planned.push_back({r.path, {li}, theirs, theirs, "", li, r.sequence});
+                planned.push_back({r.path, {li}, theirs, theirs, li, r.sequence});
                 continue;
             }
             Planned& p = planned[found->second];
@@ -152,8 +154,6 @@ void ModStack::build(tree::Disc& original, std::vector<Planned>& planned) {
         for (const std::string& path : applied[it->first]) refused_.emplace_back(path, problem);
         it = containers_.erase(it);
     }
-    for (const auto& [path, why] : refused_) spdlog::warn("mod edit of {:?} refused: {}", path, why);
-    for (const Planned& p : planned) paths_.push_back(p.path);
 }
 
 std::vector<std::string> ModStack::paths() const { return paths_; }

@@ -54,7 +54,6 @@ private:
         std::string path;
         std::vector<size_t> layers;  // that changed it
         formats::Bytes content, last_whole;  // what is applied; the last folder's own file
-        std::string grain_note;      // why a merge fell back to the last folder's file
         size_t order_layer = 0;
         uint64_t order_sequence = 0;
     };

@@ -13,6 +13,7 @@
 #include "disc_fixture.h"
 #include "edit/edited_disc.h"
 #include "edit/mods/merge.h"
+#include "edit/mods/stack_diff.h"
 #include "edit/mods/stacked_image.h"
 #include "edit/session.h"
 #include "formats/vcdiff/vcdiff_write.h"
@@ -259,6 +260,19 @@ TEST_CASE("a stack of two folders made by edit sessions: each one's cell of one 
         const std::string merged = file_text(*stacked->disc, path);
         CHECK(merged.find(",78,") != std::string::npos);
         CHECK(stacked->stack->render().find("conflict  " + path) != std::string::npos);
+    }
+    {
+        // A stack that changes no level (a subtitle of the MPEG WAD) lists and diffs its file too.
+        const std::string cues = "global/mpeg/00.en.srt";
+        std::string srt = file_text(*original, cues);
+        REQUIRE(srt.find("Hello") != std::string::npos);
+        save(base_dir + "/G", cues, srt.replace(srt.find("Hello"), 5, "Hi"));
+        auto stacked = edit::mods::open_stacked(small_disc().path, {base_dir + "/G"}, 16 << 20);
+        CHECK(stacked->stack->paths() == std::vector<std::string>{cues});
+        CHECK(file_text(*stacked->disc, cues).find("Hi, Ratchet") != std::string::npos);
+        const auto diffs = edit::mods::diff_files(*stacked->original, *stacked->disc, stacked->stack->paths());
+        REQUIRE(diffs.size() == 1);
+        CHECK(edit::mods::diff_text(diffs).find("cue 1, its text") != std::string::npos);
     }
     std::filesystem::remove_all(base_dir);
 }
