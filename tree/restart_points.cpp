@@ -69,15 +69,16 @@ std::optional<RestartPoints::Start> RestartPoints::before(uint64_t from) const {
     }
 }
 
-void RestartPoints::offer(const formats::wad_lz::RestartPoint& point) {
+void RestartPoints::offer(const formats::wad_lz::RestartPoint& point, bool window_start) {
     if (point.history.size() != kRestartHistory) return;
     load_saved();
     uint64_t key;
     {
         std::lock_guard lock(mutex_);
+        if (points_.contains(point.pos)) return;
         const uint64_t stretch = point.pos / kSpacing * kSpacing;
         const auto next = points_.lower_bound(stretch);
-        if (next != points_.end() && next->first < stretch + kSpacing) return;
+        if (!window_start && next != points_.end() && next->first < stretch + kSpacing) return;
         key = new_cache_key();
         points_.emplace(point.pos, Known{key, point.p, point.check, true});
     }

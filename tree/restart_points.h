@@ -1,11 +1,11 @@
 // Where a level's core stream can be resumed (wad_lz::RestartPoint), so that
 // a window near the core's end is not decoded from the stream's head each
-// time it is missed: one point per kSpacing of output, met by the windows'
-// walks. The cursors are kept here; each point's 48 KiB history is kept in
+// time it is missed: one point per kSpacing of output and one where each
+// window's lead begins, met by the windows' walks. The cursors are kept here; each point's 48 KiB history is kept in
 // the cache, where it may be evicted, and, with a persistent index, saved in
 // it (cache/index_store.h), whence an evicted or earlier mount's point comes
-// back. A window then costs at most kSpacing plus one walk step (1 MiB) of
-// decoding before its own bytes. A saved point is untrusted: its fields are
+// back. A window then costs nothing before its own lead once it has been
+// decoded, and at most kSpacing plus one walk step (1 MiB) before that. A saved point is untrusted: its fields are
 // bounded here, the decoder holds its output to its check, and one that
 // fails is dropped (drop()) with one log line.
 #pragma once
@@ -38,8 +38,9 @@ public:
     // The furthest point a window at `from` may start from (wad_lz::usable_restart)
     // whose history is at hand; none: the walk starts at the head.
     std::optional<Start> before(uint64_t from) const;
-    // A point a walk met: kept when its kSpacing stretch has none yet.
-    void offer(const formats::wad_lz::RestartPoint& point);
+    // A point a walk met: kept when it is a window's own (`window_start`,
+    // wad_lz::OfferRestart), or when its kSpacing stretch has none yet.
+    void offer(const formats::wad_lz::RestartPoint& point, bool window_start);
     // A point a walk could not resume from (`why`): forgotten, here and in the store.
     void drop(uint64_t pos, const std::string& why);
 

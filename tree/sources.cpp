@@ -156,11 +156,13 @@ formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t
     const uint64_t reach = expected_read(available, from + length, decoded_total);
     image.prefetch(offset + first, reach > first ? reach - first : expected_read(available, length, decoded_total));
     formats::wad_lz::OfferRestart offer;
-    if (restarts) offer = [restarts](const formats::wad_lz::RestartPoint& point) { restarts->offer(point); };
+    if (restarts)
+        offer = [restarts](const formats::wad_lz::RestartPoint& point, bool window_start) { restarts->offer(point, window_start); };
     bool read_failed = false;  // an I/O error says nothing of the stream: it is not remembered
     uint64_t fails_past = UINT64_MAX;
     auto walk = [&](const formats::wad_lz::RestartPoint* from_point) {
         fails_past = UINT64_MAX;
+        uint64_t walked = 0;
         auto done = formats::wad_lz::decompress_window_read(
             available,
             [&](uint64_t at, std::span<uint8_t> into) -> std::string {
@@ -168,10 +170,15 @@ formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t
                 read_failed = true;
                 return fmt::format("image read at 0x{:x} failed: {}", offset + at, std::strerror(errno));
             },
-            out->bytes(), from, length, formats::wad_lz::kInputStep, from_point, offer, &fails_past);
-        // What was decoded only to reach the window (a failed walk: up to its failing packet, when known).
-        const uint64_t began = from_point ? from_point->pos : 0, reached = done.ok() ? from : std::min(from, fails_past);
-        if (reached != UINT64_MAX && reached > began) walked_bytes.fetch_add(reached - began, std::memory_order_relaxed);
+            out->bytes(), from, length, formats::wad_lz::kInputStep, from_point, offer, &fails_past, &walked);
+        // What was decoded only to reach the window's lead (a failed walk: up
+        // to its failing packet, when known).
+        if (!done.ok()) {
+            const uint64_t began = from_point ? from_point->pos : 0;
+            const uint64_t reached = std::min(from - std::min(from, formats::wad_lz::kWindowLead), fails_past);
+            walked = reached > began ? reached - began : 0;
+        }
+        walked_bytes.fetch_add(walked, std::memory_order_relaxed);
         return done;
     };
     auto at = walk(start ? &start->point : nullptr);

@@ -189,9 +189,10 @@ private:
 formats::Result<cache::Buffer> decode_stream_window(const Image& image, uint64_t offset, uint64_t available,
                                                     uint64_t from, uint64_t length, uint64_t decoded_total = 0,
                                                     RestartPoints* restarts = nullptr);
-// Bytes decode_stream_window has decoded only to reach its windows' starts
-// (from a restart point or the stream's head) and let go, in this process:
-// the work a window costs beyond its own bytes (.gcfs/stats bytes_walked).
+// Bytes decode_stream_window has decoded only to reach its windows' leads
+// (from a restart point or the stream's head: the packets wholly before each
+// window's kWindowLead bytes of history) and let go, in this process: the
+// work a window costs beyond its own bytes (.gcfs/stats bytes_walked).
 uint64_t window_walk_bytes();
 // "stream <error> (image byte 0x…)": how a damaged WAD-LZ stream is reported.
 std::string stream_error(const formats::FormatError& error, uint64_t image_offset);

@@ -104,10 +104,12 @@ struct RestartPoint {
 // CRC-32 and Adler-32 of the cursor, position (little-endian u64s) and
 // `output` side by side: 64 bits no accident matches.
 uint64_t restart_check(uint64_t p, uint64_t pos, ByteSpan output);
-// Hears a point each kWindowStep of output on a window's walk to its start,
-// once the walk has decoded its check; the history it is given is valid
-// only during the call.
-using OfferRestart = std::function<void(const RestartPoint&)>;
+// Hears the points a window's walk meets, once it has decoded each one's
+// check: one each kWindowStep of output, and the window's own, where its
+// lead begins (`window_start`: the packet that decodes byte from -
+// kWindowLead), from which the same window is decoded again walking nothing
+// before its lead. The history it is given is valid only during the call.
+using OfferRestart = std::function<void(const RestartPoint&, bool window_start)>;
 // Whether `start` can begin the walk to a window at `from` whose stream
 // declares `end` bytes: a whole history, a cursor inside the stream, and at
 // least kWindowLead bytes before the window (the window's own history).
@@ -118,9 +120,13 @@ bool usable_restart(const RestartPoint& start, uint64_t from, uint64_t end);
 // `offer`. When the stream itself fails (a packet breaks a rule, or it ends
 // short), `fails_past` gets the bytes decoded before the failing packet: a
 // window ending there or before decodes, one ending past it fails alike.
+// `walked` gets what a window that decoded cost beyond its own lead: the
+// output of the packets wholly before it, from `start` or the head (0 from
+// the window's own point).
 Result<uint64_t> decompress_window_read(uint64_t available, const ReadStream& read, std::span<uint8_t> out, uint64_t from,
                                         uint64_t length, uint64_t step = kInputStep, const RestartPoint* start = nullptr,
-                                        const OfferRestart& offer = {}, uint64_t* fails_past = nullptr);
+                                        const OfferRestart& offer = {}, uint64_t* fails_past = nullptr,
+                                        uint64_t* walked = nullptr);
 // The scratch the walk to `from` holds beside `out`: the history and a step
 // of output at a time, only when the window starts past kWindowLead.
 constexpr uint64_t kWindowStep = 1 << 20;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include "formats/wad_lz/wad_lz.h"
 
@@ -14,6 +15,9 @@ namespace gcfs::formats::wad_lz {
 namespace {
 
 constexpr uint64_t kPadAlignment = 0x1000;  // §5.2: a pad advances to the next 0x1000 from +0x10
+
+// A walk always stops between packets, so it can be resumed from its cursor.
+using Cursor = StepDecoder::Cursor;
 
 struct Walk {
     const uint8_t* in;
@@ -24,10 +28,8 @@ struct Walk {
     uint64_t base = 0;  // window mode: the decoded position out[0] holds
     uint64_t input_limit = UINT64_MAX;  // step mode: no packet starts here or past it
     uint64_t in_base = 0;  // fed mode: the stream position in[0] holds
+    Cursor* last = nullptr;  // hears where the last packet decoded started
 };
-
-// A walk always stops between packets, so it can be resumed from its cursor.
-using Cursor = StepDecoder::Cursor;
 
 // Copies in fixed 8-byte chunks: a few moves instead of a library call for
 // the 1-16-byte runs most packets carry. The caller guarantees slack up to the
@@ -232,6 +234,7 @@ void walk_packets(const Walk& w, Cursor& at) {
         at = packet;
         throw;
     }
+    if (w.last && p != at.p) *w.last = packet;
     at = {p, pos};
 }
 
@@ -357,10 +360,18 @@ private:
     uint64_t end_;
 };
 
+// A point met on a walk, offered once the walk has decoded its check.
+struct PendingPoint {
+    Cursor at;
+    std::unique_ptr<uint8_t[]> history;
+    mutable bool window_start;
+};
+
 // decompress_window_into's walk (see wad_lz.h), from whichever feed, from
-// the head or from `start` (checked by the caller); `at` is where it is.
+// the head or from `start` (checked by the caller); `at` is where it is,
+// `walked` what it decoded before the window's lead.
 uint64_t walk_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64_t length, const RestartPoint* start,
-                     const OfferRestart& offer, Cursor& at) {
+                     const OfferRestart& offer, Cursor& at, uint64_t& walked) {
     const uint64_t end = feed.end();
     if (!achievable(end, from + length))
         fail(Errc::too_large, 3, fmt::format("{} compressed bytes cannot decode to {} bytes", end, from + length));
@@ -371,24 +382,48 @@ uint64_t walk_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64_t
         fail(Errc::size_mismatch, end, fmt::format("stream decodes to {} bytes, {} were asked", decoded, wanted));
     };
     uint64_t base = 0;  // the decoded position out[0] holds
+    walked = 0;
     if (from > kWindowLead) {
         // What comes before the window passes through a small buffer that
         // keeps only the last kWindowLead bytes (>= the longest lookback).
         const uint64_t size = window_scratch_bytes(from);
         auto history = std::make_unique_for_overwrite<uint8_t[]>(size);
         uint64_t history_base = 0;
+        const uint64_t began = start ? start->pos : 0;
         if (start) {
             history_base = start->pos - kRestartHistory;
             std::memcpy(history.get(), start->history.data(), kRestartHistory);
             at = {start->p, start->pos};
         }
         auto check_at = [&](uint64_t p, uint64_t pos) { return restart_check(p, pos, {history.get() + (pos - history_base), kRestartCheck}); };
-        // A point met is offered once the next step has decoded its check.
-        std::optional<Cursor> pending;
-        std::unique_ptr<uint8_t[]> pending_history;
+        // Points met wait here until a later step has decoded their checks:
+        // one at each step's end, and the window's own (the packet that
+        // decodes the first byte of its lead), from which this window
+        // resumes with nothing walked.
+        std::vector<PendingPoint> pending;
+        auto keep_point = [&](Cursor point, bool window_start) {
+            if (!offer || point.pos < kRestartHistory || point.pos - kRestartHistory < history_base) return;
+            if (start && point.pos == start->pos) return;  // the point this walk began at
+            for (const PendingPoint& other : pending)
+                if (other.at.pos == point.pos) return void(other.window_start |= window_start);
+            PendingPoint kept{point, std::make_unique_for_overwrite<uint8_t[]>(kRestartHistory), window_start};
+            std::memcpy(kept.history.get(), history.get() + (point.pos - kRestartHistory - history_base), kRestartHistory);
+            pending.push_back(std::move(kept));
+        };
+        const uint64_t lead_start = from - kWindowLead;
+        bool lead_met = false;
         for (;;) {
-            const uint64_t stop = std::min(from, history_base + kWindowLead + kWindowStep);
-            feed.walk(Walk{nullptr, end, history.get(), history_base + size, stop, history_base}, at);
+            const uint64_t step_stop = std::min(from, history_base + kWindowLead + kWindowStep);
+            const uint64_t stop = lead_met ? step_stop : std::min(step_stop, lead_start);
+            Cursor last = at;
+            feed.walk(Walk{nullptr, end, history.get(), history_base + size, stop, history_base, UINT64_MAX, 0, &last}, at);
+            if (!lead_met && at.pos >= lead_start) {
+                // The packet that decoded byte lead_start, or the cursor right at it.
+                const Cursor window_point = at.pos == lead_start ? at : last;
+                lead_met = true;
+                walked = window_point.pos - began;
+                keep_point(window_point, true);
+            }
             // The first step from `start` passes start->pos + kWindowLead (usable_restart).
             if (start && at.pos >= start->pos + kRestartCheck) {
                 if (check_at(start->p, start->pos) != start->check)
@@ -396,20 +431,22 @@ uint64_t walk_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64_t
                                                                    start->pos, kRestartCheck));
                 start = nullptr;
             }
-            if (pending && at.pos >= pending->pos + kRestartCheck) {
-                offer({pending->p, pending->pos, {pending_history.get(), kRestartHistory}, check_at(pending->p, pending->pos)});
-                pending.reset();
-            }
+            std::erase_if(pending, [&](const PendingPoint& point) {
+                if (at.pos < point.at.pos + kRestartCheck) return false;
+                offer({point.at.p, point.at.pos, {point.history.get(), kRestartHistory}, check_at(point.at.p, point.at.pos)},
+                      point.window_start);
+                return true;
+            });
             if (at.pos >= from) break;
             if (at.pos < stop) short_of(at.pos, from + length);
-            if (offer) {
-                if (!pending_history) pending_history = std::make_unique_for_overwrite<uint8_t[]>(kRestartHistory);
-                std::memcpy(pending_history.get(), history.get() + (at.pos - kRestartHistory - history_base), kRestartHistory);
-                pending = at;
+            if (stop == step_stop) keep_point(at, false);
+            // The last kWindowLead bytes stay; a step that stopped at the
+            // lead's start may not have decoded that many past the history.
+            if (at.pos > history_base + kWindowLead) {
+                const uint64_t keep = at.pos - kWindowLead;
+                std::memmove(history.get(), history.get() + (keep - history_base), kWindowLead);
+                history_base = keep;
             }
-            const uint64_t keep = at.pos - kWindowLead;
-            std::memmove(history.get(), history.get() + (keep - history_base), kWindowLead);
-            history_base = keep;
         }
         base = from - kWindowLead;
         std::memcpy(out.data(), history.get() + (base - history_base), at.pos - base);
@@ -420,10 +457,13 @@ uint64_t walk_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64_t
 }
 
 uint64_t decode_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64_t length, const RestartPoint* start = nullptr,
-                       const OfferRestart& offer = {}, uint64_t* fails_past = nullptr) {
+                       const OfferRestart& offer = {}, uint64_t* fails_past = nullptr, uint64_t* walked = nullptr) {
     Cursor at;
+    uint64_t walked_here = 0;
     try {
-        return walk_window(feed, out, from, length, start, offer, at);
+        const uint64_t landed = walk_window(feed, out, from, length, start, offer, at, walked_here);
+        if (walked) *walked = walked_here;
+        return landed;
     } catch (const FormatFailure& failure) {
         // A packet that fails, or the stream's end, is where every walk fails
         // (walks are deterministic); a window out of reach or a point that
@@ -463,7 +503,7 @@ bool usable_restart(const RestartPoint& start, uint64_t from, uint64_t end) {
 
 Result<uint64_t> decompress_window_read(uint64_t available, const ReadStream& read, std::span<uint8_t> out, uint64_t from,
                                         uint64_t length, uint64_t step, const RestartPoint* start, const OfferRestart& offer,
-                                        uint64_t* fails_past) {
+                                        uint64_t* fails_past, uint64_t* walked) {
     // A piece must hold a largest packet past the one being kept, so each refill moves on.
     if (step <= 2 * kMaxPacketInput) throw std::invalid_argument("decompress_window_read: step too small");
     return capture([&] {
@@ -474,7 +514,7 @@ Result<uint64_t> decompress_window_read(uint64_t available, const ReadStream& re
         // A point that does not fit this stream and window (a stale saved
         // index, say) is not used: the walk starts at the head.
         if (start && !usable_restart(*start, from, feed.end())) start = nullptr;
-        return decode_window(feed, out, from, length, start, offer, fails_past);
+        return decode_window(feed, out, from, length, start, offer, fails_past, walked);
     });
 }
 

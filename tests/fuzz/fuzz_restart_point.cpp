@@ -38,7 +38,7 @@ const Truth& truth() {
             return {};
         };
         (void)wad_lz::decompress_window_read(made.stream.size(), read, out, from, 4096, wad_lz::kInputStep, nullptr,
-                                             [&](const wad_lz::RestartPoint& p) {
+                                             [&](const wad_lz::RestartPoint& p, bool) {
                                                  made.points.push_back({p.p, p.pos, p.check, Bytes(p.history.begin(), p.history.end())});
                                              });
         if (made.points.empty()) __builtin_trap();

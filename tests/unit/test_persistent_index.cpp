@@ -367,14 +367,21 @@ TEST_CASE("restart points: a window far into a stream starts at the nearest poin
         cache::LruCache cache(64ull << 20);
         tree::RestartPoints points = s.points(cache, true);
         window(points, end, 4096);
-        // One point per 2 MiB stretch the walk crossed (the first at 1 MiB and more).
-        CHECK(points.known() == (end - formats::wad_lz::kWindowLead) / tree::RestartPoints::kSpacing + 1);
+        // One point per 2 MiB stretch the walk crossed (the first at 1 MiB
+        // and more), and the window's own: the packet that decodes the first
+        // byte of its lead, at most one largest packet (§5.2: 288 + 3 bytes) before it.
+        const uint64_t lead_start = end - formats::wad_lz::kWindowLead;
+        CHECK(points.known() == lead_start / tree::RestartPoints::kSpacing + 2);
         const auto start = points.before(end);
         REQUIRE(start);
-        CHECK(start->point.pos + formats::wad_lz::kWindowLead <= end);
-        CHECK(end - start->point.pos < tree::RestartPoints::kSpacing + (1 << 20) + formats::wad_lz::kWindowLead);
-        window(points, end, 4096);        // from the point
-        window(points, 3'000'000, 70000);  // an earlier one
+        CHECK(start->point.pos <= lead_start);
+        CHECK(lead_start - start->point.pos < 288 + 3);
+        // The same window again starts at its own point: nothing walked before its lead.
+        const uint64_t walked = tree::window_walk_bytes();
+        window(points, end, 4096);
+        CHECK(tree::window_walk_bytes() == walked);
+        window(points, 3'000'000, 70000);  // an earlier one, from a point of the stretches'
+        CHECK(tree::window_walk_bytes() > walked);
         CHECK_FALSE(points.before(100'000));  // before the first point: the head
     }
     // A new cache and the index file: the points come back from it.

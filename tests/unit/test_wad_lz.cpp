@@ -663,9 +663,18 @@ TEST_CASE("a WAD LZ window walked from a restart point equals the walk from the 
     // with the history the decoded data has before it.
     std::vector<std::pair<wad_lz::RestartPoint, Bytes>> points;
     const uint64_t end_from = data.size() - 1000;
-    CHECK(window(end_from, 1000, nullptr, [&](const wad_lz::RestartPoint& p) { points.push_back({p, Bytes(p.history.begin(), p.history.end())}); }) ==
-          Bytes(data.end() - 1000, data.end()));
+    std::vector<uint64_t> window_starts;
+    CHECK(window(end_from, 1000, nullptr, [&](const wad_lz::RestartPoint& p, bool window_start) {
+              points.push_back({p, Bytes(p.history.begin(), p.history.end())});
+              if (window_start) window_starts.push_back(p.pos);
+          }) == Bytes(data.end() - 1000, data.end()));
     REQUIRE(points.size() >= 4);
+    // The window's own point: the packet that decodes the first byte of its
+    // lead, at most one largest packet (§5.2: 288 + 3 bytes) before it.
+    REQUIRE(window_starts.size() == 1);
+    const uint64_t lead_start = end_from - wad_lz::kWindowLead;
+    CHECK(window_starts[0] <= lead_start);
+    CHECK(lead_start - window_starts[0] < 288 + 3);
     // Plain references, not structured bindings: CAPTURE is a lambda, and clang 14 cannot capture a binding.
     for (auto& offered : points) {
         auto& point = offered.first;
@@ -700,6 +709,22 @@ TEST_CASE("a WAD LZ window walked from a restart point equals the walk from the 
                   Bytes(data.begin() + static_cast<std::ptrdiff_t>(from), data.begin() + static_cast<std::ptrdiff_t>(from + 500)));
             CHECK(reader.lowest == point.p);
         }
+    }
+    // Resumed from its own point, the window walks nothing before its lead;
+    // from the head, everything before it.
+    for (const auto& offered : points) {
+        if (offered.first.pos != window_starts[0]) continue;
+        Bytes out(wad_lz::kWindowLead + 1000 + wad_lz::kPrefixSlack);
+        uint64_t walked = UINT64_MAX;
+        auto at = wad_lz::decompress_window_read(stream.size(), std::ref(pieces), out, end_from, 1000, wad_lz::kInputStep, &offered.first,
+                                                 {}, nullptr, &walked);
+        REQUIRE_MESSAGE(at.ok(), at.error().describe());
+        CHECK(Bytes(out.begin() + static_cast<std::ptrdiff_t>(*at), out.begin() + static_cast<std::ptrdiff_t>(*at + 1000)) ==
+              Bytes(data.end() - 1000, data.end()));
+        CHECK(walked == 0);
+        REQUIRE(wad_lz::decompress_window_read(stream.size(), std::ref(pieces), out, end_from, 1000, wad_lz::kInputStep, nullptr, {}, nullptr,
+                                               &walked).ok());
+        CHECK(walked == window_starts[0]);
     }
     // A point too close to the window, or with a short history, is passed over: the walk starts at the head.
     const wad_lz::RestartPoint& first = points.front().first;
