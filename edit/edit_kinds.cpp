@@ -169,7 +169,7 @@ Bytes sound_vag(const std::string& name, ByteSpan content, std::string& status) 
     formats::audio::VagEncodeOptions options;
     options.exhaustive = true;
     const uint64_t frames = (wav->samples.size() + formats::audio::kSamplesPerFrame - 1) / formats::audio::kSamplesPerFrame;
-    if (wav->loop) {  // smpl loop points to frames: the inverse of the WAV writer's (tree/audio_files.cpp)
+    if (wav->loop) {  // smpl loop points to frames: the inverse of the WAV writer's (tree/level/audio_files.cpp)
         const uint64_t start = wav->loop->first_sample / formats::audio::kSamplesPerFrame;
         const uint64_t end = wav->loop->last_sample / formats::audio::kSamplesPerFrame;
         if (start < end && end < frames) options.loop = formats::audio::VagLoop{start, end};

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "edit/image_layout.h"
-#include "tree/level_folder.h"
+#include "tree/level/level_folder.h"
 #include "tree/verify.h"
 
 namespace gcfs::edit {

@@ -17,7 +17,7 @@
 #include "edit/containers.h"
 #include "formats/common/bytes.h"
 #include "tree/disc_scan.h"
-#include "tree/image.h"
+#include "tree/node/image.h"
 #include "tree/tree_builder.h"
 
 namespace gcfs::edit {

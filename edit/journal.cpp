@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
-#include "tree/log_escape.h"
-#include "tree/safe_name.h"
+#include "tree/node/log_escape.h"
+#include "tree/node/safe_name.h"
 
 namespace gcfs::edit {
 namespace {
@@ -65,7 +65,7 @@ bool valid_mount_path(const std::string& path) {
     while (start <= path.size()) {
         const size_t slash = path.find('/', start);
         const std::string step = path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-        // Held to exactly the rules a disc name follows (tree/safe_name.h).
+        // Held to exactly the rules a disc name follows (tree/node/safe_name.h).
         if (tree::safe_name(step) != step || step.ends_with(kStagedSuffix)) return false;
         if (slash == std::string::npos) break;
         start = slash + 1;

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "fs/edit_ops.h"
-#include "tree/sources.h"
-#include "tree/xattrs.h"
+#include "tree/node/sources.h"
+#include "tree/node/xattrs.h"
 
 namespace gcfs::fs {
 namespace {
@@ -38,7 +38,7 @@ struct stat attributes(const tree::Disc& disc, const Node& n, edit::Session* ses
     switch (n.type) {
         case NodeType::directory:
             st.st_mode = S_IFDIR | 0555;
-            st.st_nlink = 1;  // a level folder: subdirectories not counted, its children unread (tree/node.h)
+            st.st_nlink = 1;  // a level folder: subdirectories not counted, its children unread (tree/node/node.h)
             if (!n.lazy) {
                 st.st_nlink = 2;
                 for (const auto& [name, child] : n.children())

@@ -24,8 +24,8 @@
 #include "fs/memory_trim.h"
 #include "fs/resident_program.h"
 #include "fs/stop_signals.h"
-#include "tree/log_escape.h"
-#include "tree/log_tail.h"
+#include "tree/node/log_escape.h"
+#include "tree/node/log_tail.h"
 
 namespace gcfs::fs {
 

@@ -16,7 +16,7 @@ struct MountOptions {
     bool debug = false;
     uint64_t cache_bytes = 512ull << 20;
     bool xattrs = true;  // -o noxattr turns the user.gcfs.* attributes off
-    bool index_ahead = true;  // -o noindexahead: no level is sized before it is listed (tree/index_ahead.h)
+    bool index_ahead = true;  // -o noindexahead: no level is sized before it is listed (tree/index/index_ahead.h)
     // -o noindex: no persistent index; -o index_dir=DIR: where it is kept
     // (default cache::IndexStore::default_dir(), never beside the image).
     bool persistent_index = true;

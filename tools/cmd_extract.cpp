@@ -43,7 +43,7 @@ private:
 };
 
 // Every output path is DEST joined with names of the tree, each one path step
-// (tree/safe_name.h); still, each is checked to stay under DEST, and nothing
+// (tree/node/safe_name.h); still, each is checked to stay under DEST, and nothing
 // already there as a symlink is followed or written through.
 class Extractor {
 public:

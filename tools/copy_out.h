@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "tree/node.h"
+#include "tree/node/node.h"
 
 namespace gcfs::tools {
 

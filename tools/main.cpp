@@ -3,15 +3,15 @@
 #include <spdlog/spdlog.h>
 
 #include "tools/commands.h"
-#include "tree/log_escape.h"
-#include "tree/log_tail.h"
+#include "tree/node/log_escape.h"
+#include "tree/node/log_tail.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"gcfs: browse a Ratchet & Clank 2: Going Commando disc image as a filesystem, read-only or editable through an edits folder"};
     app.set_version_flag("--version", std::string("gcfs ") + GCFS_VERSION);
     app.require_subcommand(1);
     // stderr (stdout carries data: cat), and the tail .gcfs/log shows.
-    // Each escaping what it quotes (tree/log_escape.h).
+    // Each escaping what it quotes (tree/node/log_escape.h).
     auto logger = std::make_shared<spdlog::logger>(
         "gcfs", spdlog::sinks_init_list{gcfs::tree::escaping_sink(std::make_shared<spdlog::sinks::stderr_color_sink_mt>()),
                                         gcfs::tree::escaping_sink(gcfs::tree::log_tail())});

@@ -26,7 +26,7 @@ std::span<const CatalogueEntry> catalogue();
 
 // Whether `path` (no leading '/'; a folder's ends with '/') fits `pattern`.
 // A step may end with "~<N>": the second and later records that claim one
-// name in a folder (tree/safe_name.h).
+// name in a folder (tree/node/safe_name.h).
 bool matches(std::string_view pattern, std::string_view path);
 
 // The entry `path` fits, or null.

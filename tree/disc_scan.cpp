@@ -1,6 +1,6 @@
 #include "tree/disc_scan.h"
 
-#include "tree/core_blocks.h"
+#include "tree/level/core_blocks.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -12,8 +12,8 @@
 #include <set>
 
 #include "formats/wad_lz/wad_lz.h"
-#include "tree/safe_name.h"
-#include "tree/sources.h"
+#include "tree/node/safe_name.h"
+#include "tree/node/sources.h"
 
 namespace gcfs::tree {
 namespace {

@@ -23,7 +23,7 @@
 #include "formats/disc/toc.h"
 #include "formats/mpeg/subtitles.h"
 #include "formats/particles/particle_defs.h"
-#include "tree/image.h"
+#include "tree/node/image.h"
 
 namespace gcfs::tree {
 
@@ -92,7 +92,7 @@ struct LevelScan {
     std::vector<formats::BankTexture> particle_textures, fx_textures;
     std::set<size_t> stashed_moby_rows;
     std::set<int32_t> stashed_moby_classes;  // the stash list's class ids (formats-moby.md §10.2)
-    // formats-globals.md §13 (tree/core_blocks.h): each set when its header
+    // formats-globals.md §13 (tree/level/core_blocks.h): each set when its header
     // offset is set and the block passed its checks.
     std::optional<formats::particles::ParticleDefs> particle_defs;
     std::optional<formats::SoundRemap> sound_remap;

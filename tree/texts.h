@@ -5,10 +5,10 @@
 #include <map>
 #include <string>
 
-#include "tree/class_models.h"
-#include "tree/core_geometry.h"
+#include "tree/level/class_models.h"
+#include "tree/level/core_geometry.h"
 #include "tree/disc_scan.h"
-#include "tree/gameplay.h"
+#include "tree/level/gameplay.h"
 
 namespace gcfs::tree {
 

@@ -1,9 +1,9 @@
 #include "tree/tree_builder.h"
 
 #include "formats/disc/level_names.h"
-#include "tree/log_tail.h"
-#include "tree/program_build.h"
-#include "tree/safe_name.h"
+#include "tree/node/log_tail.h"
+#include "tree/index/program_build.h"
+#include "tree/node/safe_name.h"
 
 #include <fmt/format.h>
 
@@ -13,11 +13,11 @@
 #include <cstring>
 #include <set>
 
-#include "tree/global_folder.h"
+#include "tree/globals/global_folder.h"
 #include "tree/globals/globals.h"
-#include "tree/level_folder.h"
+#include "tree/level/level_folder.h"
 #include "tree/parts/parts.h"
-#include "tree/sources.h"
+#include "tree/node/sources.h"
 #include "tree/texts.h"
 
 namespace gcfs::tree {
@@ -29,7 +29,7 @@ std::string leaf(const std::string& path) { return path.substr(path.rfind('/') +
 
 // A level whose headers were to be read after the image changed under the
 // mount shows nothing of the new bytes: its folder answers EIO, like every
-// read of the changed image (tree/image.h).
+// read of the changed image (tree/node/image.h).
 std::string stale_image_error() {
     return fmt::format("the image changed since it was opened ({}); unmount and mount it again", std::strerror(ESTALE));
 }
@@ -266,7 +266,7 @@ const LevelScan& Disc::level(size_t i) {
     return level;
 }
 
-// The build beside the image's digest: another build's records are not believed (tree/program_build.h).
+// The build beside the image's digest: another build's records are not believed (tree/index/program_build.h).
 cache::ImageIdentity Disc::identity() const {
     return {image->size(), image->mtime_ns(), scan.toc_digest.text() + " build " + program_build()};
 }

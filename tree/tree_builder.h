@@ -14,18 +14,18 @@
 #include <string>
 
 #include "cache/lru_cache.h"
-#include "tree/class_models.h"
-#include "tree/core_geometry.h"
+#include "tree/level/class_models.h"
+#include "tree/level/core_geometry.h"
 #include "tree/disc_scan.h"
-#include "tree/gameplay.h"
-#include "tree/image.h"
-#include "tree/index_ahead.h"
-#include "tree/level_scene.h"
-#include "tree/node.h"
-#include "tree/persistent_index.h"
-#include "tree/sources.h"
-#include "tree/stats.h"
-#include "tree/terrain.h"
+#include "tree/level/gameplay.h"
+#include "tree/node/image.h"
+#include "tree/index/index_ahead.h"
+#include "tree/level/level_scene.h"
+#include "tree/node/node.h"
+#include "tree/index/persistent_index.h"
+#include "tree/node/sources.h"
+#include "tree/node/stats.h"
+#include "tree/level/terrain.h"
 
 namespace gcfs::tree {
 
@@ -64,7 +64,7 @@ struct Disc {
     cache::ImageIdentity identity() const;
 
     // From now on a listing of a level folder sizes the next one on a helper
-    // thread (tree/index_ahead.h), and with a persistent index, the listed
+    // thread (tree/index/index_ahead.h), and with a persistent index, the listed
     // one too, whose record is then saved. For the mount: tools walk on their own.
     void start_index_ahead();
     std::unique_ptr<IndexAhead> ahead;  // last: stopped before what it reads goes

@@ -9,7 +9,7 @@
 #include "edit/edit_kinds.h"
 #include "edit/edited_disc.h"
 #include "edit/mods/merge.h"
-#include "tree/log_escape.h"
+#include "tree/node/log_escape.h"
 
 namespace gcfs::edit::mods {
 namespace {

@@ -9,7 +9,7 @@
 #include "edit/mods/merge.h"
 #include "formats/audio/wav_read.h"
 #include "formats/export/png_read.h"
-#include "tree/log_escape.h"
+#include "tree/node/log_escape.h"
 
 namespace gcfs::edit::mods {
 namespace {

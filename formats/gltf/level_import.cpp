@@ -263,7 +263,7 @@ std::vector<Part> parts_of(const gp::Gameplay& g) {
         }
         parts.push_back(std::move(p));
     }
-    // A volume's node carries no matrix: its mesh is drawn in world space (tree/scene_builder.cpp).
+    // A volume's node carries no matrix: its mesh is drawn in world space (tree/level/scene_builder.cpp).
     for (size_t k = 0; k < kVolumeParts; ++k) {
         Part p{gp::kVolumeKindNames[k], std::string(gp::kVolumeKindNames[k]) + "s"};
         if (const auto& block = g.volumes(static_cast<int>(k)); block.ok()) {

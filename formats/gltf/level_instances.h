@@ -1,5 +1,5 @@
 // The placed instances of level.glb, in one place for the scene that shows
-// them (tree/scene_builder.cpp) and the save that reads them back
+// them (tree/level/scene_builder.cpp) and the save that reads them back
 // (level_import.h): each kind's node name and the matrix its node carries,
 // in the game's axes (the root node turns them into glTF's, game_to_gltf).
 #pragma once

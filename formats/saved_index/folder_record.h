@@ -1,5 +1,5 @@
 // gcfs's own on-disk format for what a first listing of a level folder found
-// (tree/remembered.h): every file's size and, for each file run whose names
+// (tree/index/remembered.h): every file's size and, for each file run whose names
 // come from decoded bytes, its names. Saved in the persistent index
 // (cache/index_store.h) so that a later mount of the same image lists the
 // folder without decoding. Not a disc format: the layout is ours, versioned,
@@ -40,7 +40,7 @@ Bytes encode_record(const FolderRecord& record);
 // caller's bound from the image: what the level's bytes can decode to).
 Result<FolderRecord> decode_record(ByteSpan blob, uint64_t max_size);
 
-// Whether `name` is one the tree shows (tree/safe_name.h): 1 to 255 bytes of
+// Whether `name` is one the tree shows (tree/node/safe_name.h): 1 to 255 bytes of
 // printable ASCII, no '/', '%' only as %XX with two upper-case hex digits,
 // not "." or "..". A name from a record must be one; anything else is damage.
 bool is_entry_name(std::string_view name);

@@ -6,7 +6,7 @@
 using namespace gcfs::formats::saved_index;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    constexpr uint64_t kMaxSize = uint64_t{1} << 40;  // a level's bound (tree/persistent_index.cpp)
+    constexpr uint64_t kMaxSize = uint64_t{1} << 40;  // a level's bound (tree/index/persistent_index.cpp)
     auto record = decode_record({data, size}, kMaxSize);
     if (!record.ok()) return 0;
     for (const auto& [path, bytes] : record->files)

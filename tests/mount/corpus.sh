@@ -217,7 +217,7 @@ while read -r kind; do
         check "[iso $kind] nothing escaped the mount" bash -c "test ! -e '$WORK/ESCAPE' && ! ls '$WORK/mnt' | grep -q ESCAPE"
         check "[iso $kind] no disc/.damaged: hostile names are not damage" test ! -e "$WORK/mnt/disc/.damaged"
         check "[iso $kind] a name with a line break and an escape sequence shows escaped" test -f "$WORK/mnt/disc/LEVELS/EVIL%0ALINE%1B[31m"
-        # Log lines quote the raw names escaped (tree/log_escape.h): no ESC reaches stderr or .gcfs/log,
+        # Log lines quote the raw names escaped (tree/node/log_escape.h): no ESC reaches stderr or .gcfs/log,
         # and the line naming EVIL is one line.
         check "[iso $kind] the log quotes hostile names escaped: no control byte in stderr or .gcfs/log, one line each" \
             bash -c "for f in '$WORK/iso-$kind.log' '$WORK/mnt/.gcfs/log'; do ! grep -qP '[\\x00-\\x08\\x0b-\\x1f\\x7f]' \"\$f\" && grep -q 'EVIL[^ ]*LINE' \"\$f\" && ! grep -q '^LINE' \"\$f\" || exit 1; done"

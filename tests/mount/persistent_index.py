@@ -1,4 +1,4 @@
-"""The persistent index through real mounts (tree/persistent_index.h): a
+"""The persistent index through real mounts (tree/index/persistent_index.h): a
 first mount's ls -lR saves every level folder; a second mount of the same
 image lists the same tree with 0 decodes; a level whose header changed under
 the same size and modification time is decoded again, not served stale; a

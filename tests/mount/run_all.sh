@@ -38,7 +38,7 @@ check "stat of extents decoded nothing" grep -qx "cache_misses 0" "$MNT/.gcfs/st
 # and the gameplay stream; level.glb's size (its scene built once without
 # images) needs the tfrag region and the class window too. Listing a level
 # decodes exactly those, once each, and a helper the same for the next level
-# (tree/index_ahead.h), and nothing of any other level.
+# (tree/index/index_ahead.h), and nothing of any other level.
 level_ls_decodes_its_scene_sources() {
     ls -l "$MNT/LEVEL01" "$MNT/LEVEL01/core" >/dev/null && ls -l "$MNT/LEVEL01" >/dev/null || return 1
     python3 - "$MNT" <<'PY'

@@ -16,7 +16,7 @@
 #include "formats/audio/wav.h"
 #include "formats/mpeg/mpeg_wad.h"
 #include "mkdisc/audio.h"
-#include "tree/audio_files.h"
+#include "tree/level/audio_files.h"
 #include "tree/verify.h"
 
 namespace test_audio_files {  // this file's names, apart from the other test files' (unity builds join them)

@@ -11,7 +11,7 @@
 #include "disc_fixture.h"
 #include "tree/catalogue.h"
 #include "tree/tree_builder.h"
-#include "tree/xattrs.h"
+#include "tree/node/xattrs.h"
 
 namespace test_catalogue {  // this file's names, apart from the other test files' (unity builds join them)
 

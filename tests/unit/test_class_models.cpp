@@ -15,7 +15,7 @@
 #include "formats/export/csv_read.h"
 #include "formats/moby/moby.h"
 #include "formats/shrub/shrub.h"
-#include "tree/sources.h"
+#include "tree/node/sources.h"
 #include "tree/tree_builder.h"
 
 namespace test_class_models {  // this file's names, apart from the other test files' (unity builds join them)

@@ -1,4 +1,4 @@
-// Sizing level folders ahead of a listing (tree/index_ahead.h): which folders
+// Sizing level folders ahead of a listing (tree/index/index_ahead.h): which folders
 // the helpers take, and on a built disc, that a listing of one level leaves
 // the next ones' indexes built.
 #include <doctest/doctest.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "disc_fixture.h"
-#include "tree/index_ahead.h"
+#include "tree/index/index_ahead.h"
 
 namespace test_index_ahead {  // this file's names, apart from the other test files' (unity builds join them)
 

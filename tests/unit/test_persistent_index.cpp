@@ -1,4 +1,4 @@
-// The persistent index (cache/index_store.h, tree/persistent_index.h): its
+// The persistent index (cache/index_store.h, tree/index/persistent_index.h): its
 // record format, its file, a second opening of an image listing level
 // folders without decoding, what it refuses (changed headers, damaged
 // records, a damaged file), and the WAD-LZ restart points it keeps.
@@ -16,10 +16,10 @@
 #include "disc_fixture.h"
 #include "formats/saved_index/folder_record.h"
 #include "formats/wad_lz/wad_lz.h"
-#include "tree/index_ahead.h"
-#include "tree/program_build.h"
-#include "tree/persistent_index.h"
-#include "tree/restart_points.h"
+#include "tree/index/index_ahead.h"
+#include "tree/index/program_build.h"
+#include "tree/index/persistent_index.h"
+#include "tree/index/restart_points.h"
 
 namespace test_persistent_index {  // this file's names, apart from the other test files' (unity builds join them)
 
@@ -126,7 +126,7 @@ TEST_CASE("a folder record writes and reads back, and a damaged one is refused w
         CHECK(refused(formats::saved_index::encode_record(big)));
     }
     // Names that would become path steps, and names the tree never makes: the disc-name
-    // rules of tree/safe_name.h (printable ASCII, %XX escapes, at most 255 bytes).
+    // rules of tree/node/safe_name.h (printable ASCII, %XX escapes, at most 255 bytes).
     for (const std::string& name : {std::string(".."), std::string("."), std::string("a/b"), std::string("x\0y", 3), std::string(),
                                     std::string(256, 'a'), std::string(65000, 'n'), std::string("evil\nname\x1b[31m"), std::string("\xff\xfe"),
                                     std::string("100%"), std::string("%zz"), std::string("%2e"), std::string("tab\there")}) {

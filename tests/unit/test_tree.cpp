@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "disc_fixture.h"
-#include "tree/sources.h"
+#include "tree/node/sources.h"
 #include "tree/tree_builder.h"
 
 namespace test_tree {  // this file's names, apart from the other test files' (unity builds join them)

@@ -1,5 +1,5 @@
 // Names from an untrusted image never become more than one path step, and
-// two records with one name stay apart (tree/safe_name.h).
+// two records with one name stay apart (tree/node/safe_name.h).
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -8,8 +8,8 @@
 #include <iterator>
 
 #include "tests/unit/disc_fixture.h"
-#include "tree/log_escape.h"
-#include "tree/safe_name.h"
+#include "tree/node/log_escape.h"
+#include "tree/node/safe_name.h"
 
 #include <spdlog/sinks/ringbuffer_sink.h>
 #include <spdlog/spdlog.h>

@@ -1,5 +1,5 @@
 // Issue 43, item 1: a small file costs a small decode. A texture PNG decodes
-// the core region its neighbours share (tree/texel_regions.h), not the core
+// the core region its neighbours share (tree/level/texel_regions.h), not the core
 // and not a span from the level's tables to its particle banks 25 MB on; a
 // class model its level's class window;
 // counted in what the loaders produced (cache loaded_bytes) and in what
@@ -12,8 +12,8 @@
 #include "disc_fixture.h"
 #include "formats/wad_lz/wad_lz.h"
 #include "mkdisc/disc_builder.h"
-#include "tree/restart_points.h"
-#include "tree/sources.h"
+#include "tree/index/restart_points.h"
+#include "tree/node/sources.h"
 #include "tree/tree_builder.h"
 
 namespace test_windows {  // this file's names, apart from the other test files' (unity builds join them)

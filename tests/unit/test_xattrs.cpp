@@ -9,7 +9,7 @@
 
 #include "disc_fixture.h"
 #include "formats/tfrag/tfrag_read.h"
-#include "tree/xattrs.h"
+#include "tree/node/xattrs.h"
 
 namespace test_xattrs {  // this file's names, apart from the other test files' (unity builds join them)
 

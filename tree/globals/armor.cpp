@@ -3,9 +3,9 @@
 #include "formats/armor/armor.h"
 #include "formats/export/csv.h"
 #include "formats/moby/moby.h"
-#include "tree/armor_models.h"
-#include "tree/derived_file.h"
-#include "tree/global_images.h"
+#include "tree/globals/armor_models.h"
+#include "tree/node/derived_file.h"
+#include "tree/globals/global_images.h"
 #include "tree/globals/globals.h"
 
 namespace gcfs::tree::globals {
@@ -55,15 +55,8 @@ std::string csv(const std::vector<std::shared_ptr<const ArmorModel>>& models) {
 // (high LOD; low/ for the low one, where the class has one), as a textured
 // glb, its textures as PNG under textures/, armor.mtl, armor.csv, info.json.
 void armor(GlobalFolder& f) {
-    auto parsed = armor::parse_armor_wad(f.header, f.size);
-    if (!parsed.ok()) {
-        const std::string error = parsed.error().describe();
-        f.info_json([error](Json& j) {
-            j["ok"] = false;
-            j["error"] = error;
-        });
-        return;
-    }
+    auto parsed = f.parsed(armor::parse_armor_wad(f.header, f.size));
+    if (!parsed) return;
     auto models = std::make_shared<std::vector<std::shared_ptr<const ArmorModel>>>();
     std::string mtl;
     for (const armor::Model& a : *parsed) {

@@ -3,7 +3,7 @@
 #include <map>
 
 #include "formats/audio/audio_wad.h"
-#include "tree/audio_files.h"
+#include "tree/level/audio_files.h"
 #include "tree/globals/globals.h"
 
 namespace gcfs::tree::globals {
@@ -23,15 +23,8 @@ std::string stem(const GlobalAudioEntry& e) {
 // global/audio/ (formats-globals.md §2): each present slot's VAG, as stored
 // and as WAV, under vendor/ and help/<language>/.
 void audio(GlobalFolder& f) {
-    auto parsed = parse_global_audio(f.header, f.size);
-    if (!parsed.ok()) {
-        const std::string error = parsed.error().describe();
-        f.info_json([error](Json& j) {
-            j["ok"] = false;
-            j["error"] = error;
-        });
-        return;
-    }
+    auto parsed = f.parsed(parse_global_audio(f.header, f.size));
+    if (!parsed) return;
     const auto wad = std::make_shared<const GlobalAudioWad>(std::move(*parsed));
     auto rows = std::make_shared<std::vector<AudioRow>>();
     std::map<int32_t, std::vector<std::string>> by_start;  // slots sharing one recording

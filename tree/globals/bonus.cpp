@@ -2,7 +2,7 @@
 
 #include "formats/bonus/bonus.h"
 #include "formats/export/csv.h"
-#include "tree/global_images.h"
+#include "tree/globals/global_images.h"
 #include "tree/globals/globals.h"
 
 namespace gcfs::tree::globals {
@@ -33,15 +33,8 @@ const char* kind_name(bonus::Item kind) {
 // global/bonus/ (formats-globals.md §7): every present image as PNG under its
 // field's name, the credits text's parts as binary files, bonus.csv, info.json.
 void bonus(GlobalFolder& f) {
-    auto parsed = read_range_tables(f.header, bonus::kBonusHeaderSize, bonus::kBonusTables, f.size, "the BONUS header");
-    if (!parsed.ok()) {
-        const std::string error = parsed.error().describe();
-        f.info_json([error](Json& j) {
-            j["ok"] = false;
-            j["error"] = error;
-        });
-        return;
-    }
+    auto parsed = f.parsed(read_range_tables(f.header, bonus::kBonusHeaderSize, bonus::kBonusTables, f.size, "the BONUS header"));
+    if (!parsed) return;
     const auto entries = std::make_shared<const std::vector<RangeEntry>>(std::move(*parsed));
     auto files = std::make_shared<std::vector<BonusFile>>();
     for (const RangeEntry& e : *entries) {

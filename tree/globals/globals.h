@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "tree/global_folder.h"
+#include "tree/globals/global_folder.h"
 
 namespace gcfs::tree::globals {
 

@@ -2,8 +2,8 @@
 
 #include "formats/hud/hud.h"
 #include "formats/pif/pif.h"
-#include "tree/audio_files.h"
-#include "tree/global_images.h"
+#include "tree/level/audio_files.h"
+#include "tree/globals/global_images.h"
 #include "tree/globals/globals.h"
 
 namespace gcfs::tree::globals {
@@ -38,15 +38,8 @@ const char* content_name(const HudRange& r) {
 // .png, a VAG as .wav. No unpacker confirms these layouts, so info.json says
 // each was identified by content.
 void hud(GlobalFolder& f) {
-    auto parsed = read_range_tables(f.header, hud::kHudHeaderSize, hud::kHudTables, f.size, "the HUD header");
-    if (!parsed.ok()) {
-        const std::string error = parsed.error().describe();
-        f.info_json([error](Json& j) {
-            j["ok"] = false;
-            j["error"] = error;
-        });
-        return;
-    }
+    auto parsed = f.parsed(read_range_tables(f.header, hud::kHudHeaderSize, hud::kHudTables, f.size, "the HUD header"));
+    if (!parsed) return;
     const auto entries = std::make_shared<const std::vector<RangeEntry>>(std::move(*parsed));
     auto ranges = std::make_shared<std::vector<HudRange>>();
     for (const RangeEntry& e : *entries) {

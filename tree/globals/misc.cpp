@@ -4,8 +4,8 @@
 
 #include "formats/executable/executable.h"
 #include "formats/misc/misc.h"
-#include "tree/executable_file.h"
-#include "tree/global_images.h"
+#include "tree/level/executable_file.h"
+#include "tree/globals/global_images.h"
 #include "tree/globals/globals.h"
 
 namespace gcfs::tree::globals {
@@ -65,15 +65,8 @@ void irx_folder(GlobalFolder& f, const RangeEntry& e, MiscState& state) {
 // and their table's image, the front end's executable raw and as ELF, the
 // other items raw (whole sector spans, as Wrench cuts them) or decompressed.
 void misc(GlobalFolder& f) {
-    auto parsed = read_range_tables(f.header, misc::kMiscHeaderSize, misc::kMiscTables, f.size, "the MISC header");
-    if (!parsed.ok()) {
-        const std::string error = parsed.error().describe();
-        f.info_json([error](Json& j) {
-            j["ok"] = false;
-            j["error"] = error;
-        });
-        return;
-    }
+    auto parsed = f.parsed(read_range_tables(f.header, misc::kMiscHeaderSize, misc::kMiscTables, f.size, "the MISC header"));
+    if (!parsed) return;
     auto state = std::make_shared<MiscState>();
     state->entries = std::move(*parsed);
     for (const RangeEntry& e : state->entries) {

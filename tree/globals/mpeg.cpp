@@ -7,7 +7,7 @@
 #include "formats/mpeg/pss_audio.h"
 #include "formats/mpeg/pss_mpg.h"
 #include "formats/mpeg/subtitles.h"
-#include "tree/derived_file.h"
+#include "tree/node/derived_file.h"
 #include "tree/globals/globals.h"
 
 namespace gcfs::tree::globals {
@@ -112,15 +112,8 @@ void subtitle_rows(std::string& out, int slot, const SlotSubtitles& subs, VideoR
 // The subtitle tables are small and read when the folder is built, so the
 // SubRip files' sizes are known at once.
 void mpeg(GlobalFolder& f) {
-    auto parsed = parse_mpeg_wad(f.header, f.size);
-    if (!parsed.ok()) {
-        const std::string error = parsed.error().describe();
-        f.info_json([error](Json& j) {
-            j["ok"] = false;
-            j["error"] = error;
-        });
-        return;
-    }
+    auto parsed = f.parsed(parse_mpeg_wad(f.header, f.size));
+    if (!parsed) return;
     const VideoRegion region = video_region(f.disc.scan);
     auto slots = std::make_shared<const std::vector<MpegSlot>>(std::move(*parsed));
     auto subtitles = std::make_shared<std::vector<SlotSubtitles>>();

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "formats/audio/audio_wad.h"
-#include "tree/audio_files.h"
+#include "tree/level/audio_files.h"
 #include "tree/parts/parts.h"
 
 namespace gcfs::tree::parts {

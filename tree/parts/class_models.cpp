@@ -1,8 +1,8 @@
 #include <fmt/format.h>
 
-#include "tree/class_models.h"
+#include "tree/level/class_models.h"
 #include "tree/parts/parts.h"
-#include "tree/safe_name.h"
+#include "tree/node/safe_name.h"
 
 namespace gcfs::tree::parts {
 namespace {

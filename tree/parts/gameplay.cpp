@@ -1,5 +1,5 @@
 #include "formats/gameplay/export.h"
-#include "tree/gameplay.h"
+#include "tree/level/gameplay.h"
 #include "tree/parts/parts.h"
 
 namespace gcfs::tree::parts {

@@ -1,4 +1,4 @@
-#include "tree/level_scene.h"
+#include "tree/level/level_scene.h"
 #include "tree/parts/parts.h"
 #include "tree/texts.h"
 

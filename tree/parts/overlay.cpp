@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "tree/executable_file.h"
+#include "tree/level/executable_file.h"
 #include "tree/parts/parts.h"
 
 namespace gcfs::tree::parts {

@@ -2,7 +2,7 @@
 
 #include "formats/particles/particle_animation.h"
 #include "tree/parts/parts.h"
-#include "tree/texture_file.h"
+#include "tree/level/texture_file.h"
 
 namespace gcfs::tree::parts {
 namespace {

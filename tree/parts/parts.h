@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "tree/level_folder.h"
+#include "tree/level/level_folder.h"
 
 namespace gcfs::tree::parts {
 

@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "tree/level_scene.h"
+#include "tree/level/level_scene.h"
 #include "tree/parts/parts.h"
 
 namespace gcfs::tree::parts {

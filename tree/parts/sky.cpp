@@ -1,5 +1,5 @@
 #include "tree/parts/parts.h"
-#include "tree/sky_files.h"
+#include "tree/level/sky_files.h"
 
 namespace gcfs::tree::parts {
 

@@ -3,7 +3,7 @@
 #include <tuple>
 
 #include "tree/parts/parts.h"
-#include "tree/texture_file.h"
+#include "tree/level/texture_file.h"
 
 namespace gcfs::tree::parts {
 namespace {

@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
 #include "formats/pif/pif.h"
-#include "tree/global_images.h"
+#include "tree/globals/global_images.h"
 #include "tree/parts/parts.h"
 
 namespace gcfs::tree::parts {
