@@ -30,13 +30,13 @@ def mount(gcfs, image, mnt, edits):
     raise SystemExit("the mount did not come up")
 
 
-def main():
-    args = bench_arguments(__doc__, HERE)
-    gcfs = args.gcfs
+def round_trip(gcfs, image, runs):
+    """One mount under -o edits: `runs` saves of a texture (close timed), each followed by a full read of
+    the level's level.glb, then edited.iso read cold against cat of the image. A dict of the figures."""
     work = tempfile.mkdtemp(prefix="gcfs-bench-edits-")
     mnt, edits = os.path.join(work, "mnt"), os.path.join(work, "edits")
     os.makedirs(mnt)
-    proc = mount(gcfs, args.image, mnt, edits)
+    proc = mount(gcfs, image, mnt, edits)
     texture = os.path.join(mnt, LEVEL, "textures", "tfrag_000.png")
     glb = os.path.join(mnt, LEVEL, "level.glb")
     pictures = []
@@ -45,7 +45,7 @@ def main():
         subprocess.run(["convert", texture] + ([op, "180"] if op == "-rotate" else [op]) + ["PNG32:" + out], check=True)
         pictures.append(open(out, "rb").read())
     closes, reads, glb_bytes = [], [], 0
-    for i in range(args.runs):
+    for i in range(runs):
         data = pictures[i % len(pictures)]
         f = open(texture, "wb")
         f.write(data)
@@ -53,20 +53,29 @@ def main():
         start = time.perf_counter()
         glb_bytes = read_file(glb)
         reads.append(time.perf_counter() - start)
-    close_t, read_t = statistics.median(closes), statistics.median(reads)
 
     edited = os.path.join(mnt, "edited.iso")
     size = os.path.getsize(edited)
     mount_times, plain_times, cold = [], [], drop_caches()
-    for _ in range(args.runs):
+    for _ in range(runs):
         drop_caches()
         mount_times.append(timed(lambda: read_file(edited)))
         drop_caches()
-        plain_times.append(timed(lambda: subprocess.run(["cat", args.image], stdout=subprocess.DEVNULL, check=True)))
-    ratio = statistics.median(plain_times) / statistics.median(mount_times)
+        plain_times.append(timed(lambda: subprocess.run(["cat", image], stdout=subprocess.DEVNULL, check=True)))
     subprocess.run(["fusermount3", "-u", mnt])
     proc.wait()
     shutil.rmtree(work)
+    return {"close_s": statistics.median(closes), "read_s": statistics.median(reads), "glb_bytes": glb_bytes,
+            "edited_bytes": size, "edited_s": statistics.median(mount_times), "cat_s": statistics.median(plain_times),
+            "cold": cold}
+
+
+def main():
+    args = bench_arguments(__doc__, HERE)
+    gcfs = args.gcfs
+    r = round_trip(gcfs, args.image, args.runs)
+    close_t, read_t, glb_bytes, size, cold = r["close_s"], r["read_s"], r["glb_bytes"], r["edited_bytes"], r["cold"]
+    ratio = r["cat_s"] / r["edited_s"]
 
     rows = [
         ("close of an edited %s/textures/tfrag_000.png (encode, re-compress the level, new generation)" % LEVEL,
@@ -75,8 +84,7 @@ def main():
          "%d bytes, the scene built from the edited container" % glb_bytes),
         ("close to level.glb read, together", "%.2f s" % (close_t + read_t), "(no target)", ""),
         ("edited.iso read / cat of the image (throughput)", "%.2fx" % ratio, ">= 0.8x",
-         "%d bytes; %.0f vs %.0f MB/s%s" % (size, size / statistics.median(mount_times) / 1e6,
-                                             os.path.getsize(args.image) / statistics.median(plain_times) / 1e6,
+         "%d bytes; %.0f vs %.0f MB/s%s" % (size, size / r["edited_s"] / 1e6, os.path.getsize(args.image) / r["cat_s"] / 1e6,
                                              ", page cache dropped before each" if cold else ", caches NOT dropped")),
     ]
     bench = os.path.join(os.path.dirname(gcfs), "gcfs_bench")

@@ -15,6 +15,8 @@ import sys
 import tempfile
 import time
 
+import edits
+import issue58
 import peer
 from run_common import Mount, bench_arguments, drop_caches, ls_lr, make_index, read_file, read_in_parallel, stats_of, timed
 
@@ -306,7 +308,7 @@ def measure_peers(gcfs, image, runs):
         lambda a, b: a[1] >= 1.2)
     row("peak RSS after the 8 readers", "rss_after_parallel_mib", " MiB", "%.0f", "<= the 512 MiB default cache",
         lambda a, b: a[0] <= 512, True, False)
-    return rows
+    return rows, {"g": g, "g2": g2, "q": q, "p": p}
 
 
 def measure_amplification(gcfs, image, readers=64, seconds=60):
@@ -392,6 +394,7 @@ def main():
             "the daemon" % (hot_m / 1e6, hot_p / 1e6))
 
     size, (cold_m, cold_p, hot_m, hot_p) = measure_wav(gcfs, args.image, runs, work, cold_ok)
+    size_wav, cold_wav, plain_wav = size, cold_m, cold_p
     row("stream global/audio/vendor/000.wav (10 min) cold: mount / plain", "%.2f" % (cold_m / cold_p), ">= 0.5",
         cold_m / cold_p >= 0.5, "%.0f / %.0f MB/s, %d bytes: open, stat (the frame flags read) and the PS-ADPCM decode "
         "included%s" % (cold_m / 1e6, cold_p / 1e6, size, "" if cold_ok else ", caches NOT dropped"))
@@ -443,14 +446,15 @@ def main():
         decoded + walked <= 4 << 20, "a %d-byte PNG: %d bytes of its window decoded, %d walked from the core's start "
         "(no restart point saved yet)" % (size, decoded, walked))
 
-    peer_rows = measure_peers(gcfs, args.image, runs)
+    peer_rows, peer_figures = measure_peers(gcfs, args.image, runs)
+    issue58_rows = issue58.rows(codec, peer_figures, (size_wav, cold_wav, plain_wav), edits.round_trip(gcfs, args.image, runs))
 
     # Sections written by hand (the long fuzz runs) are kept; the tables are written anew.
     kept = ""
     if os.path.exists(args.out):
         old = open(args.out).read()
         sections = old.split("\n## ")[1:]
-        kept = "".join("\n## " + sec for sec in sections if not sec.startswith(PEER_TITLE))
+        kept = "".join("\n## " + sec for sec in sections if not sec.startswith((PEER_TITLE, issue58.TITLE)))
     with open(args.out, "w") as f:
         f.write("# gcfs benchmark results\n\n")
         f.write("Machine: nproc %d, %s. Image: %s (%d bytes). Medians of %d runs; ratios against a baseline "
@@ -466,6 +470,7 @@ def main():
                 "|---|---|---|---|---|---|---|---|---|---|---|\n")
         for r in peer_rows:
             f.write("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" % r)
+        issue58.write(f, issue58_rows)
         f.write(kept)
     print(open(args.out).read())
     subprocess.run(["rm", "-rf", work])
