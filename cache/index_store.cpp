@@ -1,5 +1,6 @@
 #include "cache/index_store.h"
 
+#include <tuple>
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <tuple>
 #include <variant>
 
 #include "formats/common/late_library.h"
@@ -35,6 +37,7 @@ struct Sqlite {
     GCFS_LATE_FUNCTION(column_int64, sqlite3_column_int64);
     GCFS_LATE_FUNCTION(column_blob, sqlite3_column_blob);
     GCFS_LATE_FUNCTION(column_bytes, sqlite3_column_bytes);
+    GCFS_LATE_FUNCTION(column_text, sqlite3_column_text);
     GCFS_LATE_FUNCTION(errcode, sqlite3_errcode);
     GCFS_LATE_FUNCTION(errmsg, sqlite3_errmsg);
     GCFS_LATE_FUNCTION(busy_timeout, sqlite3_busy_timeout);
@@ -92,6 +95,10 @@ public:
         return rc;
     }
     int64_t integer(int column) const { return sqlite().column_int64(s_, column); }
+    std::string text(int column) const {
+        const auto* data = reinterpret_cast<const char*>(sqlite().column_text(s_, column));
+        return data ? std::string(data, static_cast<size_t>(sqlite().column_bytes(s_, column))) : std::string();
+    }
     formats::Bytes blob(int column) const {
         const auto* data = static_cast<const uint8_t*>(sqlite().column_blob(s_, column));
         return formats::Bytes(data, data + sqlite().column_bytes(s_, column));
@@ -351,27 +358,50 @@ void IndexStore::failure(const char* doing) const {
                  damaged_ ? ", and a new one replaces it at the next mount" : "");
 }
 
+std::optional<formats::Bytes> IndexStore::marked(const std::string& folder, const std::string& headers, formats::Bytes record,
+                                                 const formats::Bytes& mac) const {
+    if (mac == as_bytes(record_mac(folder, headers, record))) return record;
+    ++unmarked_records_;
+    spdlog::warn("persistent index {}: {}'s record does not carry this machine's key's mark (another machine's, or changed); {}", path_,
+                 folder, read_only_ ? "not used" : "dropped, and made again");
+    if (!read_only_) {
+        Statement drop(db_, "DELETE FROM levels WHERE image = ?1 AND folder = ?2");
+        drop.bind(1, image_id_).bind(2, folder);
+        if (drop.step() != SQLITE_DONE) failure("dropping a level's record");
+    }
+    return std::nullopt;
+}
+
 std::optional<formats::Bytes> IndexStore::record(const std::string& folder, const std::string& headers) const {
     std::lock_guard lock(mutex_);
     if (failed_) return std::nullopt;
     Statement s(db_, "SELECT record, mac FROM levels WHERE image = ?1 AND folder = ?2 AND headers = ?3");
     s.bind(1, image_id_).bind(2, folder).bind(3, headers);
     const int rc = s.step();
-    if (rc == SQLITE_ROW) {
-        formats::Bytes record = s.blob(0);
-        if (s.blob(1) == as_bytes(record_mac(folder, headers, record))) return record;
-        ++unmarked_records_;
-        spdlog::warn("persistent index {}: {}'s record does not carry this machine's key's mark (another machine's, or changed); {}", path_,
-                     folder, read_only_ ? "not used" : "dropped, and made again");
-        if (!read_only_) {
-            Statement drop(db_, "DELETE FROM levels WHERE image = ?1 AND folder = ?2");
-            drop.bind(1, image_id_).bind(2, folder);
-            if (drop.step() != SQLITE_DONE) failure("dropping a level's record");
-        }
-        return std::nullopt;
-    }
+    if (rc == SQLITE_ROW) return marked(folder, headers, s.blob(0), s.blob(1));
     if (rc != SQLITE_DONE) failure("reading a level's record");
     return std::nullopt;
+}
+
+std::map<std::string, IndexStore::SavedRecord> IndexStore::records() const {
+    std::lock_guard lock(mutex_);
+    std::map<std::string, SavedRecord> out;
+    if (failed_) return out;
+    std::vector<std::tuple<std::string, std::string, formats::Bytes, formats::Bytes>> rows;
+    {
+        Statement s(db_, "SELECT folder, headers, record, mac FROM levels WHERE image = ?1");
+        s.bind(1, image_id_);
+        int rc;
+        while ((rc = s.step()) == SQLITE_ROW) rows.emplace_back(s.text(0), s.text(1), s.blob(2), s.blob(3));
+        if (rc != SQLITE_DONE) {
+            failure("reading the levels' records");
+            return out;
+        }
+    }
+    // Checked once the query is done: a record without its mark is deleted.
+    for (auto& [folder, headers, record, mac] : rows)
+        if (auto kept = marked(folder, headers, std::move(record), mac)) out[folder] = {headers, std::move(*kept)};
+    return out;
 }
 
 void IndexStore::save_record(const std::string& folder, const std::string& headers, formats::ByteSpan record) {

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -57,6 +58,14 @@ public:
 
     // The level folder's record saved for these headers, if any.
     std::optional<formats::Bytes> record(const std::string& folder, const std::string& headers) const;
+    // Every level folder's record saved for this image, by folder, with the
+    // headers it was saved for: read in one query, so that a mount's first
+    // lookups need not wait on the file (tree/index/persistent_index.h).
+    struct SavedRecord {
+        std::string headers;
+        formats::Bytes record;
+    };
+    std::map<std::string, SavedRecord> records() const;
     // Replaces what is saved for the folder (its record and restart points
     // made for other headers go).
     void save_record(const std::string& folder, const std::string& headers, formats::ByteSpan record);
@@ -88,6 +97,10 @@ private:
                                                         const IndexKey& key);
     IndexMac record_mac(const std::string& folder, const std::string& headers, formats::ByteSpan record) const;
     IndexMac point_mac(const std::string& folder, const std::string& headers, const SavedPoint& point) const;
+    // `record` as read for `folder`, when its mark holds; otherwise it is
+    // dropped (unless the file is read only) and counted. The caller holds mutex_.
+    std::optional<formats::Bytes> marked(const std::string& folder, const std::string& headers, formats::Bytes record,
+                                         const formats::Bytes& mac) const;
     // Logs the first failure and stops using the file.
     void failure(const char* doing) const;
     // The row of one restart point, gone; the caller holds mutex_ and may write.

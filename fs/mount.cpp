@@ -275,10 +275,12 @@ int run_mount(const MountOptions& given, Served& served) {
         // An edit session's generations are new images each: they are neither
         // kept in the persistent index nor sized ahead (README, Modding).
         if (options.persistent_index && !served.session) tree::use_persistent_index(disc, options.index_dir);
-        // The index file opened beside the first answers rather than by the first
-        // lookup in a level folder, which waited on SQLite's code being paged in
-        // and the file being read: about 1.5 of its 6 ms from a cold page cache.
-        if (disc.index) opening_index = std::thread([&disc] { disc.index->store(); });
+        // The index file opened, and every level's record read, beside the first
+        // answers rather than by the first lookup in a level folder, which waited
+        // on SQLite's code being paged in and the file being read: about 1.5 of
+        // its 6 ms from a cold page cache (issue 43), and the record's own read
+        // after that (issue 58).
+        if (disc.index) opening_index = std::thread([&disc] { disc.index->read_ahead(); });
         trimmer.emplace(*disc.cache);
     }
     if (options.index_ahead && !served.session) disc.start_index_ahead();  // its thread starts with the first level listing

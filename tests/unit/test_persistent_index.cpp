@@ -160,6 +160,11 @@ TEST_CASE("the index file keeps records and restart points per image and per lev
     CHECK(store->record("LEVEL00", "h1") == Bytes{1, 2, 3});
     CHECK_FALSE(store->record("LEVEL00", "h2"));  // other headers
     CHECK_FALSE(store->record("LEVEL01", "h1"));
+    // All at once (a mount's read-ahead): each with the headers it was saved for.
+    const auto all = store->records();
+    REQUIRE(all.size() == 1);
+    CHECK(all.at("LEVEL00").headers == "h1");
+    CHECK(all.at("LEVEL00").record == Bytes{1, 2, 3});
     REQUIRE(store->points("LEVEL00", "h1") == std::vector<uint64_t>{3 << 20});
     const auto point = store->point("LEVEL00", "h1", 3 << 20);
     REQUIRE(point);
@@ -249,6 +254,21 @@ TEST_CASE("a level folder saved to the persistent index lists again without a de
     CHECK(listing(*disc, "LEVEL01") == first);
     CHECK(disc->cache->stats().misses == 0);  // nothing decoded for names and sizes
     CHECK(disc->index->render().find("listed from it: 1") != std::string::npos);
+    // The same with the records read ahead, as a mount does once it answers:
+    // the folder is built from the record read then.
+    {
+        auto ahead = open_with_index(built.path, dir.path);
+        ahead->index->read_ahead();
+        // Gone from the file since (nothing later here needs it): the folder
+        // comes from what was read ahead, not from another query.
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open((dir.path + "/index.sqlite").c_str(), &db) == SQLITE_OK);
+        REQUIRE(sqlite3_exec(db, "DELETE FROM levels WHERE folder = 'LEVEL01'", nullptr, nullptr, nullptr) == SQLITE_OK);
+        CHECK(listing(*ahead, "LEVEL01") == first);
+        CHECK(ahead->cache->stats().misses == 0);
+        CHECK(ahead->index->render().find("listed from it: 1") != std::string::npos);
+        sqlite3_close(db);
+    }
     // Sizing it whole again decodes nothing, and saving it again is skipped.
     size_and_save(*disc, 1);
     CHECK(disc->cache->stats().misses == 0);
@@ -524,6 +544,7 @@ TEST_CASE("the index's key: records made under another key (another machine's in
     ::setenv("XDG_STATE_HOME", state_b.path.c_str(), 1);  // another machine: another key
     {
         auto other = open_with_index(built.path, dir.path);
+        other->index->read_ahead();  // the mark is held to it when read ahead too
         CHECK(listing(*other, "LEVEL01") == first);
         CHECK(other->cache->stats().misses > 0);  // decoded again, not answered from the index
         CHECK(other->index->render().find("without this machine's mark): 1") != std::string::npos);

@@ -40,9 +40,29 @@ uint64_t largest_file(const LevelScan& level) {
 
 }  // namespace
 
+void PersistentIndex::read_ahead() {
+    if (!store()) return;
+    auto records = store_->records();
+    std::lock_guard lock(mutex_);
+    // A folder already built (a lookup came first) has no use for its record.
+    for (auto& [folder, saved] : records)
+        if (!remembered_.contains(folder) && !looked_up_.contains(folder)) read_ahead_.emplace(folder, std::move(saved));
+}
+
 std::shared_ptr<const SubtreeMemo> PersistentIndex::memo(const LevelScan& level) {
     if (!store()) return nullptr;
-    auto blob = store_->record(level.folder, level.digest.text());
+    const std::string headers = level.digest.text();
+    std::optional<formats::Bytes> blob;
+    {
+        std::lock_guard lock(mutex_);
+        looked_up_.insert(level.folder);
+        if (auto it = read_ahead_.find(level.folder); it != read_ahead_.end()) {
+            if (it->second.headers == headers) blob = std::move(it->second.record);
+            read_ahead_.erase(it);
+        }
+    }
+    // Not read ahead (the lookup came first, or the record was saved since): asked for.
+    if (!blob) blob = store_->record(level.folder, headers);
     if (!blob) return nullptr;
     auto record = formats::saved_index::decode_record(*blob, largest_file(level));
     if (!record.ok()) {

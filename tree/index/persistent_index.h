@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -36,6 +37,10 @@ public:
 
     // Opened on the first call; null when it cannot be (logged once).
     std::shared_ptr<cache::IndexStore> store() const;
+    // Opens the file and reads every level folder's record at once (the
+    // mount's own thread, once it answers): a first lookup in a level folder
+    // then finds its record in memory, not behind the file's cold pages.
+    void read_ahead();
     // The memo for `level`'s folder, when a record saved for its headers
     // reads back whole; null otherwise (a damaged record is logged once).
     std::shared_ptr<const SubtreeMemo> memo(const LevelScan& level);
@@ -51,6 +56,8 @@ private:
     mutable std::shared_ptr<cache::IndexStore> store_;
     mutable std::mutex mutex_;
     std::set<std::string> remembered_, saved_;  // level folders built from a record, saved
+    std::map<std::string, cache::IndexStore::SavedRecord> read_ahead_;  // records not yet used, by folder
+    std::set<std::string> looked_up_;  // level folders whose record was asked for
     std::atomic<uint64_t> refused_{0};           // records that did not read back
 };
 

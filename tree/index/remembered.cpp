@@ -36,22 +36,29 @@ ReadOutcome RememberedSize::read(uint64_t offset, std::span<uint8_t> out) const 
     return made().read(offset, out);
 }
 
-RememberedRun::RememberedRun(std::shared_ptr<const FileRun> made, formats::saved_index::RunRecord record)
-    : made_(std::move(made)), record_(std::move(record)), by_name_(record_.names.size()) {
-    for (uint32_t i = 0; i < by_name_.size(); ++i) by_name_[i] = i;
-    std::sort(by_name_.begin(), by_name_.end(), [&](uint32_t a, uint32_t b) { return record_.names[a] < record_.names[b]; });
+RememberedRun::RememberedRun(std::shared_ptr<const FileRun> made, std::shared_ptr<const formats::saved_index::RunRecord> record)
+    : made_(std::move(made)), record_(std::move(record)) {}
+
+const std::vector<uint32_t>& RememberedRun::by_name() const {
+    std::call_once(sorted_, [&] {
+        by_name_.resize(record_->names.size());
+        for (uint32_t i = 0; i < by_name_.size(); ++i) by_name_[i] = i;
+        std::sort(by_name_.begin(), by_name_.end(), [&](uint32_t a, uint32_t b) { return record_->names[a] < record_->names[b]; });
+    });
+    return by_name_;
 }
 
 std::optional<uint64_t> RememberedRun::position(std::string_view name) const {
-    const auto at = std::lower_bound(by_name_.begin(), by_name_.end(), name,
-                                     [&](uint32_t i, std::string_view n) { return record_.names[i] < n; });
-    if (at == by_name_.end() || record_.names[*at] != name) return std::nullopt;
+    const auto& sorted = by_name();
+    const auto at = std::lower_bound(sorted.begin(), sorted.end(), name,
+                                     [&](uint32_t i, std::string_view n) { return record_->names[i] < n; });
+    if (at == sorted.end() || record_->names[*at] != name) return std::nullopt;
     return *at;
 }
 
 std::shared_ptr<const Source> RememberedRun::source(uint64_t position) const {
     auto made = made_;
-    auto make = [made, position, name = record_.names.at(position)]() -> std::shared_ptr<const Source> {
+    auto make = [made, position, name = record_->names.at(position)]() -> std::shared_ptr<const Source> {
         // The run the parts made names its files from the decoded bytes: the
         // same position must be the same name, or the saved index is stale.
         if (position >= made->count() || made->name(position) != name)
@@ -59,29 +66,32 @@ std::shared_ptr<const Source> RememberedRun::source(uint64_t position) const {
                 "the persistent index lists {} where the image decodes to another file; mount it with -o noindex", name));
         return made->source(position);
     };
-    return std::make_shared<RememberedSize>(std::move(make), record_.sizes.at(position));
+    return std::make_shared<RememberedSize>(std::move(make), record_->sizes.at(position));
 }
 
 LevelMemo::LevelMemo(std::string folder, formats::saved_index::FolderRecord record)
-    : folder_(std::move(folder)), record_(std::move(record)) {
-    for (size_t i = 0; i < record_.runs.size(); ++i) runs_[{record_.runs[i].dir, record_.runs[i].ordinal}] = i;
+    : folder_(std::move(folder)), files_(std::move(record.files)) {
+    for (auto& run : record.runs) {
+        const std::pair<std::string, size_t> key{run.dir, run.ordinal};
+        runs_[key] = std::make_shared<const formats::saved_index::RunRecord>(std::move(run));
+    }
 }
 
 std::shared_ptr<const Source> LevelMemo::file(const std::string& path, std::shared_ptr<const Source> made) const {
-    const auto it = record_.files.find(path);
-    if (it == record_.files.end() || made->dynamic()) return made;
+    const auto it = files_.find(path);
+    if (it == files_.end() || made->dynamic()) return made;
     return std::make_shared<RememberedSize>([made] { return made; }, it->second);
 }
 
 std::shared_ptr<const FileRun> LevelMemo::run(const std::string& dir, size_t ordinal, std::shared_ptr<const FileRun> made) const {
     const auto it = runs_.find({dir, ordinal});
     if (it == runs_.end()) return made;
-    const auto& record = record_.runs[it->second];
+    const auto& record = it->second;
     // Inodes for the run are reserved by its capacity: more names than that
     // would run into the next run's.
-    if (record.names.size() > made->capacity()) {
+    if (record->names.size() > made->capacity()) {
         spdlog::warn("{}/{}: the persistent index lists {} files, the folder has room for {}; decoding it instead", folder_,
-                     dir, record.names.size(), made->capacity());
+                     dir, record->names.size(), made->capacity());
         return made;
     }
     return std::make_shared<RememberedRun>(std::move(made), record);

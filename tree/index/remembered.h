@@ -41,18 +41,22 @@ private:
 // A file run whose names and sizes are known from the record; its files come from `made`.
 class RememberedRun final : public FileRun {
 public:
-    RememberedRun(std::shared_ptr<const FileRun> made, formats::saved_index::RunRecord record);
-    uint64_t count() const override { return record_.names.size(); }
+    RememberedRun(std::shared_ptr<const FileRun> made, std::shared_ptr<const formats::saved_index::RunRecord> record);
+    uint64_t count() const override { return record_->names.size(); }
     uint64_t capacity() const override { return made_->capacity(); }
-    std::string name(uint64_t position) const override { return record_.names.at(position); }
+    std::string name(uint64_t position) const override { return record_->names.at(position); }
     std::optional<uint64_t> position(std::string_view name) const override;
     std::shared_ptr<const Source> source(uint64_t position) const override;
     std::shared_ptr<const Provenance> provenance(uint64_t position) const override { return made_->provenance(position); }
 
 private:
     std::shared_ptr<const FileRun> made_;
-    formats::saved_index::RunRecord record_;
-    std::vector<uint32_t> by_name_;  // positions sorted by name
+    std::shared_ptr<const formats::saved_index::RunRecord> record_;  // shared with the memo: not copied
+    // Positions sorted by name, on the first name looked up: a folder built
+    // only to reach one file of another run does not sort this one.
+    const std::vector<uint32_t>& by_name() const;
+    mutable std::once_flag sorted_;
+    mutable std::vector<uint32_t> by_name_;
 };
 
 // A level folder's record, handed to its subtree (Tree::remember).
@@ -64,8 +68,8 @@ public:
 
 private:
     std::string folder_;  // for log lines
-    formats::saved_index::FolderRecord record_;
-    std::map<std::pair<std::string, size_t>, size_t> runs_;  // (dir, ordinal) -> record_.runs index
+    std::map<std::string, uint64_t> files_;  // the record's built files: path -> size
+    std::map<std::pair<std::string, size_t>, std::shared_ptr<const formats::saved_index::RunRecord>> runs_;  // by (dir, ordinal)
 };
 
 // What `folder` (a level folder of `tree`, every file sized) holds: every
