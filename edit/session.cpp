@@ -74,6 +74,16 @@ Bytes whole(const tree::Source& source) {
     return out;
 }
 
+// Every byte of the file at `path` of `disc` (edited_disc.h file_bytes: its
+// node held while read), or the edit refused with why it cannot be read.
+Bytes shown_file(const tree::Disc& disc, const std::string& path) {
+    try {
+        return file_bytes(disc, path);
+    } catch (const std::runtime_error& e) {
+        throw EditRefused(e.what());
+    }
+}
+
 // The folder whose files a container's edit derives anew: "LEVEL03", "global/audio".
 std::string derived_folder(const std::string& path) {
     const size_t first = path.find('/');
@@ -532,19 +542,12 @@ Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content,
     const EditRecord* earlier = path ? applied_record(*store_, *path) : nullptr;
     const auto target = path ? edit_target(original_->scan, *path) : std::nullopt;
     if (earlier && !resting.empty()) {
-        const auto shown = [](const tree::Disc& disc, const std::string& file) {
-            try {
-                return file_bytes(disc, file);
-            } catch (const std::runtime_error& e) {
-                throw EditRefused(e.what());
-            }
-        };
         if (content) {
-            from = shown(*disc(), *path);
+            from = shown_file(*disc(), *path);
             to = *content;
         } else {  // taken back: the shown rows by the disc's numbers, and the disc's file
-            from = rebase_edit(*parts, *base_, *target, store_->stored(*earlier), shown(*disc(), *path));
-            to = shown(*base_, *path);
+            from = rebase_edit(*parts, *base_, *target, store_->stored(*earlier), shown_file(*disc(), *path));
+            to = shown_file(*base_, *path);
         }
     }
     if (path && content) {
@@ -621,8 +624,7 @@ int Session::apply_content(const std::string& path, const Bytes& saved) {
 // over every other edit of its container. Throws EditRefused.
 Session::Staged Session::stage_edit(const std::string& path, const EditTarget& target, Bytes& content, std::string& status) {
     content = prepare_edit(target, content, [&] {
-        const auto held = disc();
-        return whole(*held->tree.node(*held->tree.resolve(path))->source);
+        return shown_file(*disc(), path);
     });
     Staged out;
     out.container = replay(target.key, &path, &content, &status, &out.followers);
@@ -682,9 +684,8 @@ int Session::apply_translated(const std::string& path, const EditTarget& target,
     const std::string folder = derived_folder(path);
     try {
         const auto held = disc();
-        const auto gameplay = held->tree.resolve(folder + "/gameplay.bin");
-        if (!gameplay) throw EditRefused("the level has no gameplay.bin to place instances in");
-        const Translation translation = translate_edit(target, whole(*held->tree.node(*gameplay)->source), saved);
+        if (!held->tree.resolve(folder + "/gameplay.bin")) throw EditRefused("the level has no gameplay.bin to place instances in");
+        const Translation translation = translate_edit(target, shown_file(*held, folder + "/gameplay.bin"), saved);
         auto containers = containers_;
         std::shared_ptr<tree::Disc> next;
         std::vector<std::string> wrote;
