@@ -1,6 +1,5 @@
 #include "cache/index_store.h"
 
-#include <tuple>
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
 #include <sys/stat.h>

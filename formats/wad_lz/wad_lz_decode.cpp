@@ -364,7 +364,7 @@ private:
 struct PendingPoint {
     Cursor at;
     std::unique_ptr<uint8_t[]> history;
-    mutable bool window_start;
+    bool window_start;
 };
 
 // decompress_window_into's walk (see wad_lz.h), from whichever feed, from
@@ -404,7 +404,7 @@ uint64_t walk_window(Feed& feed, std::span<uint8_t> out, uint64_t from, uint64_t
         auto keep_point = [&](Cursor point, bool window_start) {
             if (!offer || point.pos < kRestartHistory || point.pos - kRestartHistory < history_base) return;
             if (start && point.pos == start->pos) return;  // the point this walk began at
-            for (const PendingPoint& other : pending)
+            for (PendingPoint& other : pending)
                 if (other.at.pos == point.pos) return void(other.window_start |= window_start);
             PendingPoint kept{point, std::make_unique_for_overwrite<uint8_t[]>(kRestartHistory), window_start};
             std::memcpy(kept.history.get(), history.get() + (point.pos - kRestartHistory - history_base), kRestartHistory);

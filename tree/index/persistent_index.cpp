@@ -44,25 +44,28 @@ void PersistentIndex::read_ahead() {
     if (!store()) return;
     auto records = store_->records();
     std::lock_guard lock(mutex_);
-    // A folder already built (a lookup came first) has no use for its record.
+    // A folder already looked up (built from its record or not) has no use for it.
     for (auto& [folder, saved] : records)
-        if (!remembered_.contains(folder) && !looked_up_.contains(folder)) read_ahead_.emplace(folder, std::move(saved));
+        if (!looked_up_.contains(folder)) read_ahead_.emplace(folder, std::move(saved));
 }
 
 std::shared_ptr<const SubtreeMemo> PersistentIndex::memo(const LevelScan& level) {
     if (!store()) return nullptr;
     const std::string headers = level.digest.text();
     std::optional<formats::Bytes> blob;
+    bool read = false;
     {
         std::lock_guard lock(mutex_);
         looked_up_.insert(level.folder);
         if (auto it = read_ahead_.find(level.folder); it != read_ahead_.end()) {
+            read = true;
             if (it->second.headers == headers) blob = std::move(it->second.record);
             read_ahead_.erase(it);
         }
     }
     // Not read ahead (the lookup came first, or the record was saved since): asked for.
-    if (!blob) blob = store_->record(level.folder, headers);
+    // One read ahead for other headers is the folder's only record: nothing to ask.
+    if (!read) blob = store_->record(level.folder, headers);
     if (!blob) return nullptr;
     auto record = formats::saved_index::decode_record(*blob, largest_file(level));
     if (!record.ok()) {

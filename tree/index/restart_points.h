@@ -1,13 +1,14 @@
 // Where a level's core stream can be resumed (wad_lz::RestartPoint), so that
 // a window near the core's end is not decoded from the stream's head each
 // time it is missed: one point per kSpacing of output and one where each
-// window's lead begins, met by the windows' walks. The cursors are kept here; each point's 48 KiB history is kept in
-// the cache, where it may be evicted, and, with a persistent index, saved in
-// it (cache/index_store.h), whence an evicted or earlier mount's point comes
-// back. A window then costs nothing before its own lead once it has been
-// decoded, and at most kSpacing plus one walk step (1 MiB) before that. A saved point is untrusted: its fields are
-// bounded here, the decoder holds its output to its check, and one that
-// fails is dropped (drop()) with one log line.
+// window's lead begins, met by the windows' walks. The cursors are kept
+// here; each point's 48 KiB history is kept in the cache, where it may be
+// evicted, and, with a persistent index, saved in it (cache/index_store.h),
+// whence an evicted or earlier mount's point comes back. A window then costs
+// nothing before its own lead once it has been decoded, and at most kSpacing
+// plus one walk step (1 MiB) before that. A saved point is untrusted: its
+// fields are bounded here, the decoder holds its output to its check, and
+// one that fails is dropped (drop()) with one log line.
 #pragma once
 
 #include <map>
