@@ -197,5 +197,8 @@ Result<std::vector<StepDecoder::Cursor>> block_starts(ByteSpan stream);
 // `input` and keeps §5.4's rules; the kept parts are byte for byte `old`'s.
 // An edit to a 28 MB level core costs its neighbourhood, not the core.
 Bytes recompress(ByteSpan old, ByteSpan old_plain, ByteSpan input, std::string_view tag);
+// The same with `old`'s block starts already found (block_starts(old)): a
+// writer that re-compresses one stream again and again walks it once.
+Bytes recompress(ByteSpan old, std::span<const StepDecoder::Cursor> old_blocks, ByteSpan old_plain, ByteSpan input, std::string_view tag);
 
 }  // namespace gcfs::formats::wad_lz
