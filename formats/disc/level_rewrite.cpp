@@ -34,14 +34,21 @@ int32_t checked_s32(uint64_t v, const std::string& what) {
 // keeps its slot's room). What lies between slots moves with the slot before
 // it, so gaps and padding are kept. Returns each slot's new offset and size
 // in units (a replaced lump section's size is its exact byte count).
-std::vector<std::pair<int64_t, int64_t>> relayout(Bytes& parent, const std::vector<Slot>& slots, uint64_t unit, uint64_t align) {
+// `parent` is written from `old` (the parent as recorded), once: its room
+// is reserved for every growth first.
+std::vector<std::pair<int64_t, int64_t>> relayout(ByteSpan old, Bytes& parent, const std::vector<Slot>& slots, uint64_t unit, uint64_t align) {
     std::vector<size_t> order(slots.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return slots[a].offset < slots[b].offset; });
-    const Bytes old = std::move(parent);
     auto bytes_of = [&](size_t i) {
         return std::pair{static_cast<uint64_t>(slots[i].offset) * unit, static_cast<uint64_t>(slots[i].size) * unit};
     };
+    uint64_t growth = 0;
+    for (const auto& slot : slots)
+        if (slot.replacement && slot.replacement->size() > static_cast<uint64_t>(slot.size) * unit)
+            growth += align_up(slot.replacement->size() - static_cast<uint64_t>(slot.size) * unit, align);
+    parent.clear();
+    parent.reserve(old.size() + growth);
     parent.assign(old.begin(), old.begin() + static_cast<int64_t>(order.empty() ? old.size() : bytes_of(order[0]).first));
     std::vector<std::pair<int64_t, int64_t>> placed(slots.size());
     for (size_t k = 0; k < order.size(); ++k) {
@@ -55,8 +62,8 @@ std::vector<std::pair<int64_t, int64_t>> relayout(Bytes& parent, const std::vect
         const uint64_t new_room = held <= room ? room : room + align_up(held - room, align);
         const uint64_t new_at = parent.size();
         parent.resize(new_at + new_room, 0);
-        const auto from = with ? with->begin() : old.begin() + static_cast<int64_t>(at);
-        std::copy(from, from + static_cast<int64_t>(held), parent.begin() + static_cast<int64_t>(new_at));
+        const uint8_t* from = with ? with->data() : old.data() + at;
+        std::copy(from, from + held, parent.begin() + static_cast<int64_t>(new_at));
         parent.insert(parent.end(), old.begin() + static_cast<int64_t>(at + room), old.begin() + static_cast<int64_t>(next));
         placed[i] = {static_cast<int64_t>(new_at / unit),
                      with ? static_cast<int64_t>(unit == 1 ? held : new_room / unit) : slots[i].size};
@@ -93,8 +100,8 @@ Bytes rewrite_lump(ByteSpan lump_bytes, const std::map<std::string, Bytes>& part
         if (!lump_range(h, name)) fail(Errc::bad_value, 0, fmt::format("a level has no part named {}", name));
         if (lump_range(h, name)->empty()) fail(Errc::bad_value, 0, fmt::format("this level's data lump has no {} section to replace", name));
     }
-    Bytes lump(lump_bytes.begin(), lump_bytes.end());
-    const auto placed = relayout(lump, slots, 1, kLumpAlign);
+    Bytes lump;
+    const auto placed = relayout(lump_bytes, lump, slots, 1, kLumpAlign);
     for (size_t i = 0; i < slots.size(); ++i) {
         ranges[i]->offset = checked_s32(static_cast<uint64_t>(placed[i].first), slots[i].name + " offset");
         ranges[i]->size = checked_s32(static_cast<uint64_t>(placed[i].second), slots[i].name + " size");
@@ -152,8 +159,8 @@ Result<Bytes> rewrite_level_container(ByteSpan container, const std::map<std::st
         for (int i = 0; i < 3; ++i) add(fmt::format("chunk_{}", i), h.chunks[i]);
         for (int i = 0; i < 3; ++i) add(fmt::format("chunk_sound_bank_{}", i), h.chunk_sound_banks[i]);
 
-        Bytes out(container.begin(), container.begin() + static_cast<int64_t>(file_sectors * kSectorSize));
-        const auto placed = relayout(out, slots, kSectorSize, kSectorSize);
+        Bytes out;
+        const auto placed = relayout(container.first(file_sectors * kSectorSize), out, slots, kSectorSize, kSectorSize);
         for (size_t i = 0; i < slots.size(); ++i) {
             ranges[i]->offset = checked_s32(static_cast<uint64_t>(placed[i].first), slots[i].name + " sector");
             ranges[i]->size = checked_s32(static_cast<uint64_t>(placed[i].second), slots[i].name + " sectors");
