@@ -27,6 +27,12 @@ struct DamagedDisc {
     DamagedDisc& operator=(const DamagedDisc&) = delete;
 };
 
+// Level `level`'s container as the image records it, whole sectors.
+inline gcfs::formats::Bytes level_container(gcfs::tree::Disc& disc, size_t level) {
+    const auto& scan = disc.level(level);
+    return disc.image->read_clamped(scan.file_offset, scan.file_size);
+}
+
 // The node at `path` of an opened disc's tree, held; fails the test when absent.
 inline gcfs::tree::NodeRef node_at(const gcfs::tree::Disc& disc, const std::string& path) {
     const auto ino = disc.tree.resolve(path);

@@ -32,11 +32,6 @@ using formats::Bytes;
 
 namespace {
 
-Bytes edited_level_container(tree::Disc& disc, size_t level) {
-    const auto& scan = disc.level(level);
-    return disc.image->read_clamped(scan.file_offset, scan.file_size);
-}
-
 std::string edit_test_dir(const char* name) {
     const auto dir = std::filesystem::temp_directory_path() / (std::string("gcfs-test-") + name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
@@ -47,7 +42,7 @@ std::string edit_test_dir(const char* name) {
 
 TEST_CASE("a container rewritten with no part changed is its own bytes") {
     const auto disc = tree::open_disc(small_disc().path, 16 << 20);
-    const Bytes container = edited_level_container(*disc, 0);
+    const Bytes container = level_container(*disc, 0);
     const auto same = formats::rewrite_level_container(container, {});
     REQUIRE_MESSAGE(same.ok(), (same.ok() ? "" : same.error().describe()));
     CHECK(*same == container);
@@ -55,7 +50,7 @@ TEST_CASE("a container rewritten with no part changed is its own bytes") {
 
 TEST_CASE("a grown gameplay stream pushes what follows it, every other part keeps its bytes") {
     const auto disc = tree::open_disc(small_disc().path, 16 << 20);
-    const Bytes container = edited_level_container(*disc, 0);
+    const Bytes container = level_container(*disc, 0);
     edit::LevelParts parts(container);
     Bytes gameplay = *parts.content("gameplay");
     const Bytes sound_bank_before = *parts.content("gs_ram");
@@ -82,7 +77,7 @@ TEST_CASE("a grown gameplay stream pushes what follows it, every other part keep
 
 TEST_CASE("a new core_data updates the core header's two sizes (formats.md 6.1 0x88, 0x8C)") {
     const auto disc = tree::open_disc(small_disc().path, 16 << 20);
-    edit::LevelParts parts(edited_level_container(*disc, 1));
+    edit::LevelParts parts(level_container(*disc, 1));
     const auto decoded = parts.content("core_data");
     REQUIRE_MESSAGE(decoded.ok(), (decoded.ok() ? "" : decoded.error().describe()));
     Bytes core = *decoded;
@@ -98,7 +93,7 @@ TEST_CASE("a new core_data updates the core header's two sizes (formats.md 6.1 0
 
 TEST_CASE("a part the container does not have cannot be added") {
     const auto disc = tree::open_disc(small_disc().path, 16 << 20);
-    const auto result = formats::rewrite_level_container(edited_level_container(*disc, 0), {{"hud_bank_4", Bytes(10)}});
+    const auto result = formats::rewrite_level_container(level_container(*disc, 0), {{"hud_bank_4", Bytes(10)}});
     CHECK_FALSE(result.ok());
 }
 
