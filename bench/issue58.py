@@ -54,9 +54,10 @@ def rows(codec, peers, wav, edit):
         "step: the size from the header and a scan that does not read the whole file first (item 5)")
     row("close of an edited texture on the full-scale disc, until the new level is served", "%.2f s" % edit["close_s"], "",
         "", "≤ 0.2 s", edit["close_s"] <= 0.2,
-        "a close replays the level's applied edits, re-encodes the container (the core from its first changed block, "
-        "wad_lz::recompress) and checks the whole level again; step: keep the edited level's decoded core between saves "
-        "and check only the parts an edit touched (item 6)")
+        "a close replays the level's edits over its parts decoded once (kept between saves), re-compresses the core "
+        "around the change (wad_lz::recompress), decodes the new core once and keeps the image level's decoder checks, "
+        "none of which reads texels (edit/texel_checks.h); the level's first save also decodes it and checks it once. "
+        "What is left: the container's copies and the tree built again over it")
     lz, walk = float(codec["lz_core_mb_s"]), float(codec["lz_core_walk_mb_s"])
     row("WAD LZ decode, whole cores, one core (codec bench)", "%.0f MB/s" % lz, "the reference 184-220 MB/s (issue 58's figure)",
         "", "≥ 2 GB/s", lz >= 2000,

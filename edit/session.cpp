@@ -18,6 +18,7 @@
 #include "edit/edit_kinds.h"
 #include "edit/level_parts.h"
 #include "edit/notify.h"
+#include "edit/texel_checks.h"
 #include "edit/writer_state.h"
 
 namespace gcfs::edit {
@@ -526,8 +527,17 @@ std::vector<const EditRecord*> Session::resting_on(ContainerKey key, const std::
     return out;
 }
 
-Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content, std::string* status, std::vector<Follower>* followers) const {
-    auto parts = open_parts(key, read_container(*base_, key));
+std::unique_ptr<ContainerParts> Session::base_parts(ContainerKey key) const {
+    if (!opened_ || opened_->first != key) {
+        opened_.reset();  // the one before freed first
+        opened_.emplace(key, open_parts(key, read_container(*base_, key)));
+    }
+    return opened_->second->clone();
+}
+
+Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content, std::string* status, std::vector<Follower>* followers,
+                      std::unique_ptr<ContainerParts>* replayed) const {
+    auto parts = base_parts(key);
     const auto resting = path ? resting_on(key, *path) : std::vector<const EditRecord*>{};
     for (const auto& r : store_->records()) {
         const auto target = edit_target(original_->scan, r.path);
@@ -578,6 +588,7 @@ Bytes Session::replay(ContainerKey key, const std::string* path, Bytes* content,
     if (!parts->changed()) return {};
     auto rebuilt = parts->rebuild();
     if (!rebuilt.ok()) throw EditRefused(fmt::format("the edited container cannot be written: {}", rebuilt.error().describe()));
+    if (replayed) *replayed = std::move(parts);
     return std::move(*rebuilt);
 }
 
@@ -609,7 +620,7 @@ int Session::apply_content(const std::string& path, const Bytes& saved) {
         auto containers = containers_;
         Bytes content = saved;
         const Staged staged = stage_edit(path, *target, content, status);
-        auto next = next_generation(target->key, staged.container, containers);
+        auto next = next_generation(target->key, staged.container, containers, staged.parts.get());
         store_->commit(record_of(path, target->key, status, staged.container), &content, staged.followers);
         serve(std::move(containers), std::move(next));
         spdlog::info("edit of {:?} applied: {}", path, status);
@@ -627,7 +638,7 @@ Session::Staged Session::stage_edit(const std::string& path, const EditTarget& t
         return shown_file(*disc(), path);
     });
     Staged out;
-    out.container = replay(target.key, &path, &content, &status, &out.followers);
+    out.container = replay(target.key, &path, &content, &status, &out.followers, &out.parts);
     return out;
 }
 
@@ -641,7 +652,8 @@ EditRecord Session::record_of(const std::string& path, ContainerKey key, const s
 // (empty: the image's own) among `containers`, refused unless it reads as
 // the image's did. Applied whole or not at all: the rewritten container
 // must pass the checks its reader makes before anything is served from it.
-std::shared_ptr<tree::Disc> Session::next_generation(ContainerKey key, const Bytes& container, std::map<ContainerKey, Bytes>& containers) {
+std::shared_ptr<tree::Disc> Session::next_generation(ContainerKey key, const Bytes& container, std::map<ContainerKey, Bytes>& containers,
+                                                     ContainerParts* parts) {
     if (container.empty())
         containers.erase(key);
     else
@@ -654,12 +666,19 @@ std::shared_ptr<tree::Disc> Session::next_generation(ContainerKey key, const Byt
         auto& before = failing_;
         if (!before.count(key)) {
             std::set<std::string> names;
-            for (const auto& [name, detail] : failing_checks(*disc(), key.index)) names.insert(name);
+            if (containers_.count(key)) {
+                for (const auto& [name, detail] : failing_checks(*disc(), key.index)) names.insert(name);
+            } else {  // the level as base_ has it
+                for (const auto& check : base_->level(key.index).checks)
+                    if (!check.ok) names.insert(check.name);
+                for (const auto& check : base_decoder_checks(key))
+                    if (!check.ok) names.insert(check.name);
+            }
             before[key] = std::move(names);
         }
         std::set<std::string> after;
         std::string problem;
-        for (const auto& [name, detail] : failing_checks(*next, key.index)) {
+        for (const auto& [name, detail] : level_failing_checks(key, *next, container, parts)) {
             after.insert(name);
             if (!before[key].count(name) && problem.empty()) problem = fmt::format("\"{}\": {}", name, detail);
         }
@@ -667,6 +686,28 @@ std::shared_ptr<tree::Disc> Session::next_generation(ContainerKey key, const Byt
         before[key] = std::move(after);
     }
     return next;
+}
+
+// Called with mutex_ held. A level whose edits changed only texels and
+// palettes of the base's is checked as edit/texel_checks.h says; any other,
+// by every decoder's index.
+std::map<std::string, std::string> Session::level_failing_checks(ContainerKey key, tree::Disc& next, const Bytes& container, ContainerParts* parts) {
+    auto* level = dynamic_cast<LevelParts*>(parts);
+    const formats::CoreRegion* textures = base_->level(key.index).region("textures");
+    if (!level || container.empty() || !textures || !level->only_texels_differ(*textures)) return failing_checks(next, key.index);
+    const auto core = level->view("core_data");
+    if (!core.ok()) return failing_checks(next, key.index);
+    return texel_edit_failing_checks(base_decoder_checks(key), next, key.index, container, *core, core_scratch_);
+}
+
+const std::vector<tree::Check>& Session::base_decoder_checks(ContainerKey key) {
+    auto [base, fresh] = base_decoder_checks_.try_emplace(key);
+    if (fresh) {
+        tree::LevelVerdict verdict;
+        tree::decoder_checks(*base_, key.index, tree::LevelDepth::indexes, verdict);
+        base->second = std::move(verdict.checks);
+    }
+    return base->second;
 }
 
 // Called with mutex_ held: `next` is served from now on.
@@ -697,7 +738,7 @@ int Session::apply_translated(const std::string& path, const EditTarget& target,
             Bytes content = text;
             std::string status;
             const Staged staged = stage_edit(file, *file_target, content, status);
-            next = next_generation(target.key, staged.container, containers);
+            next = next_generation(target.key, staged.container, containers, staged.parts.get());
             store_->commit(record_of(file, target.key, "saved through level.glb: " + status, staged.container), &content, staged.followers);
             wrote.push_back(inside);
         }

@@ -107,8 +107,12 @@ private:
     // parts it is applied to (edit_kinds.h rebase_edit). The edits resting on
     // `path`'s (resting_on()) follow its new content (none: the container
     // without it).
+    // `replayed` gets the parts the container was written from.
     formats::Bytes replay(ContainerKey key, const std::string* path, formats::Bytes* content, std::string* status,
-                          std::vector<Follower>* followers = nullptr) const;
+                          std::vector<Follower>* followers = nullptr, std::unique_ptr<ContainerParts>* replayed = nullptr) const;
+    // The parts of base_'s container `key`: a clone of the last container
+    // opened, so that a level saved again replays over parts decoded once.
+    std::unique_ptr<ContainerParts> base_parts(ContainerKey key) const;
     // The applied edits made after `path`'s that may rest on it, in order: a
     // gameplay file's edit, when `path` is in the same level's gameplay/ (a
     // pvar file names a moby its table added). They are applied after it
@@ -120,11 +124,19 @@ private:
     struct Staged {
         formats::Bytes container;          // the container with the edit (empty: the image's own)
         std::vector<Follower> followers;   // the edits made after the file's earlier one, moved after it
+        std::unique_ptr<ContainerParts> parts;  // what the container was written from
     };
     Staged stage_edit(const std::string& path, const EditTarget& target, formats::Bytes& content, std::string& status);
     EditRecord record_of(const std::string& path, ContainerKey key, const std::string& status, const formats::Bytes& container) const;
+    // `parts`: what `container` was written from, when known (a level's
+    // texel-only edit is then checked by edit/texel_checks.h).
     std::shared_ptr<tree::Disc> next_generation(ContainerKey key, const formats::Bytes& container,
-                                                std::map<ContainerKey, formats::Bytes>& containers);
+                                                std::map<ContainerKey, formats::Bytes>& containers, ContainerParts* parts);
+    // The level's failing checks in `next`, which serves `container` as `key`.
+    std::map<std::string, std::string> level_failing_checks(ContainerKey key, tree::Disc& next, const formats::Bytes& container,
+                                                            ContainerParts* parts);
+    // tree::decoder_checks of base_'s level, made once.
+    const std::vector<tree::Check>& base_decoder_checks(ContainerKey key);
     void serve(std::map<ContainerKey, formats::Bytes> containers, std::shared_ptr<tree::Disc> next);
     void refuse(const std::string& path, const std::string& why);
     bool shows(const std::string& path, const formats::Bytes& content) const;
@@ -146,6 +158,11 @@ private:
     std::unique_ptr<EditStore> store_;
     std::map<ContainerKey, formats::Bytes> containers_;  // every edited container
     std::map<ContainerKey, std::set<std::string>> failing_;  // each checked level's failing checks, in the current generation
+    std::map<ContainerKey, std::vector<tree::Check>> base_decoder_checks_;  // of each level a texel-only edit was checked against
+    formats::Bytes core_scratch_;  // where a texel-only edit's core is decoded again (texel_checks.h)
+    // The last container base_parts opened, with what it decoded (one: a
+    // level core decoded is 28 MB at full scale).
+    mutable std::optional<std::pair<ContainerKey, std::unique_ptr<ContainerParts>>> opened_;
     std::map<std::string, int64_t> folder_times_;             // the newest edit of each container's folder
     mutable std::mutex current_mutex_;  // guards current_ alone: serving never waits for an apply
     std::shared_ptr<tree::Disc> current_;

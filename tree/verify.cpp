@@ -237,11 +237,17 @@ LevelVerdict verify_level(const Disc& disc, size_t index, LevelDepth depth) {
     v.folder = level.folder;
     v.id = level.header ? std::to_string(level.header->id) : "?";
     v.checks = level.checks;  // tiling, units, region order, sizes: checked when the folder was built
+    decoder_checks(disc, index, depth, v);
+    return v;
+}
+
+void decoder_checks(const Disc& disc, size_t index, LevelDepth depth, LevelVerdict& v) {
+    const LevelScan& level = disc.scan.levels.at(index);
     if (const auto folder = disc.tree.resolve(level.folder)) (void)disc.tree.folder_error(*folder);  // builds it: its decoders are made
     const auto found = disc.decoders.find(level.folder);
     if (found != disc.decoders.end()) {
         const LevelDecoders& d = found->second;
-        stream_check(v, "core_data decodes", d.core_data, "exactly the size core header 0x8C declares (§6.1)");
+        stream_check(v, kCoreDecodesCheck, d.core_data, "exactly the size core header 0x8C declares (§6.1)");
         stream_check(v, "gameplay decodes", d.gameplay, "the stream is consumed to its declared end (§9)");
         if (d.terrain) terrain_checks(v, d, level);
         const bool render = depth != LevelDepth::indexes;
@@ -262,7 +268,6 @@ LevelVerdict verify_level(const Disc& disc, size_t index, LevelDepth depth) {
                                        : fmt::format("{} of {} files fail; first: {}: {}", files.failures.size(), files.files,
                                                      files.failures.front().name, files.failures.front().detail)});
     }
-    return v;
 }
 
 DiscVerdict verify_disc(const Disc& disc) {

@@ -48,6 +48,12 @@ struct DiscVerdict {
 // of the folder whole (gcfs verify). The level's folder is built first.
 enum class LevelDepth { indexes, decoders, every_file };
 LevelVerdict verify_level(const Disc& disc, size_t index, LevelDepth depth);
+// The checks verify_level adds to the scan's (LevelScan::checks): those the
+// decoders make, and at every_file the folder read whole. Appended to `v`.
+void decoder_checks(const Disc& disc, size_t index, LevelDepth depth, LevelVerdict& v);
+// The name of the check that core_data's stream decodes to the size its core
+// header declares (formats.md §6.1 0x8C).
+inline constexpr const char* kCoreDecodesCheck = "core_data decodes";
 
 // Decodes everything the tree can decode, level by level, through the same
 // sources a mount reads.
