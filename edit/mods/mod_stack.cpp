@@ -14,7 +14,6 @@
 namespace gcfs::edit::mods {
 namespace {
 
-std::string text_of(const formats::Bytes& bytes) { return std::string(bytes.begin(), bytes.end()); }
 formats::Bytes bytes_of(const std::string& text) { return formats::Bytes(text.begin(), text.end()); }
 
 }  // namespace
@@ -66,9 +65,9 @@ void ModStack::plan(tree::Disc& original, std::vector<Planned>& planned) {
             Merged merged;
             try {
                 const formats::Bytes base = file_bytes(original, r.path);
-                merged = merge3(grain_of(r.path), text_of(base), text_of(p.content), text_of(theirs));
+                merged = merge3(grain_of(r.path), formats::as_text(base), formats::as_text(p.content), formats::as_text(theirs));
             } catch (const std::exception& e) {
-                merged = {text_of(theirs), {}};
+                merged = {std::string(formats::as_text(theirs)), {}};
                 if (p.content != theirs) merged.conflicts.push_back(fmt::format("the whole file (not merged: {})", e.what()));
             }
             for (std::string& item : merged.conflicts) conflicts_.push_back({r.path, std::move(item), names(p.layers)});

@@ -14,8 +14,6 @@
 namespace gcfs::edit::mods {
 namespace {
 
-std::string text_of(const formats::Bytes& bytes) { return std::string(bytes.begin(), bytes.end()); }
-
 const Part* find_part(const std::vector<Part>& parts, const std::string& key) {
     for (const Part& p : parts)
         if (p.key == key) return &p;
@@ -98,7 +96,7 @@ std::vector<FileDiff> diff_files(const tree::Disc& original, const tree::Disc& e
             const Grain grain = grain_of(path);
             if (grain != Grain::whole) {
                 d.kind = grain == Grain::table_cells ? "table" : grain == Grain::help_messages ? "messages" : grain == Grain::subtitle_cues ? "cues" : "settings";
-                diff_parts(keyed_parts(grain, text_of(was), text_of(is), true), d);
+                diff_parts(keyed_parts(grain, formats::as_text(was), formats::as_text(is), true), d);
             } else if (path.ends_with(".png")) {
                 d.kind = "picture";
                 diff_picture(was, is, d);

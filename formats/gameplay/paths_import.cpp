@@ -14,7 +14,7 @@ namespace gcfs::formats::gameplay {
 namespace {
 
 const std::vector<std::string> kHeader = {"kind", "path", "point", "x", "y", "z", "w"};
-constexpr const char* kKinds[] = {"path", "grind"};
+constexpr const char* kPathKinds[] = {"path", "grind"};
 
 struct KindEdit {
     const Decoded<Paths>* d = nullptr;
@@ -97,7 +97,7 @@ PathOrigins import_paths(const Gameplay& g, std::string_view text, BlockBytes& b
                 points.push_back(v);
             }
             if (points.size() > static_cast<size_t>(INT32_MAX / 16))
-                fail(Errc::too_large, 0, fmt::format("{} {}: {} points, more than a spline's s32 count reaches", kKinds[k], p, points.size()));
+                fail(Errc::too_large, 0, fmt::format("{} {}: {} points, more than a spline's s32 count reaches", kPathKinds[k], p, points.size()));
             e.moved.push_back(source < 0 || !same_points(points, old_points(*e.d, static_cast<size_t>(source))));
             e.source.push_back(source);
             e.splines.push_back(std::move(points));
