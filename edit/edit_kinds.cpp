@@ -1,5 +1,6 @@
 #include "edit/edit_kinds.h"
 
+#include "edit/collision_edit.h"
 #include "edit/gameplay_edit.h"
 
 #include <fmt/format.h>
@@ -72,12 +73,6 @@ Bytes pif_from_png(ByteSpan old, ByteSpan content, std::string& how) {
     return std::move(*pif);
 }
 
-Bytes content_of(LevelParts& parts, const std::string& part) {
-    auto bytes = parts.content(part);
-    if (!bytes.ok()) throw EditRefused(fmt::format("the level's {} does not decode: {}", part, bytes.error().describe()));
-    return std::move(*bytes);
-}
-
 // Where a texture's texels and palette lie, and in which parts.
 struct TextureBytes {
     std::string texel_part, palette_part;
@@ -127,7 +122,7 @@ TextureBytes locate(const tree::LevelScan& level, const TexturePath& t, uint64_t
 }
 
 std::string apply_texture(LevelParts& parts, const tree::LevelScan& level, const TexturePath& t, ByteSpan content) {
-    Bytes core = content_of(parts, "core_data"), gs_ram = content_of(parts, "gs_ram");
+    Bytes core = level_part(parts, "core_data"), gs_ram = level_part(parts, "gs_ram");
     const TextureBytes at = locate(level, t, core.size(), gs_ram.size());
     auto picture = formats::png::read_rgba(content, at.width, at.height);
     if (!picture.ok()) throw EditRefused(picture.error().message);
@@ -396,12 +391,18 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
         static const std::regex kLevelSound(R"(audio/[a-z_0-9]+\.(wav|vag))");
         if (std::regex_match(inside, kLevelSound)) return EditTarget{{ContainerKey::level_audio, i}, inside};
         if (inside == "level.glb") return EditTarget{{ContainerKey::level, i}, inside};
-        const bool level_file = stream_part(inside) || texture_path(inside) ||
+        const bool level_file = stream_part(inside) || texture_path(inside) || inside == kCollisionFile ||
                                 (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)));
         if (level_file) return EditTarget{{ContainerKey::level, i}, inside};
         return std::nullopt;
     }
     return std::nullopt;
+}
+
+Bytes level_part(LevelParts& parts, const std::string& part) {
+    auto bytes = parts.content(part);
+    if (!bytes.ok()) throw EditRefused(fmt::format("the level's {} does not decode: {}", part, bytes.error().describe()));
+    return std::move(*bytes);
 }
 
 std::unique_ptr<ContainerParts> open_parts(ContainerKey key, Bytes container) {
@@ -453,12 +454,13 @@ std::string apply_edit(ContainerParts& container, tree::Disc& original, const Ed
     const tree::LevelScan& level = original.level(target.key.index);
     const std::string& inside = target.inside;
     if (const auto part = stream_part(inside)) {
-        content_of(parts, *part);  // the level has it and it decodes
+        level_part(parts, *part);  // the level has it and it decodes
         if (content.empty() && *part == "core_data") throw EditRefused("core_data.bin cannot be empty (formats.md 6.1: its size is positive)");
         parts.replace(*part, Bytes(content.begin(), content.end()));
         return fmt::format("{} bytes, compressed again (formats.md 5)", content.size());
     }
     if (const auto texture = texture_path(inside)) return apply_texture(parts, level, *texture, content);
+    if (inside == kCollisionFile) return apply_collision(parts, level, content);
     if (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)))
         return apply_gameplay_file(parts, level, std::string_view(inside).substr(9), content);
     throw EditRefused("gcfs does not encode this file");

@@ -38,6 +38,8 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
 
 // The container's parts for edits (a LevelParts, or a WadFile).
 std::unique_ptr<ContainerParts> open_parts(ContainerKey key, formats::Bytes container);
+// A level part's current content; throws EditRefused naming it when it does not decode.
+formats::Bytes level_part(LevelParts& parts, const std::string& part);
 
 // Encodes `content` as the file `target` into `parts`; returns the edit's
 // status (how it was encoded) or throws EditRefused.

@@ -11,19 +11,13 @@
 namespace gcfs::edit {
 namespace {
 
-formats::Bytes part_of(LevelParts& parts, const std::string& part) {
-    auto bytes = parts.content(part);
-    if (!bytes.ok()) throw EditRefused(fmt::format("the level's {} does not decode: {}", part, bytes.error().describe()));
-    return std::move(*bytes);
-}
-
 // formats.md 8.1: the bits set (and cleared) in every mask of the level's grid.
 std::string show_bits(LevelParts& parts, const tree::LevelScan& level, const formats::gameplay::Visibility& v) {
     const formats::CoreRegion* grid = nullptr;
     for (const auto& r : level.regions)
         if (r.name == "occlusion") grid = &r;
     if (!grid) return "the level has no occlusion grid, so nothing is culled by one";
-    formats::Bytes core = part_of(parts, "core_data");
+    formats::Bytes core = level_part(parts, "core_data");
     if (grid->offset + grid->size > core.size()) throw EditRefused("the occlusion grid lies past core_data's end");
     auto changed = formats::with_bits_everywhere(formats::ByteSpan(core).subspan(grid->offset, grid->size), v.shown_everywhere, v.freed);
     if (!changed.ok()) throw EditRefused("the occlusion grid (formats.md 8.1): " + changed.error().describe());
@@ -42,7 +36,7 @@ formats::gameplay::LevelContext context_of(LevelParts& parts, const tree::LevelS
     // formats.md 6.3: the classes the level's core holds, which a new tie or shrub may name.
     for (size_t kind = 0; kind < context.held.size(); ++kind)
         for (const auto& entry : level.classes[kind]) context.held[kind].insert(entry.o_class);
-    if (level.header && !level.header->occlusion.empty()) context.occlusion_copy = part_of(parts, "occlusion");
+    if (level.header && !level.header->occlusion.empty()) context.occlusion_copy = level_part(parts, "occlusion");
     return context;
 }
 
@@ -50,7 +44,7 @@ formats::gameplay::LevelContext context_of(LevelParts& parts, const tree::LevelS
 
 formats::Bytes rebase_gameplay_file(LevelParts& parts, const tree::LevelScan& level, std::string_view name, formats::ByteSpan earlier,
                                     formats::ByteSpan content) {
-    const formats::Bytes gameplay = part_of(parts, "gameplay");
+    const formats::Bytes gameplay = level_part(parts, "gameplay");
     const auto context = context_of(parts, level);
     auto text = formats::gameplay::rebase_text(gameplay, name, formats::as_text(earlier), formats::as_text(content), &context);
     if (!text.ok()) throw EditRefused("the file's earlier edit no longer reads, so this save cannot be placed: " + text.error().message);
@@ -58,7 +52,7 @@ formats::Bytes rebase_gameplay_file(LevelParts& parts, const tree::LevelScan& le
 }
 
 std::string apply_gameplay_file(LevelParts& parts, const tree::LevelScan& level, std::string_view name, formats::ByteSpan content) {
-    const formats::Bytes gameplay = part_of(parts, "gameplay");
+    const formats::Bytes gameplay = level_part(parts, "gameplay");
     const auto context = context_of(parts, level);
     const bool has_copy = context.occlusion_copy.has_value();
     auto imported = formats::gameplay::import_file(gameplay, name, formats::as_text(content), &context);

@@ -125,7 +125,7 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
                             "volumes, cameras, lights, sounds"},
     {"LEVEL<nn>/collision.glb", "the collision mesh as glTF 2.0, in level.glb's frame: a material per surface type"},
     {"LEVEL<nn>/collision.obj", "the collision mesh: octant copies merged, quads kept, a material per surface type, an "
-                                "object per hero group (formats.md 8.3)"},
+                                "object per hero group (formats.md 8.3); under -o edits, any model file saved over it is the new mesh"},
     {"LEVEL<nn>/collision.mtl", "a material per collision surface type"},
     {"LEVEL<nn>/sky/", "the sky (formats-tie-sky.md B)"},
     {"LEVEL<nn>/sky/sky.obj", "its shells: textured with vt, gradient with vertex colours, at their stored scale"},

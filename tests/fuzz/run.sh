@@ -22,6 +22,10 @@ seed gameplay LEVEL01/gameplay.bin
 # The edit decoders: textures as PNG; gameplay files after their gameplay.bin (fuzz_edit_text.cpp's layout).
 for t in tfrag_000 tie_000 moby_001; do seed edit_png LEVEL00/textures/$t.png; done
 seed edit_sound LEVEL00/audio/sfx_002.wav; seed edit_sound global/mpeg/00.en.srt
+# collision_compile: a quad and a triangle over four corners (fuzz_collision_compile.cpp's layout).
+mkdir -p "$WORK/seeds/collision_compile"
+python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([4]) + struct.pack('<12h', 64, 64, 64, 200, 64, 64, 200, 200, 64, 64, 200, 96) + bytes([1, 0x1f, 0, 1, 2, 3, 0, 5, 0, 2, 3, 0]))" \
+    > "$WORK/seeds/collision_compile/quad_and_triangle"
 # journal: a journal as gcfs writes one (edit/journal.cpp), an applied, a refused and a kept edit.
 mkdir -p "$WORK/seeds/journal"
 cat > "$WORK/seeds/journal/three" <<'JSON'

@@ -551,6 +551,8 @@ check "adding and removing (issue 53): a moby copied with sed and moved, a tie d
 check "Blender as the level editor (issue 54): level.glb saved from Blender moves, turns, copies and removes instances; unchanged, z-up, selected-only and three.js saves; CSVs, level.glb and edited.iso agree" \
     /usr/bin/python3 "$(dirname "$0")/level_save.py" "$GCFS" "$WORK" "$(readlink -f "$(dirname "$0")")/blender_level_save.py" \
     "$(readlink -f "$(dirname "$0")/../gltf")/level_save_three.mjs"
+check "collision from a mesh (issue 56): a generated stepped mesh and Blender's export of it over collision.obj read back within half a unit with their surface types, collision.glb follows, an unknown material refused, edited.iso verified and mounted" \
+    /usr/bin/python3 "$(dirname "$0")/collision_import.py" "$GCFS" "$WORK" "$(readlink -f "$(dirname "$0")")/blender_collision.py"
 check "mods you can share and stack (issue 57): three edit folders stacked with -o mods=A:B:C (cells merged, the texture conflict listed, EROFS, folders untouched), gcfs pack and diff, xdelta3 applies gcfs's VCDIFF (one folder, the stack, full scale under 1 MiB), a moved folder, an edits folder on top" \
     /usr/bin/python3 "$(dirname "$0")/mods.py" "$GCFS" "$WORK"
 # A daemon forks after its edits folder is opened (tools/cmd_mount.cpp): what a session decides a

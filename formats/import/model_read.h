@@ -1,0 +1,35 @@
+// A model file of any format assimp reads (OBJ, glTF/GLB, FBX, COLLADA,
+// ...) as one mesh, for the edits that build the disc's geometry from a
+// modeller's file. The format is found from the bytes, not a name; the
+// scene's transforms are applied and identical corners joined; faces keep
+// their corners in the file's order and polygons are not triangulated (the
+// collision block keeps quads); each face names its material. Positions
+// are in the file's own frame: y up, as gcfs's OBJs and glTFs write them
+// (formats/export/axes.h).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "formats/common/bytes.h"
+#include "formats/common/error.h"
+
+namespace gcfs::formats {
+
+struct ModelMesh {
+    struct Face {
+        std::vector<uint32_t> corners;  // into positions
+        uint32_t material = 0;          // into materials
+    };
+    std::vector<std::array<double, 3>> positions;
+    std::vector<Face> faces;
+    std::vector<std::string> materials;  // by the file's names ("" where it gives none)
+};
+
+// Fails with assimp's own reason when it cannot read the bytes, or when the
+// file holds no face.
+Result<ModelMesh> read_model(ByteSpan bytes);
+
+}  // namespace gcfs::formats
