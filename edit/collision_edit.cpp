@@ -9,6 +9,7 @@
 #include "edit/edit_kinds.h"
 #include "formats/collision/collision_compile.h"
 #include "formats/collision/collision_export.h"
+#include "formats/core/core_growth.h"
 #include "formats/import/model_read.h"
 
 namespace gcfs::edit {
@@ -66,8 +67,7 @@ std::string apply_collision(LevelParts& parts, const tree::LevelScan& level, for
 
     formats::Bytes core = level_part(parts, "core_data");
     if (region->offset + region->size > core.size()) throw EditRefused("the level's collision region lies past its core_data");
-    const auto room = formats::ByteSpan(core).subspan(region->offset, region->size);
-    const auto old = formats::parse_collision(room);
+    const auto old = formats::parse_collision(formats::ByteSpan(core).subspan(region->offset, region->size));
     if (!old.ok()) throw EditRefused(fmt::format("the level's collision block does not read ({}), so its hero groups cannot be kept", old.error().describe()));
     auto octants = formats::compile_collision(mesh);
     if (!octants.ok()) throw EditRefused(octants.error().message);
@@ -81,15 +81,23 @@ std::string apply_collision(LevelParts& parts, const tree::LevelScan& level, for
     } catch (const std::invalid_argument& e) {
         throw EditRefused(fmt::format("the collision block cannot be written: {}", e.what()));
     }
-    if (block.size() > region->size)
-        throw EditRefused(fmt::format("the collision block would take {} bytes and the level's collision region holds {} (formats.md 6.2: it "
-                                      "ends where the textures begin); making room by moving the core's later regions is not built",
-                                      block.size(), region->size));
+    uint64_t room = region->size, growth = 0;
+    if (block.size() > room) {  // the region grows, and what follows it moves (formats/core/core_growth.h)
+        growth = formats::align_up(block.size() - room, formats::kCoreGrowthAlign);
+        formats::Bytes index = level_part(parts, "core_index");
+        const auto grown = formats::grow_core(index, core, region->offset + room, growth);
+        if (!grown.ok())
+            throw EditRefused(fmt::format("the collision block takes {} bytes, the level's collision region holds {}, and the core cannot grow: {}",
+                                          block.size(), room, grown.error().message));
+        parts.replace("core_index", std::move(index));
+        room += growth;
+    }
     std::copy(block.begin(), block.end(), core.begin() + static_cast<int64_t>(region->offset));
-    std::fill(core.begin() + static_cast<int64_t>(region->offset + block.size()), core.begin() + static_cast<int64_t>(region->offset + region->size), 0);
+    std::fill(core.begin() + static_cast<int64_t>(region->offset + block.size()), core.begin() + static_cast<int64_t>(region->offset + room), 0);
     parts.replace("core_data", std::move(core));
-    return fmt::format("{} faces in {} octants, {} of the collision region's {} bytes; the level's {} hero groups kept as they were{}",
-                       mesh.faces.size(), collision.octants.size(), block.size(), region->size, collision.hero_groups.size(),
+    return fmt::format("{} faces in {} octants, {} of the collision region's {} bytes{}; the level's {} hero groups kept as they were{}",
+                       mesh.faces.size(), collision.octants.size(), block.size(), room,
+                       growth ? fmt::format(" (grown by {}, the core's later blocks moved)", growth) : std::string(), collision.hero_groups.size(),
                        hero_faces ? fmt::format(" ({} faces under usemtl hero not read)", hero_faces) : std::string());
 }
 

@@ -3,11 +3,12 @@
 // faces (formats/collision/collision_compile.h), each face's surface type
 // from its material's name as collision.mtl names them (col_00 … col_ff),
 // written over the collision region of core_data with zeros after it
-// (formats.md §6.2: Wrench pads the collision so too). The level's hero
-// groups are kept as they are; faces under the `hero` material, which
-// collision.obj shows them with, are not read. A block larger than the
-// region is refused with both sizes: moving the core's later regions to
-// make room is not built.
+// (formats.md §6.2: Wrench pads the collision so too, to the largest
+// chunk's). A block larger than the region grows it by whole 0x100s and
+// moves what follows (formats/core/core_growth.h), refused with both sizes
+// where the core cannot grow. The level's hero groups are kept as they
+// are; faces under the `hero` material, which collision.obj shows them
+// with, are not read.
 #pragma once
 
 #include <string>

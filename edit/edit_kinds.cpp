@@ -556,8 +556,10 @@ uint64_t edit_size_limit(const std::string& path, const tree::Source& shown) {
         return 2 * height * (1 + width * 8) + (4 << 20);
     }
     // A saved scene: its textures as an exporter encodes them again (PNGs at
-    // most twice their size) and a text .gltf's base64 (4/3) on top.
-    if (path.ends_with(".glb")) return 8 * shown.size() + (64 << 20);
+    // most twice their size) and a text .gltf's base64 (4/3) on top. A model
+    // saved over collision.obj is a new mesh of any size, as any exporter
+    // writes it (an OBJ of 500,000 faces is about 40 MB).
+    if (path.ends_with(".glb") || path.ends_with(std::string("/") + kCollisionFile)) return 8 * shown.size() + (64 << 20);
     // A table may grow by whole rows up to the formats' limits (32767 group
     // members, formats-gameplay.md 3.11): room for that many lines of text.
     if (path.ends_with(".csv") || path.ends_with(".txt")) return 4 * shown.size() + (32 << 20);

@@ -1,5 +1,8 @@
-// libFuzzer: the level core header, its (count, offset) tables and the region
-// boundaries (formats.md §6), over a core_index.
+// libFuzzer: the level core header, its (count, offset) tables, the region
+// boundaries (formats.md §6) and room made in the core, over a core_index.
+#include <algorithm>
+
+#include "formats/core/core_growth.h"
 #include "formats/core/level_core.h"
 
 using namespace gcfs::formats;
@@ -15,6 +18,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (table.ok())
             for (const auto& e : *table) offsets.push_back(e.offset_in_asset_wad);
     }
-    (void)core_regions(*header, block_boundaries(*header, offsets, ByteSpan(data, size)));
+    const auto regions = core_regions(*header, block_boundaries(*header, offsets, ByteSpan(data, size)));
+    // Room made after the first region (what a collision edit does, formats/core/core_growth.h): when
+    // it is, every offset the header gives at or past it moved by the growth, none before it.
+    if (!regions.ok() || regions->empty()) return 0;
+    const uint64_t at = regions->front().offset + regions->front().size;
+    Bytes index(data, data + size), dat(std::min<uint64_t>(at + 0x100, 1 << 16), 0);
+    if (at > dat.size() || !grow_core(index, dat, at, kCoreGrowthAlign).ok()) return 0;
+    const auto grown = parse_level_core_header(index);
+    if (!grown.ok()) __builtin_trap();
+    const std::pair<int32_t, int32_t> fields[] = {{header->collision, grown->collision}, {header->textures_base_offset, grown->textures_base_offset},
+                                                  {header->sky, grown->sky}, {header->assets_decompressed_size, grown->assets_decompressed_size}};
+    for (const auto& [was, is] : fields) {
+        const int64_t moved = was > 0 && static_cast<uint64_t>(was) >= at ? 0x100 : 0;
+        if (is != was + moved) __builtin_trap();
+    }
     return 0;
 }

@@ -1,13 +1,16 @@
 """Collision from a mesh (issue 56): a generated stepped mesh with two
 surface types copied over LEVEL00/collision.obj from the disc's own folder
-with relative paths, then the same file through Blender (imported, raised a
-unit, exported with its defaults); each reads back from the mount and from
+with relative paths, a 96x96 height field too large for the collision region
+(the core grows), then that file through Blender (imported, raised a unit,
+exported with its defaults); each reads back from the mount and from
 a read-only mount of edited.iso, every corner within half a packed unit
 (formats.md 8.3: x and y 1/16, z 1/64), every face's surface type and corner
 count as written; collision.glb follows; a material that names no surface
 type is refused with its name; gcfs verify passes edited.iso.
 Usage: collision_import.py GCFS WORK BLENDER_SCRIPT"""
+import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -93,6 +96,36 @@ glb_copy = os.path.join(work, "collision.glb")
 open(glb_copy, "wb").write(glb)
 info = subprocess.run(["assimp", "info", glb_copy], capture_output=True, text=True)
 check("collision.glb follows (assimp reads it, and it changed)", info.returncode == 0 and glb != before_glb, info.stdout[-300:] + info.stderr[-300:])
+
+# ---- a height field too large for the collision region: the core grows, and what follows it moves
+def height_field(cells):
+    """An OBJ (y up) of cells x cells unit quads over a wavy ground, two surface types by slope."""
+    def height(i, j):
+        return round(1.5 + math.sin(i / 5.0) + 0.5 * math.cos(j / 3.0), 4)
+    lines = ["o ground"] + ["v %d %r %d" % (i, height(i, j), -j) for j in range(cells + 1) for i in range(cells + 1)]
+    for material in ("col_1f", "col_0b"):
+        lines.append("usemtl " + material)
+        for j in range(cells):
+            for i in range(cells):
+                steep = abs(height(i + 1, j + 1) - height(i, j)) > 0.4
+                if steep == (material == "col_0b"):
+                    a = j * (cells + 1) + i + 1
+                    lines.append("f %d %d %d %d" % (a, a + 1, a + cells + 2, a + cells + 1))
+    return "\n".join(lines) + "\n"
+
+
+ground = height_field(96)
+open(os.path.join(work, "ground.obj"), "w").write(ground)
+texture_before, ties_before = m.read("LEVEL00/textures/tfrag_000.png"), m.read("LEVEL00/ties/ties.csv")
+copied = subprocess.run(["cp", "ground.obj", "mnt/" + COLLISION], cwd=work, capture_output=True, text=True)
+status = os.getxattr(m.path(COLLISION), "user.gcfs.edit").decode()
+check("a 96x96 height field past the collision region is applied by growing the core", copied.returncode == 0 and "grown by" in status, status)
+shown = m.read(COLLISION).decode()
+problem = same_faces(faces_of(shown), faces_of(ground))
+check("collision.obj reads back the height field: corners within half a unit, each surface type as written", not problem, problem)
+check("what the core's growth moved reads as before (a texture; the tie classes' rows but for their core offsets)",
+      m.read("LEVEL00/textures/tfrag_000.png") == texture_before and
+      re.sub(rb"0x[0-9a-f]+", b"", m.read("LEVEL00/ties/ties.csv")) == re.sub(rb"0x[0-9a-f]+", b"", ties_before))
 
 # ---- through Blender: imported, raised a unit, exported with its defaults, cp'd back
 open(os.path.join(work, "shown.obj"), "w").write(shown)

@@ -1,6 +1,7 @@
 // A small synthetic disc built once per test run, with its originals.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -50,5 +51,21 @@ inline std::string file_text(const gcfs::tree::Disc& disc, const std::string& pa
     const std::string why = path + ": " + got.error;
     REQUIRE_MESSAGE(got.ok(), why);
     REQUIRE(got.bytes == out.size());
+    return out;
+}
+
+// Every file under `folder` ("LEVEL00"), by its path inside it, read whole as file_text reads it.
+inline std::map<std::string, std::string> folder_files(const gcfs::tree::Disc& disc, const std::string& folder) {
+    std::map<std::string, std::string> out;
+    std::function<void(uint64_t, const std::string&)> walk = [&](uint64_t dir, const std::string& prefix) {
+        disc.tree.for_each_child(dir, 0, [&](const std::string& name, uint64_t ino, gcfs::tree::NodeType type) {
+            if (type == gcfs::tree::NodeType::directory)
+                walk(ino, prefix + name + "/");
+            else
+                out.emplace(prefix + name, file_text(disc, folder + "/" + prefix + name));
+            return true;
+        });
+    };
+    walk(node_at(disc, folder)->ino, "");
     return out;
 }

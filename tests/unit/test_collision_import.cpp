@@ -11,8 +11,10 @@
 #include <set>
 #include <string>
 
+#include "cache/lru_cache.h"
 #include "disc_fixture.h"
 #include "edit/collision_edit.h"
+#include "edit/edited_disc.h"
 #include "edit/edit_kinds.h"
 #include "edit/level_parts.h"
 #include "formats/collision/collision_compile.h"
@@ -191,17 +193,33 @@ TEST_CASE("collision.obj saved as a model file becomes the level's collision blo
         CHECK_THROWS_WITH_AS(edit::apply_collision(parts, level, formats::ByteSpan(reinterpret_cast<const uint8_t*>(bad.data()), bad.size())),
                              doctest::Contains("\"grass1\""), edit::EditRefused);
     }
-    SUBCASE("a block past the level's collision region is refused with both sizes") {
+    SUBCASE("a block past the level's collision region grows the core; what follows it reads as before") {
         std::string big = "o collision\nusemtl col_01\n";
-        uint32_t n = 0;
-        for (int i = 0; i < 400; ++i)
-            for (int j = 0; j < 60; ++j) {
+        formats::CollisionMeshIn wanted;
+        for (int i = 0; i < 160; ++i)
+            for (int j = 0; j < 40; ++j) {
                 const double x = 1.0 * i, y = 1.0 * j;
-                big += fmt::format("v {} 0 {}\nv {} 0 {}\nv {} 0.5 {}\nf {} {} {}\n", x, -y, x + 1, -y, x, -y - 1, n + 1, n + 2, n + 3);
-                n += 3;
+                big += fmt::format("v {} 0 {}\nv {} 0 {}\nv {} 0.5 {}\nf -3 -2 -1\n", x, -y, x + 1, -y, x, -y - 1);
+                const auto n = static_cast<uint32_t>(wanted.positions.size());
+                wanted.positions.insert(wanted.positions.end(), {{x, y, 0}, {x + 1, y, 0}, {x, y + 1, 0.5}});
+                wanted.faces.push_back({{n, n + 1, n + 2, 0}, 3, 1});
             }
-        CHECK_THROWS_WITH_AS(edit::apply_collision(parts, level, formats::ByteSpan(reinterpret_cast<const uint8_t*>(big.data()), big.size())),
-                             doctest::Contains("the level's collision region holds"), edit::EditRefused);
+        const std::string status = edit::apply_collision(parts, level, formats::ByteSpan(reinterpret_cast<const uint8_t*>(big.data()), big.size()));
+        CHECK(status.find("the core's later blocks moved") != std::string::npos);
+        const auto rebuilt = parts.rebuild();
+        REQUIRE(rebuilt.ok());
+        const auto next = edit::open_edited_disc(small_disc().path, *disc, {{edit::ContainerKey{edit::ContainerKey::level, 0}, *rebuilt}},
+                                                 std::make_shared<cache::LruCache>(64 << 20), [] { return std::string(); });
+        const formats::CoreRegion* grown = next->level(0).region("collision");
+        REQUIRE(grown);
+        CHECK(grown->size > region->size);
+        const auto core = *edit::LevelParts(*rebuilt).content("core_data");
+        const auto merged = formats::merge_collision(formats::ByteSpan(core).subspan(grown->offset, grown->size));
+        REQUIRE(merged.ok());
+        CHECK(faces_in(merged->mesh) == faces_in(wanted));
+        // Every check the level passed, it passes (the textures and classes moved with their offsets).
+        CHECK(edit::failing_checks(*next, 0) == edit::failing_checks(*disc, 0));
+        CHECK(file_text(*next, "LEVEL00/textures/tfrag_000.png") == file_text(*disc, "LEVEL00/textures/tfrag_000.png"));
     }
     SUBCASE("bytes no model reader takes are refused") {
         const std::string junk = "\x01\x02 not a model";
