@@ -6,7 +6,8 @@
 #include <charconv>
 #include <optional>
 
-#include "edit/edit_kinds.h"
+#include "edit/edit_refused.h"
+#include "edit/level_parts.h"
 #include "formats/collision/collision_compile.h"
 #include "formats/collision/collision_export.h"
 #include "formats/core/core_growth.h"

@@ -399,12 +399,6 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
     return std::nullopt;
 }
 
-Bytes level_part(LevelParts& parts, const std::string& part) {
-    auto bytes = parts.content(part);
-    if (!bytes.ok()) throw EditRefused(fmt::format("the level's {} does not decode: {}", part, bytes.error().describe()));
-    return std::move(*bytes);
-}
-
 std::unique_ptr<ContainerParts> open_parts(ContainerKey key, Bytes container) {
     if (key.kind == ContainerKey::level) return std::make_unique<LevelParts>(std::move(container));
     return std::make_unique<WadFile>(std::move(container));

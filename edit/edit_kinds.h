@@ -6,25 +6,18 @@
 #pragma once
 
 #include <functional>
-#include <stdexcept>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "edit/containers.h"
+#include "edit/edit_refused.h"
 #include "edit/level_parts.h"
 #include "formats/common/bytes.h"
 #include "tree/disc_scan.h"
 
 namespace gcfs::edit {
-
-// An edit that cannot be encoded: `what` is the reason, naming the line and
-// column, the pixel or the size at fault.
-class EditRefused : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 // The container a mount path's edit rewrites, and the path inside its folder
 // ("textures/tfrag_000.png" of LEVEL00, "vendor/005.wav" of global/audio);
@@ -38,8 +31,6 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
 
 // The container's parts for edits (a LevelParts, or a WadFile).
 std::unique_ptr<ContainerParts> open_parts(ContainerKey key, formats::Bytes container);
-// A level part's current content; throws EditRefused naming it when it does not decode.
-formats::Bytes level_part(LevelParts& parts, const std::string& part);
 
 // Encodes `content` as the file `target` into `parts`; returns the edit's
 // status (how it was encoded) or throws EditRefused.

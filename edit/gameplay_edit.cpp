@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "edit/edit_kinds.h"
+#include "edit/edit_refused.h"
+#include "edit/level_parts.h"
 #include "formats/gameplay/import.h"
 #include "formats/gameplay/rebase.h"
 #include "formats/occlusion/occlusion.h"
@@ -11,8 +12,18 @@
 namespace gcfs::edit {
 namespace {
 
-// formats.md 8.1: the bits set (and cleared) in every mask of the level's grid.
-std::string show_bits(LevelParts& parts, const tree::LevelScan& level, const formats::gameplay::Visibility& v) {
+formats::gameplay::LevelContext context_of(LevelParts& parts, const tree::LevelScan& level) {
+    formats::gameplay::LevelContext context;
+    // formats.md 6.3: the classes the level's core holds, which a new tie or shrub may name.
+    for (size_t kind = 0; kind < context.held.size(); ++kind)
+        for (const auto& entry : level.classes[kind]) context.held[kind].insert(entry.o_class);
+    if (level.header && !level.header->occlusion.empty()) context.occlusion_copy = level_part(parts, "occlusion");
+    return context;
+}
+
+}  // namespace
+
+std::string show_visibility_bits(LevelParts& parts, const tree::LevelScan& level, const formats::gameplay::Visibility& v) {
     const formats::CoreRegion* grid = nullptr;
     for (const auto& r : level.regions)
         if (r.name == "occlusion") grid = &r;
@@ -30,17 +41,6 @@ std::string show_bits(LevelParts& parts, const tree::LevelScan& level, const for
                                              fmt::join(v.freed, " "));
     return out;
 }
-
-formats::gameplay::LevelContext context_of(LevelParts& parts, const tree::LevelScan& level) {
-    formats::gameplay::LevelContext context;
-    // formats.md 6.3: the classes the level's core holds, which a new tie or shrub may name.
-    for (size_t kind = 0; kind < context.held.size(); ++kind)
-        for (const auto& entry : level.classes[kind]) context.held[kind].insert(entry.o_class);
-    if (level.header && !level.header->occlusion.empty()) context.occlusion_copy = level_part(parts, "occlusion");
-    return context;
-}
-
-}  // namespace
 
 formats::Bytes rebase_gameplay_file(LevelParts& parts, const tree::LevelScan& level, std::string_view name, formats::ByteSpan earlier,
                                     formats::ByteSpan content) {
@@ -65,7 +65,7 @@ std::string apply_gameplay_file(LevelParts& parts, const tree::LevelScan& level,
         parts.replace("occlusion", formats::gameplay::encode_occlusion(*v.mappings));
         status += "; occlusion.bin, the mappings' copy, written again";
     }
-    if (!v.shown_everywhere.empty() || !v.freed.empty()) status += "; " + show_bits(parts, level, v);
+    if (!v.shown_everywhere.empty() || !v.freed.empty()) status += "; " + show_visibility_bits(parts, level, v);
     return status + "; rows not changed keep their bytes";
 }
 

@@ -10,6 +10,7 @@
 
 #include "edit/level_parts.h"
 #include "formats/common/bytes.h"
+#include "formats/gameplay/visibility.h"
 #include "tree/disc_scan.h"
 
 namespace gcfs::edit {
@@ -21,5 +22,9 @@ std::string apply_gameplay_file(LevelParts& parts, const tree::LevelScan& level,
 // without it (formats/gameplay/rebase.h); throws EditRefused.
 formats::Bytes rebase_gameplay_file(LevelParts& parts, const tree::LevelScan& level, std::string_view name, formats::ByteSpan earlier,
                                     formats::ByteSpan content);
+
+// formats.md 8.1: `v`'s bits set and cleared in every mask of the level's
+// occlusion grid; returns what it did, for the status.
+std::string show_visibility_bits(LevelParts& parts, const tree::LevelScan& level, const formats::gameplay::Visibility& v);
 
 }  // namespace gcfs::edit

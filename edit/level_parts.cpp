@@ -16,10 +16,6 @@ using formats::Errc;
 constexpr uint64_t kCoreCompressedSize = 0x88;    // formats.md §6.1
 constexpr uint64_t kCoreDecompressedSize = 0x8C;  // formats.md §6.1
 
-void put_s32(Bytes& bytes, uint64_t at, uint64_t value) {
-    for (int i = 0; i < 4; ++i) bytes.at(at + i) = static_cast<uint8_t>(value >> (8 * i));
-}
-
 }  // namespace
 
 LevelParts::LevelParts(Bytes container) : recorded_(std::make_shared<Recorded>(Recorded{std::move(container), {}, {}})) {}
@@ -152,11 +148,17 @@ formats::Result<Bytes> LevelParts::rebuild() {
         Bytes patched = *index;
         if (patched.size() < kCoreDecompressedSize + 4)
             return formats::FormatError{Errc::truncated, 0, "core_index is shorter than the core header"};
-        put_s32(patched, kCoreCompressedSize, core->second.size());
-        put_s32(patched, kCoreDecompressedSize, replaced_.at("core_data").size());
+        formats::put_u32_at(patched, kCoreCompressedSize, static_cast<uint32_t>(core->second.size()));
+        formats::put_u32_at(patched, kCoreDecompressedSize, static_cast<uint32_t>(replaced_.at("core_data").size()));
         parts["core_index"] = std::move(patched);
     }
     return formats::rewrite_level_container(recorded_->container, parts);
+}
+
+formats::Bytes level_part(LevelParts& parts, const std::string& part) {
+    auto bytes = parts.content(part);
+    if (!bytes.ok()) throw EditRefused(fmt::format("the level's {} does not decode: {}", part, bytes.error().describe()));
+    return std::move(*bytes);
 }
 
 }  // namespace gcfs::edit

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "edit/containers.h"
+#include "edit/edit_refused.h"
 #include "formats/common/bytes.h"
 #include "formats/core/level_core.h"
 #include "formats/disc/data_lump.h"
@@ -78,5 +79,8 @@ private:
     std::shared_ptr<Recorded> recorded_;
     std::map<std::string, formats::Bytes> replaced_;  // parts edits replaced
 };
+
+// A level part's current content; throws EditRefused naming it when it does not decode.
+formats::Bytes level_part(LevelParts& parts, const std::string& part);
 
 }  // namespace gcfs::edit

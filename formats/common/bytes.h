@@ -55,6 +55,11 @@ inline float f32_at(ByteSpan d, uint64_t o) {
     std::memcpy(&value, &bits, sizeof value);
     return value;
 }
+// Overwrites 4 bytes in place, little-endian, as s32_at reads them.
+inline void put_u32_at(std::span<uint8_t> d, uint64_t o, uint32_t value) {
+    require(d, o, 4, "u32");
+    for (int i = 0; i < 4; ++i) d[o + i] = static_cast<uint8_t>(value >> (8 * i));
+}
 inline ByteSpan slice(ByteSpan d, uint64_t offset, uint64_t length, const char* what) {
     require(d, offset, length, what);
     return d.subspan(offset, length);

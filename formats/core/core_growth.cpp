@@ -8,15 +8,6 @@
 #include "formats/core/level_core.h"
 
 namespace gcfs::formats {
-namespace {
-
-void put_s32(Bytes& bytes, uint64_t at, int32_t value) {
-    require(bytes, at, 4, "s32");
-    for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<uint8_t>(static_cast<uint32_t>(value) >> (8 * i));
-}
-
-}  // namespace
-
 Result<bool> grow_core(Bytes& core_index, Bytes& dat, uint64_t at, uint64_t growth) {
     return capture([&] {
         if (growth % kCoreGrowthAlign != 0) fail(Errc::bad_value, 0, fmt::format("a growth of {} bytes is not whole 0x{:x}s", growth, kCoreGrowthAlign));
@@ -53,14 +44,14 @@ Result<bool> grow_core(Bytes& core_index, Bytes& dat, uint64_t at, uint64_t grow
             auto entries = parse_class_table(index, range, size);
             if (!entries.ok()) fail(entries.error().code, entries.error().offset, fmt::format("{} class table: {}", kind, entries.error().message));
             for (size_t i = 0; i < entries->size(); ++i)
-                put_s32(index, static_cast<uint64_t>(range.offset) + i * size,
-                        moved((*entries)[i].offset_in_asset_wad, fmt::format("{} class {}'s offset", kind, i)));
+                put_u32_at(index, static_cast<uint64_t>(range.offset) + i * size,
+                        static_cast<uint32_t>(moved((*entries)[i].offset_in_asset_wad, fmt::format("{} class {}'s offset", kind, i))));
         }
         // §6.1 0x78: 256 s32 offsets into DAT, 0 for none (read only where the table fits, as the scan reads it).
         if (h.ratchet_seqs > 0 && static_cast<uint64_t>(h.ratchet_seqs) + 4 * kRatchetSeqSlots <= index.size())
             for (uint64_t i = 0; i < kRatchetSeqSlots; ++i) {
                 const uint64_t slot = static_cast<uint64_t>(h.ratchet_seqs) + 4 * i;
-                put_s32(index, slot, moved(s32_at(index, slot), fmt::format("ratchet seq {}", i)));
+                put_u32_at(index, slot, static_cast<uint32_t>(moved(s32_at(index, slot), fmt::format("ratchet seq {}", i))));
             }
         ByteWriter header;
         write_level_core_header(header, h);
