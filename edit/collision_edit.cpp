@@ -6,11 +6,11 @@
 #include <charconv>
 #include <optional>
 
+#include "edit/core_region.h"
 #include "edit/edit_refused.h"
 #include "edit/level_parts.h"
 #include "formats/collision/collision_compile.h"
 #include "formats/collision/collision_export.h"
-#include "formats/core/core_growth.h"
 #include "formats/import/model_read.h"
 
 namespace gcfs::edit {
@@ -82,19 +82,8 @@ std::string apply_collision(LevelParts& parts, const tree::LevelScan& level, for
     } catch (const std::invalid_argument& e) {
         throw EditRefused(fmt::format("the collision block cannot be written: {}", e.what()));
     }
-    uint64_t room = region->size, growth = 0;
-    if (block.size() > room) {  // the region grows, and what follows it moves (formats/core/core_growth.h)
-        growth = formats::align_up(block.size() - room, formats::kCoreGrowthAlign);
-        formats::Bytes index = level_part(parts, "core_index");
-        const auto grown = formats::grow_core(index, core, region->offset + room, growth);
-        if (!grown.ok())
-            throw EditRefused(fmt::format("the collision block takes {} bytes, the level's collision region holds {}, and the core cannot grow: {}",
-                                          block.size(), room, grown.error().message));
-        parts.replace("core_index", std::move(index));
-        room += growth;
-    }
-    std::copy(block.begin(), block.end(), core.begin() + static_cast<int64_t>(region->offset));
-    std::fill(core.begin() + static_cast<int64_t>(region->offset + block.size()), core.begin() + static_cast<int64_t>(region->offset + room), 0);
+    const uint64_t growth = write_core_region(parts, core, region->offset, region->size, block, "collision");
+    const uint64_t room = region->size + growth;
     parts.replace("core_data", std::move(core));
     return fmt::format("{} faces in {} octants, {} of the collision region's {} bytes{}; the level's {} hero groups kept as they were{}",
                        mesh.faces.size(), collision.octants.size(), block.size(), room,

@@ -2,6 +2,7 @@
 
 #include "edit/collision_edit.h"
 #include "edit/gameplay_edit.h"
+#include "edit/terrain_edit.h"
 
 #include <fmt/format.h>
 
@@ -391,7 +392,7 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
         static const std::regex kLevelSound(R"(audio/[a-z_0-9]+\.(wav|vag))");
         if (std::regex_match(inside, kLevelSound)) return EditTarget{{ContainerKey::level_audio, i}, inside};
         if (inside == "level.glb") return EditTarget{{ContainerKey::level, i}, inside};
-        const bool level_file = stream_part(inside) || texture_path(inside) || inside == kCollisionFile ||
+        const bool level_file = stream_part(inside) || texture_path(inside) || inside == kCollisionFile || inside == kTerrainFile ||
                                 (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)));
         if (level_file) return EditTarget{{ContainerKey::level, i}, inside};
         return std::nullopt;
@@ -455,6 +456,7 @@ std::string apply_edit(ContainerParts& container, tree::Disc& original, const Ed
     }
     if (const auto texture = texture_path(inside)) return apply_texture(parts, level, *texture, content);
     if (inside == kCollisionFile) return apply_collision(parts, level, content);
+    if (inside == kTerrainFile) return apply_terrain(parts, level, content);
     if (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)))
         return apply_gameplay_file(parts, level, std::string_view(inside).substr(9), content);
     throw EditRefused("gcfs does not encode this file");
@@ -552,8 +554,9 @@ uint64_t edit_size_limit(const std::string& path, const tree::Source& shown) {
     // A saved scene: its textures as an exporter encodes them again (PNGs at
     // most twice their size) and a text .gltf's base64 (4/3) on top. A model
     // saved over collision.obj is a new mesh of any size, as any exporter
-    // writes it (an OBJ of 500,000 faces is about 40 MB).
-    if (path.ends_with(".glb") || path.ends_with(std::string("/") + kCollisionFile)) return 8 * shown.size() + (64 << 20);
+    // writes it (an OBJ of 500,000 faces is about 40 MB); terrain.obj likewise.
+    if (path.ends_with(".glb") || path.ends_with(std::string("/") + kCollisionFile) || path.ends_with(std::string("/") + kTerrainFile))
+        return 8 * shown.size() + (64 << 20);
     // A table may grow by whole rows up to the formats' limits (32767 group
     // members, formats-gameplay.md 3.11): room for that many lines of text.
     if (path.ends_with(".csv") || path.ends_with(".txt")) return 4 * shown.size() + (32 << 20);

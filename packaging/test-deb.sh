@@ -46,8 +46,8 @@ if [ -n "$MESON_BUILD" ]; then
 fi
 rm -rf "$ROOT.cmake" "$ROOT.meson"
 check "the package is built stripped, under 10 MB" bash -c "test \$(stat -c %s '$DEB') -lt 10000000"
-check "the package declares fuse3, libfmt9, libspdlog1.10, libsqlite3-0, libpng16-16, libimagequant0, libsndfile1, libassimp5, libtinygltf2d, libsodium23, libsystemd0" \
-    bash -c "dpkg-deb -f '$DEB' Depends | tr -d ' ' | tr ',' '\n' | sort | tr '\n' ' ' | grep -q 'fuse3 libassimp5 libfmt9 libfuse3-3 libimagequant0 libpng16-16 libsndfile1 libsodium23 libspdlog1.10 libsqlite3-0 libsystemd0 libtinygltf2d zlib1g'"
+check "the package declares fuse3, libfmt9, libspdlog1.10, libsqlite3-0, libpng16-16, libimagequant0, libsndfile1, libassimp5, libmeshoptimizer2d, libtinygltf2d, libsodium23, libsystemd0" \
+    bash -c "dpkg-deb -f '$DEB' Depends | tr -d ' ' | tr ',' '\n' | sort | tr '\n' ' ' | grep -q 'fuse3 libassimp5 libfmt9 libfuse3-3 libimagequant0 libmeshoptimizer2d libpng16-16 libsndfile1 libsodium23 libspdlog1.10 libsqlite3-0 libsystemd0 libtinygltf2d zlib1g'"
 check "the clean root has no gcfs dependency yet" bash -c "! chroot '$ROOT' dpkg -s libspdlog1.10 >/dev/null 2>&1"
 check "apt installs the .deb with its declared dependencies" \
     in_root bash -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /tmp/gcfs.deb"

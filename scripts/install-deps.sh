@@ -6,7 +6,7 @@
 set -eu
 build=(build-essential cmake ninja-build pkg-config
        libfuse3-dev fuse3 libfmt-dev libspdlog-dev doctest-dev libcli11-dev
-       zlib1g-dev nlohmann-json3-dev libsqlite3-dev libsystemd-dev libsodium-dev libpng-dev libimagequant-dev libsndfile1-dev libtinygltf-dev libassimp-dev attr)
+       zlib1g-dev nlohmann-json3-dev libsqlite3-dev libsystemd-dev libsodium-dev libpng-dev libimagequant-dev libsndfile1-dev libtinygltf-dev libassimp-dev libmeshoptimizer-dev attr)
 # dbus, python3-dbus, python3-gi: the edit trust test runs a session bus and a notification service.
 # ffmpeg: the audio and video tests decode with it. imagemagick: the edit test writes a texture with convert. python3-pil: the particle test plays the animated PNGs with PIL
 # (Debian's, for /usr/bin/python3). python3-numpy: Blender's glTF importer needs it. man-db: the docs test

@@ -132,7 +132,8 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"LEVEL<nn>/sky/sky.mtl", "a material per sky texture"},
     {"LEVEL<nn>/sky/sky_<NNN>.png", "a sky texture"},
     {"LEVEL<nn>/tfrag/", "the terrain (formats.md 7)"},
-    {"LEVEL<nn>/tfrag/terrain.obj", "every patch at LOD 0 in one object, a group per patch"},
+    {"LEVEL<nn>/tfrag/terrain.obj", "every patch at LOD 0 in one object, a group per patch; under -o edits, any model file saved over it is the "
+                                    "new terrain"},
     {"LEVEL<nn>/tfrag/terrain.mtl", "a material per tfrag texture, mapped to ../textures/tfrag_NNN.png"},
     {"LEVEL<nn>/tfrag/patches.csv", "per patch: offsets, header counts, decoded counts, status, error"},
     {"LEVEL<nn>/tfrag/patch_<NNNN>.obj", "one patch at LOD 0"},

@@ -33,6 +33,31 @@ struct ReleaseProperties {
     void operator()(aiPropertyStore* store) const { late_table<Libassimp>().release_properties(store); }
 };
 
+// The first UV and colour sets, kept parallel to the positions; a set one
+// mesh has and an earlier one lacked is filled in for the earlier ones.
+void add_attributes(const aiMesh& mesh, size_t first, ModelMesh& out) {
+    const bool uvs = mesh.mTextureCoords[0] != nullptr, colours = mesh.mColors[0] != nullptr;
+    if (uvs && out.uvs.empty() && first > 0) {
+        out.uvs.assign(first, {0, 0});
+        out.some_without_uvs = true;
+    }
+    if (colours && out.colours.empty() && first > 0) {
+        out.colours.assign(first, {1, 1, 1});
+        out.some_without_colours = true;
+    }
+    if (!out.uvs.empty() || uvs) {
+        out.some_without_uvs |= !uvs;
+        for (unsigned v = 0; v < mesh.mNumVertices; ++v)
+            out.uvs.push_back(uvs ? std::array<double, 2>{mesh.mTextureCoords[0][v].x, mesh.mTextureCoords[0][v].y} : std::array<double, 2>{0, 0});
+    }
+    if (!out.colours.empty() || colours) {
+        out.some_without_colours |= !colours;
+        for (unsigned v = 0; v < mesh.mNumVertices; ++v)
+            out.colours.push_back(colours ? std::array<double, 3>{mesh.mColors[0][v].r, mesh.mColors[0][v].g, mesh.mColors[0][v].b}
+                                          : std::array<double, 3>{1, 1, 1});
+    }
+}
+
 }  // namespace
 
 Result<ModelMesh> read_model(ByteSpan bytes) {
@@ -61,6 +86,7 @@ Result<ModelMesh> read_model(ByteSpan bytes) {
             const auto first = static_cast<uint32_t>(out.positions.size());
             for (unsigned v = 0; v < mesh.mNumVertices; ++v)
                 out.positions.push_back({mesh.mVertices[v].x, mesh.mVertices[v].y, mesh.mVertices[v].z});
+            add_attributes(mesh, first, out);
             for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
                 const aiFace& face = mesh.mFaces[f];
                 if (face.mNumIndices < 3) continue;  // a point or line a reader left

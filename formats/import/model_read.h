@@ -24,6 +24,14 @@ struct ModelMesh {
         uint32_t material = 0;          // into materials
     };
     std::vector<std::array<double, 3>> positions;
+    // Parallel to positions, each empty when no mesh of the file has it:
+    // the first texture coordinate set (u, v as the file stores them, v up
+    // from the image's bottom) and the first colour set (r, g, b in 0..1).
+    // A mesh without them in a file where another has them gives (0, 0)
+    // and white, and says so in the flags below.
+    std::vector<std::array<double, 2>> uvs;
+    std::vector<std::array<double, 3>> colours;
+    bool some_without_uvs = false, some_without_colours = false;
     std::vector<Face> faces;
     std::vector<std::string> materials;  // by the file's names ("" where it gives none)
 };

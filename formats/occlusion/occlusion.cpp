@@ -104,3 +104,98 @@ Result<Bytes> with_bits_everywhere(ByteSpan grid, const std::set<int32_t>& show,
 }
 
 }  // namespace gcfs::formats
+
+namespace gcfs::formats {
+
+Result<OcclusionGrid> read_occlusion_grid(ByteSpan block) {
+    auto summary = parse_occlusion(block);
+    if (!summary.ok()) return summary.error();
+    return capture([&] {
+        // parse_occlusion has checked every node, entry and mask against the block.
+        OcclusionGrid grid;
+        const uint16_t z_coord = u16_at(block, 4), z_count = u16_at(block, 6);
+        for (uint16_t i = 0; i < z_count; ++i) {
+            const uint64_t z = 4ull * u16_at(block, 8 + 2ull * i);
+            if (z == 0) continue;
+            const uint16_t y_coord = u16_at(block, z), y_count = u16_at(block, z + 2);
+            for (uint16_t j = 0; j < y_count; ++j) {
+                const uint64_t y = 4ull * u16_at(block, z + 4 + 2ull * j);
+                if (y == 0) continue;
+                const uint16_t x_coord = u16_at(block, y), x_count = u16_at(block, y + 2);
+                for (uint16_t k = 0; k < x_count; ++k) {
+                    const uint16_t mask = u16_at(block, y + 4 + 2ull * k);
+                    if (mask == 0xFFFF) continue;
+                    grid.octants[{static_cast<uint16_t>(x_coord + k), static_cast<uint16_t>(y_coord + j), static_cast<uint16_t>(z_coord + i)}] = mask;
+                }
+            }
+        }
+        grid.masks.resize(summary->masks);
+        for (uint64_t m = 0; m < summary->masks; ++m) {
+            const ByteSpan mask = slice(block, static_cast<uint64_t>(summary->masks_offset) + m * kOcclusionMaskSize, kOcclusionMaskSize, "mask");
+            std::copy(mask.begin(), mask.end(), grid.masks[m].begin());
+        }
+        return grid;
+    });
+}
+
+Result<Bytes> write_occlusion_grid(const OcclusionGrid& grid) {
+    return capture([&] {
+        std::map<uint16_t, std::map<uint16_t, std::map<uint16_t, uint16_t>>> by_z;  // z -> y -> x -> mask
+        for (const auto& [octant, mask] : grid.octants) {
+            if (mask >= grid.masks.size()) fail(Errc::out_of_range, 0, fmt::format("an octant names mask {} of {}", mask, grid.masks.size()));
+            by_z[octant[2]][octant[1]][octant[0]] = mask;
+        }
+        ByteWriter out;
+        auto node_offset = [&](const char* what) {
+            out.pad_to(4);
+            if (out.size() / 4 > 0xFFFF) fail(Errc::too_large, out.size(), fmt::format("a {} node at byte 0x{:x} passes the u16 offset (x 4) that names it", what, out.size()));
+            return static_cast<uint16_t>(out.size() / 4);
+        };
+        auto put_u16 = [&](uint64_t at, uint16_t value) {
+            out.bytes()[at] = static_cast<uint8_t>(value);
+            out.bytes()[at + 1] = static_cast<uint8_t>(value >> 8);
+        };
+        auto span = [](uint32_t first, uint32_t last, const char* what) {
+            if (last - first + 1 > 0xFFFF) fail(Errc::too_large, 0, fmt::format("octants span {} {} coordinates; a node counts them in a u16", last - first + 1, what));
+            return static_cast<uint16_t>(last - first + 1);
+        };
+        const uint16_t z_coord = by_z.empty() ? 0 : by_z.begin()->first;
+        const uint16_t z_count = by_z.empty() ? 0 : span(z_coord, by_z.rbegin()->first, "z");
+        out.s32(0);  // masks_offset, filled in below
+        out.u16(z_coord);
+        out.u16(z_count);
+        out.zeros(2ull * z_count);
+        std::map<uint16_t, uint64_t> z_nodes;  // z -> byte offset of its node
+        for (const auto& [z, rows] : by_z) {
+            const uint16_t at = node_offset("z");
+            put_u16(8 + 2ull * (z - z_coord), at);
+            z_nodes[z] = 4ull * at;
+            const uint16_t y_coord = rows.begin()->first, y_count = span(y_coord, rows.rbegin()->first, "y");
+            out.u16(y_coord);
+            out.u16(y_count);
+            out.zeros(2ull * y_count);
+        }
+        for (const auto& [z, rows] : by_z) {
+            const uint16_t y_coord = rows.begin()->first;
+            for (const auto& [y, row] : rows) {
+                const uint16_t at = node_offset("y");
+                put_u16(z_nodes[z] + 4 + 2ull * (y - y_coord), at);
+                const uint16_t x_coord = row.begin()->first;
+                const uint16_t x_count = span(x_coord, row.rbegin()->first, "x");
+                out.u16(x_coord);
+                out.u16(x_count);
+                for (uint32_t k = 0; k < x_count; ++k) {
+                    const auto it = row.find(static_cast<uint16_t>(x_coord + k));
+                    out.u16(it == row.end() ? 0xFFFF : it->second);
+                }
+            }
+        }
+        out.pad_to(0x10);
+        const uint64_t masks_offset = out.size();
+        for (const auto& mask : grid.masks) out.append(ByteSpan(mask.data(), mask.size()));
+        put_u32_at(out.bytes(), 0, static_cast<uint32_t>(masks_offset));
+        return std::move(out.bytes());
+    });
+}
+
+}  // namespace gcfs::formats

@@ -53,6 +53,10 @@ struct TfragPatch {
 // kind. Retail tfrags are not known to contain them (formats.md is silent).
 struct TfragWriteOptions {
     bool exotic_vif_codes = false;
+    // §7.1's two header fields whose meaning is open, passed through: an
+    // import keeps the level's own.
+    float thingy = 32.0f;  // the seed's "LOD distance", 32.0 on every retail level
+    uint32_t mysterious_second_thingy = 0;
 };
 
 // Writes a whole tfrags block: 16-byte header, zero pad to 0x40, the patch

@@ -336,8 +336,8 @@ Bytes write_tfrags(const std::vector<TfragPatch>& patches, const TfragWriteOptio
     ByteWriter out;
     out.s32(static_cast<int32_t>(kTfragTableOffset));
     out.s32(static_cast<int32_t>(patches.size()));
-    out.f32(32.0f);  // "thingy": the seed's LOD distance, 32.0 on every retail level
-    out.u32(0);      // mysterious_second_thingy: passed through, meaning open
+    out.f32(options.thingy);
+    out.u32(options.mysterious_second_thingy);
     out.pad_to(kTfragTableOffset);
 
     const uint64_t table = out.size();

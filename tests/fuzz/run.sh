@@ -26,6 +26,10 @@ seed edit_sound LEVEL00/audio/sfx_002.wav; seed edit_sound global/mpeg/00.en.srt
 mkdir -p "$WORK/seeds/collision_compile"
 python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([4]) + struct.pack('<12h', 64, 64, 64, 200, 64, 64, 200, 200, 64, 64, 200, 96) + bytes([1, 0x1f, 0, 1, 2, 3, 0, 5, 0, 2, 3, 0]))" \
     > "$WORK/seeds/collision_compile/quad_and_triangle"
+# terrain_compile: two triangles over four corners, two textures (fuzz_terrain_compile.cpp's layout).
+mkdir -p "$WORK/seeds/terrain_compile"
+python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([4]) + struct.pack('<12h', 64, 64, 64, 200, 64, 64, 200, 200, 64, 64, 200, 96) + bytes([1, 0, 1, 2, 0, 8, 16, 8, 3, 0, 2, 3, 8, 0, 8, 16]))" \
+    > "$WORK/seeds/terrain_compile/two_triangles"
 # journal: a journal as gcfs writes one (edit/journal.cpp), an applied, a refused and a kept edit.
 mkdir -p "$WORK/seeds/journal"
 cat > "$WORK/seeds/journal/three" <<'JSON'

@@ -1,7 +1,7 @@
-# Run by Blender (blender -b --python blender_collision.py -- IN.obj OUT.obj):
-# imports collision.obj with Blender's own importer, raises every object one
-# unit (Blender's z, the game's z), and exports it with the exporter's
-# defaults, as a modder would.
+# Run by Blender (blender -b --python blender_raise_obj.py -- IN.obj OUT.obj):
+# imports an OBJ the mount showed (collision.obj, tfrag/terrain.obj) with
+# Blender's own importer, raises every object one unit (Blender's z, the
+# game's z), and exports it with the exporter's defaults, as a modder would.
 import sys
 
 import bpy

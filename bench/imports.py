@@ -1,0 +1,89 @@
+"""Geometry imports on the full-scale disc (issue 56): a 100,352-triangle
+height field (224 x 224 squares) saved over LEVEL03/tfrag/terrain.obj under
+-o edits, its close timed (assimp's read, the tfrag compiler's patches,
+LODs and strips, the core grown and compressed again, the new generation
+served), then the level's first `ls -lR` after it, against the same listing
+of the level before any edit in a mount of its own; and the same ground as
+quads over LEVEL03/collision.obj. Each run saves a different height field,
+so every close encodes. Writes its section of bench/results.md.
+Usage: python3 bench/imports.py [--gcfs build/gcfs] [--image bench/work/full.iso] [--runs 3]"""
+import math
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+
+from run_common import Mount, bench_arguments, ls_lr, timed, write_section
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TITLE = "Geometry imports (issue 56)"
+LEVEL = "LEVEL03"
+CELLS = 224  # 2 x 224 x 224 = 100,352 triangles
+
+
+def height(i, j, run):
+    return 0.2 * i + math.sin(j / 7.0 + run) + 0.3 * math.cos(i / 3.0)
+
+
+def terrain_obj(run):
+    """A y-up OBJ as Blender writes one: positions, UVs, two tfrag textures in bands, triangles."""
+    lines = ["o ground"]
+    lines += ["v %.4f %.4f %.4f" % (i * 0.5, height(i, j, run), -j * 0.5) for j in range(CELLS + 1) for i in range(CELLS + 1)]
+    lines += ["vt %.4f %.4f" % (i / 32.0, 1 - j / 32.0) for j in range(CELLS + 1) for i in range(CELLS + 1)]
+    for j in range(CELLS):
+        lines.append("usemtl tfrag_%03d" % (j // 16 % 2))
+        for i in range(CELLS):
+            a = j * (CELLS + 1) + i + 1
+            b, d, e = a + 1, a + CELLS + 1, a + CELLS + 2
+            lines.append("f %d/%d %d/%d %d/%d\nf %d/%d %d/%d %d/%d" % (a, a, b, b, e, e, a, a, e, e, d, d))
+    return "\n".join(lines) + "\n"
+
+
+def collision_obj(run):
+    """The same ground as quads of one surface type."""
+    lines = ["o ground", "usemtl col_01"]
+    lines += ["v %.4f %.4f %.4f" % (i * 0.5, height(i, j, run), -j * 0.5) for j in range(CELLS + 1) for i in range(CELLS + 1)]
+    for j in range(CELLS):
+        for i in range(CELLS):
+            a = j * (CELLS + 1) + i + 1
+            lines.append("f %d %d %d %d" % (a, a + 1, a + CELLS + 2, a + CELLS + 1))
+    return "\n".join(lines) + "\n"
+
+
+def save(mnt, path, text):
+    """Writes `text` over a mount file; the seconds its close took (the edit is applied there)."""
+    f = open(os.path.join(mnt, path), "w")
+    f.write(text)
+    return timed(f.close)
+
+
+def main():
+    args = bench_arguments(__doc__, HERE)
+    runs = min(args.runs, 3)
+    with Mount(args.gcfs, args.image) as m:
+        before = ls_lr(os.path.join(m.mnt, LEVEL))  # the level's first listing, no edit
+    terrain, listings, collision = [], [], []
+    for run in range(runs):
+        edits = tempfile.mkdtemp(prefix="gcfs-bench-imports-")
+        with Mount(args.gcfs, args.image, "edits=" + edits) as m:
+            terrain.append(save(m.mnt, LEVEL + "/tfrag/terrain.obj", terrain_obj(run)))
+            status = os.getxattr(os.path.join(m.mnt, LEVEL, "tfrag/terrain.obj"), "user.gcfs.edit").decode()
+            if "triangles in" not in status:
+                raise SystemExit("the terrain was not applied: " + status)
+            listings.append(ls_lr(os.path.join(m.mnt, LEVEL)))
+            collision.append(save(m.mnt, LEVEL + "/collision.obj", collision_obj(run)))
+        shutil.rmtree(edits)
+    rows = [
+        ("close of a 100,352-triangle terrain.obj over %s (read, patches, LODs, strips, core grown and compressed, served)" % LEVEL,
+         "%.2f s" % statistics.median(terrain), "(no target)", "median of %d saves, each a different height field; %s" % (runs, status.split(": ", 1)[-1][:160])),
+        ("then the level's first `ls -lR` (every patch decoded for its size)", "%.2f s" % statistics.median(listings), "(no target)",
+         "the level's first `ls -lR` in a mount without edits: %.2f s" % before),
+        ("close of the same ground as 50,176 quads over %s/collision.obj" % LEVEL, "%.2f s" % statistics.median(collision), "(no target)",
+         "after the terrain, in the same mount"),
+    ]
+    write_section(args, TITLE, "imports.py", "medians of %d runs" % runs, rows)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
