@@ -2,6 +2,7 @@
 
 #include "edit/collision_edit.h"
 #include "edit/gameplay_edit.h"
+#include "edit/sky_edit.h"
 #include "edit/terrain_edit.h"
 
 #include <fmt/format.h>
@@ -392,7 +393,7 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
         static const std::regex kLevelSound(R"(audio/[a-z_0-9]+\.(wav|vag))");
         if (std::regex_match(inside, kLevelSound)) return EditTarget{{ContainerKey::level_audio, i}, inside};
         if (inside == "level.glb") return EditTarget{{ContainerKey::level, i}, inside};
-        const bool level_file = stream_part(inside) || texture_path(inside) || inside == kCollisionFile || inside == kTerrainFile ||
+        const bool level_file = stream_part(inside) || texture_path(inside) || inside == kCollisionFile || inside == kTerrainFile || inside == kSkyFile ||
                                 (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)));
         if (level_file) return EditTarget{{ContainerKey::level, i}, inside};
         return std::nullopt;
@@ -457,6 +458,7 @@ std::string apply_edit(ContainerParts& container, tree::Disc& original, const Ed
     if (const auto texture = texture_path(inside)) return apply_texture(parts, level, *texture, content);
     if (inside == kCollisionFile) return apply_collision(parts, level, content);
     if (inside == kTerrainFile) return apply_terrain(parts, level, content);
+    if (inside == kSkyFile) return apply_sky(parts, level, content);
     if (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)))
         return apply_gameplay_file(parts, level, std::string_view(inside).substr(9), content);
     throw EditRefused("gcfs does not encode this file");
@@ -554,8 +556,9 @@ uint64_t edit_size_limit(const std::string& path, const tree::Source& shown) {
     // A saved scene: its textures as an exporter encodes them again (PNGs at
     // most twice their size) and a text .gltf's base64 (4/3) on top. A model
     // saved over collision.obj is a new mesh of any size, as any exporter
-    // writes it (an OBJ of 500,000 faces is about 40 MB); terrain.obj likewise.
-    if (path.ends_with(".glb") || path.ends_with(std::string("/") + kCollisionFile) || path.ends_with(std::string("/") + kTerrainFile))
+    // writes it (an OBJ of 500,000 faces is about 40 MB); terrain.obj and sky.obj likewise.
+    if (path.ends_with(".glb") || path.ends_with(std::string("/") + kCollisionFile) || path.ends_with(std::string("/") + kTerrainFile) ||
+        path.ends_with(std::string("/") + kSkyFile))
         return 8 * shown.size() + (64 << 20);
     // A table may grow by whole rows up to the formats' limits (32767 group
     // members, formats-gameplay.md 3.11): room for that many lines of text.

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "formats/sky/sky_compile.h"
+
 namespace gcfs::mkdisc {
 namespace {
 
@@ -47,6 +49,7 @@ formats::SkyContent make_sky(Random& random) {
     formats::SkyContent sky;
     sky.rgba = {static_cast<uint8_t>(random.below(64)), static_cast<uint8_t>(random.below(96)),
                 static_cast<uint8_t>(96 + random.below(128)), 0x80};
+    sky.clear_screen = static_cast<int16_t>(random.below(2));  // B.2: a boolean
     sky.maximum_sprite_count = 4;
     for (uint8_t fx = 0; fx < kFx; ++fx) sky.fx.push_back(fx);
     for (int t = 0; t < kTextures; ++t) {
@@ -64,6 +67,7 @@ formats::SkyContent make_sky(Random& random) {
         for (int s = 0; s < kSlices; ++s)
             clusters.push_back(slice(s, 24000 - shell * 4000,
                                      gradient ? kNoTexture : static_cast<uint8_t>(kFx + (s + shell) % (kTextures - kFx))));
+        for (auto& cluster : clusters) cluster.bsphere = formats::sky_cluster_bsphere(cluster);  // B.3, as Wrench's writer computes it
         sky.shells.push_back(std::move(clusters));
         sky.shell_flags.push_back(gradient ? 1 : 0);
     }

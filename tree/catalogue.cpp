@@ -128,7 +128,8 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
                                 "object per hero group (formats.md 8.3); under -o edits, any model file saved over it is the new mesh"},
     {"LEVEL<nn>/collision.mtl", "a material per collision surface type"},
     {"LEVEL<nn>/sky/", "the sky (formats-tie-sky.md B)"},
-    {"LEVEL<nn>/sky/sky.obj", "its shells: textured with vt, gradient with vertex colours, at their stored scale"},
+    {"LEVEL<nn>/sky/sky.obj", "its shells: textured with vt, gradient with vertex colours, at their stored scale; under -o edits, any model file "
+                              "saved over it is the new sky"},
     {"LEVEL<nn>/sky/sky.mtl", "a material per sky texture"},
     {"LEVEL<nn>/sky/sky_<NNN>.png", "a sky texture"},
     {"LEVEL<nn>/tfrag/", "the terrain (formats.md 7)"},

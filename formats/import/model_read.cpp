@@ -7,7 +7,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "formats/common/late_library.h"
 
@@ -58,6 +62,107 @@ void add_attributes(const aiMesh& mesh, size_t first, ModelMesh& out) {
     }
 }
 
+// A node's transformation: assimp's row-major 4x4 (a1..a4 the first row), applied to column vectors.
+using Matrix = std::array<std::array<double, 4>, 4>;
+constexpr Matrix kIdentity{{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}};
+constexpr unsigned kMaxNodeDepth = 256;  // a file's node tree deeper than this is refused, not recursed into
+
+Matrix product(const Matrix& a, const aiMatrix4x4& m) {
+    const Matrix b{{{m.a1, m.a2, m.a3, m.a4}, {m.b1, m.b2, m.b3, m.b4}, {m.c1, m.c2, m.c3, m.c4}, {m.d1, m.d2, m.d3, m.d4}}};
+    Matrix out{};
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c)
+            for (int k = 0; k < 4; ++k) out[r][c] += a[r][k] * b[k][c];
+    return out;
+}
+
+// One mesh placed by `world`: its vertices transformed, its faces named for `object`.
+void add_mesh(const aiMesh& mesh, unsigned index, const Matrix& world, uint32_t object, ModelMesh& out) {
+    if (mesh.mMaterialIndex >= out.materials.size()) fail(Errc::bad_value, 0, fmt::format("mesh {} names material {} of {}", index, mesh.mMaterialIndex, out.materials.size()));
+    const auto first = static_cast<uint32_t>(out.positions.size());
+    for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
+        const double p[4] = {mesh.mVertices[v].x, mesh.mVertices[v].y, mesh.mVertices[v].z, 1};
+        std::array<double, 3> q{};
+        for (int r = 0; r < 3; ++r) q[r] = world[r][0] * p[0] + world[r][1] * p[1] + world[r][2] * p[2] + world[r][3];
+        out.positions.push_back(q);
+    }
+    add_attributes(mesh, first, out);
+    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+        const aiFace& face = mesh.mFaces[f];
+        if (face.mNumIndices < 3) continue;  // a point or line a reader left
+        ModelMesh::Face kept;
+        kept.material = mesh.mMaterialIndex;
+        kept.object = object;
+        for (unsigned k = 0; k < face.mNumIndices; ++k) {
+            if (face.mIndices[k] >= mesh.mNumVertices) fail(Errc::bad_value, 0, fmt::format("mesh {} face {} names vertex {} of {}", index, f, face.mIndices[k], mesh.mNumVertices));
+            kept.corners.push_back(first + face.mIndices[k]);
+        }
+        out.faces.push_back(std::move(kept));
+    }
+}
+
+// The node tree depth first, in the file's order: a node with meshes is an object.
+void add_node(const aiScene& scene, const aiNode& node, const Matrix& parent, unsigned depth, ModelMesh& out) {
+    if (depth > kMaxNodeDepth) fail(Errc::too_large, 0, fmt::format("the file's nodes nest deeper than {}", kMaxNodeDepth));
+    const Matrix world = product(parent, node.mTransformation);
+    if (node.mNumMeshes > 0) {
+        const auto object = static_cast<uint32_t>(out.objects.size());
+        out.objects.emplace_back(node.mName.C_Str());
+        for (unsigned i = 0; i < node.mNumMeshes; ++i) {
+            if (node.mMeshes[i] >= scene.mNumMeshes) fail(Errc::bad_value, 0, fmt::format("node {} names mesh {} of {}", node.mName.C_Str(), node.mMeshes[i], scene.mNumMeshes));
+            add_mesh(*scene.mMeshes[node.mMeshes[i]], node.mMeshes[i], world, object, out);
+        }
+    }
+    for (unsigned c = 0; c < node.mNumChildren; ++c) add_node(scene, *node.mChildren[c], world, depth + 1, out);
+}
+
+// assimp 5.2's OBJ reader numbers vertex colours by the `v` lines that carry
+// them, not by vertex: where only some `v` lines have r g b (gcfs's own
+// sky.obj gives them to gradient shells only), colours land on the wrong
+// vertices. So in a text file with both kinds of `v` line, the lines
+// without colours get white (1 1 1) before assimp reads it. Empty when
+// nothing changes.
+std::string obj_colours_on_every_vertex(ByteSpan bytes) {
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (text.substr(0, 4096).find('\0') != std::string_view::npos) return {};  // binary: glb, FBX
+    auto numbers_on = [](std::string_view line) {
+        size_t count = 0, at = 1;
+        while (at < line.size()) {
+            while (at < line.size() && (line[at] == ' ' || line[at] == '\t' || line[at] == '\r')) ++at;
+            if (at == line.size()) break;
+            ++count;
+            while (at < line.size() && line[at] != ' ' && line[at] != '\t' && line[at] != '\r') ++at;
+        }
+        return count;
+    };
+    bool plain = false, coloured = false;
+    for (size_t at = 0; at < text.size();) {
+        const size_t end = std::min(text.find('\n', at), text.size());
+        const std::string_view line = text.substr(at, end - at);
+        if (line.size() > 2 && line[0] == 'v' && (line[1] == ' ' || line[1] == '\t')) {
+            const size_t n = numbers_on(line);
+            plain |= n == 3;
+            coloured |= n == 6 || n == 7;
+        }
+        at = end + 1;
+    }
+    if (!plain || !coloured) return {};
+    std::string out;
+    out.reserve(text.size() + text.size() / 8);
+    for (size_t at = 0; at < text.size();) {
+        const size_t end = std::min(text.find('\n', at), text.size());
+        std::string_view line = text.substr(at, end - at);
+        const bool cr = !line.empty() && line.back() == '\r';
+        if (cr) line.remove_suffix(1);
+        out += line;
+        if (line.size() > 2 && line[0] == 'v' && (line[1] == ' ' || line[1] == '\t') && numbers_on(line) == 3) out += " 1 1 1";
+        if (cr) out += '\r';
+        if (end < text.size()) out += '\n';
+        at = end + 1;
+    }
+    return out;
+}
+
 }  // namespace
 
 Result<ModelMesh> read_model(ByteSpan bytes) {
@@ -69,10 +174,13 @@ Result<ModelMesh> read_model(ByteSpan bytes) {
         // Points and lines are dropped: a collision or a model is faces.
         const std::unique_ptr<aiPropertyStore, ReleaseProperties> properties(api.create_properties());
         api.set_integer(properties.get(), AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+        const std::string padded = obj_colours_on_every_vertex(bytes);
+        if (!padded.empty()) bytes = ByteSpan(reinterpret_cast<const uint8_t*>(padded.data()), padded.size());
+        if (bytes.size() > UINT32_MAX) fail(Errc::too_large, 0, "the file is larger than assimp reads");
         // No hint: assimp tries each reader on the bytes themselves.
         const std::unique_ptr<const aiScene, ReleaseScene> scene(
             api.import_from_memory(reinterpret_cast<const char*>(bytes.data()), static_cast<unsigned>(bytes.size()),
-                                   aiProcess_PreTransformVertices | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType, "", properties.get()));
+                                   aiProcess_JoinIdenticalVertices | aiProcess_SortByPType, "", properties.get()));
         if (!scene) fail(Errc::bad_value, 0, fmt::format("no model reader takes the file: {}", api.error_string()));
         ModelMesh out;
         for (unsigned m = 0; m < scene->mNumMaterials; ++m) {
@@ -80,25 +188,7 @@ Result<ModelMesh> read_model(ByteSpan bytes) {
             if (api.material_string(scene->mMaterials[m], AI_MATKEY_NAME, &name) != aiReturn_SUCCESS) name.Set("");
             out.materials.emplace_back(name.C_Str());
         }
-        for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-            const aiMesh& mesh = *scene->mMeshes[m];
-            if (mesh.mMaterialIndex >= out.materials.size()) fail(Errc::bad_value, 0, fmt::format("mesh {} names material {} of {}", m, mesh.mMaterialIndex, out.materials.size()));
-            const auto first = static_cast<uint32_t>(out.positions.size());
-            for (unsigned v = 0; v < mesh.mNumVertices; ++v)
-                out.positions.push_back({mesh.mVertices[v].x, mesh.mVertices[v].y, mesh.mVertices[v].z});
-            add_attributes(mesh, first, out);
-            for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
-                const aiFace& face = mesh.mFaces[f];
-                if (face.mNumIndices < 3) continue;  // a point or line a reader left
-                ModelMesh::Face kept;
-                kept.material = mesh.mMaterialIndex;
-                for (unsigned k = 0; k < face.mNumIndices; ++k) {
-                    if (face.mIndices[k] >= mesh.mNumVertices) fail(Errc::bad_value, 0, fmt::format("mesh {} face {} names vertex {} of {}", m, f, face.mIndices[k], mesh.mNumVertices));
-                    kept.corners.push_back(first + face.mIndices[k]);
-                }
-                out.faces.push_back(std::move(kept));
-            }
-        }
+        if (scene->mRootNode) add_node(*scene, *scene->mRootNode, kIdentity, 0, out);
         if (out.faces.empty()) fail(Errc::bad_value, 0, "the file holds no face");
         return out;
     });

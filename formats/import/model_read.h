@@ -3,9 +3,12 @@
 // modeller's file. The format is found from the bytes, not a name; the
 // scene's transforms are applied and identical corners joined; faces keep
 // their corners in the file's order and polygons are not triangulated (the
-// collision block keeps quads); each face names its material. Positions
-// are in the file's own frame: y up, as gcfs's OBJs and glTFs write them
-// (formats/export/axes.h).
+// collision block keeps quads); each face names its material and its
+// object (the scene node holding it, in the file's node order: an OBJ's
+// `o` lines). Positions are in the file's own frame: y up, as gcfs's OBJs
+// and glTFs write them (formats/export/axes.h). An OBJ whose `v` lines carry
+// colours on some vertices only gives the others white (assimp 5.2 would
+// put the colours on the wrong vertices; model_read.cpp).
 #pragma once
 
 #include <array>
@@ -22,6 +25,7 @@ struct ModelMesh {
     struct Face {
         std::vector<uint32_t> corners;  // into positions
         uint32_t material = 0;          // into materials
+        uint32_t object = 0;            // into objects
     };
     std::vector<std::array<double, 3>> positions;
     // Parallel to positions, each empty when no mesh of the file has it:
@@ -34,6 +38,7 @@ struct ModelMesh {
     bool some_without_uvs = false, some_without_colours = false;
     std::vector<Face> faces;
     std::vector<std::string> materials;  // by the file's names ("" where it gives none)
+    std::vector<std::string> objects;    // nodes with meshes, in the file's order, by their names
 };
 
 // Fails with assimp's own reason when it cannot read the bytes, or when the

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <stdexcept>
 
 namespace gcfs::formats {
@@ -175,8 +176,10 @@ Bytes write_sky(const SkyContent& sky) {
             for (const auto& t : cl.texcoords) for (int16_t x : t) out.s16(x);
             const uint64_t tris = out.size() - at;
             for (const auto& f : cl.faces) for (uint8_t x : f) out.u8(x);
+            out.pad_to(0x10);  // B.3: data_size includes the cluster's final padding
             const uint64_t size = out.size() - at;
-            const uint64_t h = headers + kSkyClusterHeaderSize * c;  // bounding sphere left zero
+            const uint64_t h = headers + kSkyClusterHeaderSize * c;
+            for (int i = 0; i < 4; ++i) out.patch_u32(h + 4ull * i, std::bit_cast<uint32_t>(cl.bsphere[i]));
             out.patch_u32(h + 0x10, static_cast<uint32_t>(at));
             out.patch_u16(h + 0x14, static_cast<uint16_t>(cl.vertices.size()));
             out.patch_u16(h + 0x16, static_cast<uint16_t>(cl.faces.size()));
@@ -189,6 +192,7 @@ Bytes write_sky(const SkyContent& sky) {
     out.pad_to(0x10);
 
     for (int i = 0; i < 4; ++i) out.bytes()[i] = sky.rgba[i];
+    out.patch_u16(0x04, static_cast<uint16_t>(sky.clear_screen));
     out.patch_u16(0x06, static_cast<uint16_t>(sky.shells.size()));
     out.patch_u16(0x0A, static_cast<uint16_t>(sky.maximum_sprite_count));
     out.patch_u16(0x0C, static_cast<uint16_t>(sky.textures.size()));

@@ -60,6 +60,7 @@ Result<Sky> parse_sky(ByteSpan block);
 // What a writer lays out: §8.2 vertices (s16 x, y, z, alpha), texcoords
 // (s16 s, t) and faces (u8 i0, i1, i2, texture) per cluster.
 struct SkyClusterContent {
+    std::array<float, 4> bsphere{};  // centre and radius in sky units (B.3); zero where a writer leaves it
     std::vector<std::array<int16_t, 4>> vertices;
     std::vector<std::array<int16_t, 2>> texcoords;  // one per vertex
     std::vector<std::array<uint8_t, 4>> faces;
@@ -71,6 +72,7 @@ struct SkyTextureContent {
 };
 struct SkyContent {
     std::array<uint8_t, 4> rgba{};
+    int16_t clear_screen = 0;
     int16_t maximum_sprite_count = 0;
     std::vector<uint8_t> fx;
     std::vector<SkyTextureContent> textures;

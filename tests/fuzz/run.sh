@@ -30,6 +30,10 @@ python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([4]) + struct.pack
 mkdir -p "$WORK/seeds/terrain_compile"
 python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([4]) + struct.pack('<12h', 64, 64, 64, 200, 64, 64, 200, 200, 64, 64, 200, 96) + bytes([1, 0, 1, 2, 0, 8, 16, 8, 3, 0, 2, 3, 8, 0, 8, 16]))" \
     > "$WORK/seeds/terrain_compile/two_triangles"
+# sky_compile: one gradient shell of one triangle (fuzz_sky_compile.cpp's layout).
+mkdir -p "$WORK/seeds/sky_compile"
+python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([1, 0, 3]) + b''.join(struct.pack('<3h', *p) + bytes([0, 0, 200]) for p in ((2560, 0, 256), (0, 2560, 256), (0, 0, 2560))) + bytes([1, 0, 1, 2]))" \
+    > "$WORK/seeds/sky_compile/gradient_triangle"
 # journal: a journal as gcfs writes one (edit/journal.cpp), an applied, a refused and a kept edit.
 mkdir -p "$WORK/seeds/journal"
 cat > "$WORK/seeds/journal/three" <<'JSON'
