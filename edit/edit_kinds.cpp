@@ -393,7 +393,7 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
         static const std::regex kLevelSound(R"(audio/[a-z_0-9]+\.(wav|vag))");
         if (std::regex_match(inside, kLevelSound)) return EditTarget{{ContainerKey::level_audio, i}, inside};
         if (inside == "level.glb") return EditTarget{{ContainerKey::level, i}, inside};
-        const bool level_file = stream_part(inside) || texture_path(inside) || inside == kCollisionFile || inside == kTerrainFile || inside == kSkyFile ||
+        const bool level_file = stream_part(inside) || texture_path(inside) || inside == kCollisionFile || inside == kTerrainFile || inside == kSkyFile || sky_texture_def(inside) ||
                                 (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)));
         if (level_file) return EditTarget{{ContainerKey::level, i}, inside};
         return std::nullopt;
@@ -459,6 +459,7 @@ std::string apply_edit(ContainerParts& container, tree::Disc& original, const Ed
     if (inside == kCollisionFile) return apply_collision(parts, level, content);
     if (inside == kTerrainFile) return apply_terrain(parts, level, content);
     if (inside == kSkyFile) return apply_sky(parts, level, content);
+    if (const auto def = sky_texture_def(inside)) return apply_sky_texture(parts, level, *def, content);
     if (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)))
         return apply_gameplay_file(parts, level, std::string_view(inside).substr(9), content);
     throw EditRefused("gcfs does not encode this file");

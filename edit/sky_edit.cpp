@@ -6,9 +6,12 @@
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <string_view>
 
 #include "edit/core_region.h"
 #include "edit/edit_refused.h"
+#include "formats/core/texture_encode.h"
+#include "formats/export/texture_png.h"
 #include "formats/import/model_read.h"
 #include "formats/sky/sky.h"
 #include "formats/sky/sky_compile.h"
@@ -117,6 +120,45 @@ std::string apply_sky(LevelParts& parts, const tree::LevelScan& level, formats::
     return fmt::format("{} shells ({}); the header's colour, {} textures and {} fx kept; {} of the sky region's {} bytes{}", shells.size(), said,
                        sky.textures.size(), sky.fx.size(), block.size(), region->size + growth,
                        growth ? fmt::format(" (grown by {}, the core's later blocks moved)", growth) : std::string());
+}
+
+std::optional<size_t> sky_texture_def(const std::string& inside) {
+    constexpr std::string_view kPrefix = "sky/sky_", kSuffix = ".png";
+    if (inside.size() != kPrefix.size() + 3 + kSuffix.size() || !inside.starts_with(kPrefix) || !inside.ends_with(kSuffix)) return std::nullopt;
+    size_t def = 0;
+    const char* digits = inside.data() + kPrefix.size();
+    const auto [at, ec] = std::from_chars(digits, digits + 3, def);
+    if (ec != std::errc() || at != digits + 3) return std::nullopt;
+    return def;
+}
+
+std::string apply_sky_texture(LevelParts& parts, const tree::LevelScan& level, size_t def, formats::ByteSpan content) {
+    const formats::CoreRegion* region = level.region("sky");
+    if (!region) throw EditRefused("the level's core has no sky region (formats.md 6.1 0x10)");
+    formats::Bytes core = level_part(parts, "core_data");
+    if (region->offset + region->size > core.size()) throw EditRefused("the level's sky region lies past its core_data");
+    const formats::ByteSpan block = formats::ByteSpan(core).subspan(region->offset, region->size);
+    const auto sky = formats::parse_sky(block);
+    if (!sky.ok()) throw EditRefused(fmt::format("the level's sky block does not read: {}", sky.error().describe()));
+    if (def >= sky->textures.size()) throw EditRefused(fmt::format("the sky has {} texture defs, not {}", sky->textures.size(), def + 1));
+    const formats::SkyTextureDef& t = sky->textures[def];
+    const auto picture = formats::png::read_rgba(content, static_cast<uint32_t>(t.width), static_cast<uint32_t>(t.height));
+    if (!picture.ok()) throw EditRefused(picture.error().message);
+    // parse_sky checked the texels and the 256-entry palette lie in the block (B.5).
+    const uint64_t base = region->offset + static_cast<uint64_t>(sky->header.texture_data);
+    const uint64_t texels = base + static_cast<uint64_t>(t.texture_offset), palette = base + static_cast<uint64_t>(t.palette_offset);
+    const uint64_t count = static_cast<uint64_t>(t.width) * static_cast<uint64_t>(t.height);
+    const bool shared = std::any_of(sky->textures.begin(), sky->textures.end(),
+                                    [&](const auto& other) { return &other != &t && other.palette_offset == t.palette_offset; });
+    const auto encoded = formats::encode_indexed(*picture, formats::ByteSpan(core).subspan(texels, count),
+                                                 formats::ps2_palette(formats::ByteSpan(core).subspan(palette, 1024)), !shared);
+    std::copy(encoded.texels.begin(), encoded.texels.end(), core.begin() + static_cast<int64_t>(texels));
+    if (encoded.new_palette) {
+        const formats::Bytes stored = formats::ps2_palette_bytes(encoded.palette);
+        std::copy(stored.begin(), stored.end(), core.begin() + static_cast<int64_t>(palette));
+    }
+    parts.replace("core_data", std::move(core));
+    return fmt::format("{}x{} texels written in place{}", t.width, t.height, encoded.how.empty() ? std::string() : "; " + encoded.how);
 }
 
 }  // namespace gcfs::edit

@@ -11,6 +11,7 @@
 // the block is written over the sky region, or grows the core.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "edit/level_parts.h"
@@ -24,5 +25,13 @@ inline constexpr const char* kSkyFile = "sky/sky.obj";
 
 // Returns the edit's status; throws EditRefused with the reason.
 std::string apply_sky(LevelParts& parts, const tree::LevelScan& level, formats::ByteSpan content);
+
+// An edit of sky/sky_NNN.png: a picture of the texture def's size written
+// over its 8-bit texels and, where no other def shares it, its palette, in
+// place (formats-tie-sky.md B.2: texels not swizzled on GC, the palette in
+// the PS2's slot order with alpha halved), as textures/*.png are
+// (formats/core/texture_encode.h). Returns the status; throws EditRefused.
+std::optional<size_t> sky_texture_def(const std::string& inside);  // "sky/sky_003.png" -> 3
+std::string apply_sky_texture(LevelParts& parts, const tree::LevelScan& level, size_t def, formats::ByteSpan content);
 
 }  // namespace gcfs::edit

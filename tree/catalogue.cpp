@@ -131,7 +131,7 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"LEVEL<nn>/sky/sky.obj", "its shells: textured with vt, gradient with vertex colours, at their stored scale; under -o edits, any model file "
                               "saved over it is the new sky"},
     {"LEVEL<nn>/sky/sky.mtl", "a material per sky texture"},
-    {"LEVEL<nn>/sky/sky_<NNN>.png", "a sky texture"},
+    {"LEVEL<nn>/sky/sky_<NNN>.png", "a sky texture; writable under -o edits"},
     {"LEVEL<nn>/tfrag/", "the terrain (formats.md 7)"},
     {"LEVEL<nn>/tfrag/terrain.obj", "every patch at LOD 0 in one object, a group per patch; under -o edits, any model file saved over it is the "
                                     "new terrain"},

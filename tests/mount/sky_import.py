@@ -6,8 +6,9 @@ edited.iso with the shells in the file's order, every corner within half a
 quantum (1/2048 of a sky unit, formats-tie-sky.md B.7), every UV within half
 of 1/4096, every gradient colour within 1/255, each face's texture as
 written; the sky's textures read as before; level.glb follows; an object
-mixing textured and untextured faces is refused with its name; gcfs verify
-passes edited.iso.
+mixing textured and untextured faces is refused with its name; a sky
+texture saved flipped reads back pixel for pixel; gcfs verify passes
+edited.iso.
 Usage: sky_import.py GCFS WORK"""
 import math
 import os
@@ -162,12 +163,25 @@ status = os.getxattr(m.path(SKY), "user.gcfs.edit").decode()
 check("an object mixing textured and untextured faces is refused, named, and the file keeps its last edit",
       copied.returncode != 0 and "shell_0" in status and not same_shells(parse(m.read(SKY).decode()), parse(copy_back)), status)
 
+# ---- a sky texture replaced: flipped in an image tool, the same colours, so every pixel reads back as saved
+from PIL import Image  # noqa: E402 (Debian's python3-pil)
+texture = "LEVEL00/sky/" + textures[2]
+open(os.path.join(work, "sky_before.png"), "wb").write(m.read(texture))
+Image.open(os.path.join(work, "sky_before.png")).transpose(Image.FLIP_TOP_BOTTOM).save(os.path.join(work, "sky_flipped.png"))
+copied = subprocess.run(["cp", "sky_flipped.png", "mnt/" + texture], cwd=work, capture_output=True, text=True)
+open(os.path.join(work, "sky_after.png"), "wb").write(m.read(texture))
+after = Image.open(os.path.join(work, "sky_after.png")).convert("RGBA")
+flipped = Image.open(os.path.join(work, "sky_flipped.png")).convert("RGBA")
+check("a sky texture saved flipped (%s) reads back pixel for pixel" % textures[2],
+      copied.returncode == 0 and list(after.getdata()) == list(flipped.getdata()) and list(after.getdata()) != list(Image.open(os.path.join(work, "sky_before.png")).convert("RGBA").getdata()),
+      os.getxattr(m.path(texture), "user.gcfs.edit").decode())
+
 # ---- edited.iso: verified, and a read-only mount shows the edit
 edited = os.path.join(work, "edited.iso")
 shutil.copyfile(m.path("edited.iso"), edited)
 check("gcfs verify passes edited.iso", subprocess.run([gcfs, "verify", edited], stdout=subprocess.DEVNULL).returncode == 0)
 ro = gcfs_mount.Mount(gcfs, edited, [], work)
-check("edited.iso mounted read-only shows the new sky.obj", ro.read(SKY) == m.read(SKY))
+check("edited.iso mounted read-only shows the new sky.obj and texture", ro.read(SKY) == m.read(SKY) and ro.read(texture) == m.read(texture))
 ro.close()
 m.close()
 print("sky import: %d checks failed" % len(failures) if failures else "sky import: all passed")
