@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "formats/common/late_library.h"
 
 namespace gcfs::formats {
@@ -64,6 +66,12 @@ void add_without_degenerates(const std::vector<uint32_t>& run, std::vector<std::
 Result<std::vector<uint32_t>> simplify_triangles(const std::vector<uint32_t>& triangles, const std::vector<std::array<float, 3>>& positions,
                                                  size_t target) {
     return capture([&] {
+        // meshoptimizer asserts its preconditions (Debian's build keeps them), so each is checked here first.
+        if (triangles.size() % 3 != 0) fail(Errc::bad_value, 0, "a triangle list whose length is not a multiple of 3");
+        for (uint32_t v : triangles)
+            if (v >= positions.size()) fail(Errc::out_of_range, 0, fmt::format("a triangle names vertex {} of {}", v, positions.size()));
+        if (triangles.empty()) return std::vector<uint32_t>{};
+        target = std::min(target, triangles.size() / 3);
         std::vector<uint32_t> out(triangles.size());
         // target_error 1: as far as the triangle target, never stopped early by the error bound.
         const size_t kept = api().simplify(out.data(), triangles.data(), triangles.size(), positions.data()->data(), positions.size(),
@@ -76,6 +84,9 @@ Result<std::vector<uint32_t>> simplify_triangles(const std::vector<uint32_t>& tr
 Result<std::vector<std::vector<uint32_t>>> triangle_strips(const std::vector<uint32_t>& triangles, size_t vertex_count) {
     return capture([&] {
         const auto& lib = api();
+        if (triangles.size() % 3 != 0) fail(Errc::bad_value, 0, "a triangle list whose length is not a multiple of 3");
+        for (uint32_t v : triangles)
+            if (v >= vertex_count) fail(Errc::out_of_range, 0, fmt::format("a triangle names vertex {} of {}", v, vertex_count));
         std::vector<uint32_t> joined(lib.stripify_bound(triangles.size()));
         joined.resize(lib.stripify(joined.data(), triangles.data(), triangles.size(), vertex_count, kRestart));
         std::vector<std::vector<uint32_t>> strips;

@@ -34,6 +34,8 @@ python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([4]) + struct.pack
 mkdir -p "$WORK/seeds/sky_compile"
 python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([1, 0, 3]) + b''.join(struct.pack('<3h', *p) + bytes([0, 0, 200]) for p in ((2560, 0, 256), (0, 2560, 256), (0, 0, 2560))) + bytes([1, 0, 1, 2]))" \
     > "$WORK/seeds/sky_compile/gradient_triangle"
+# obj_colours: the level's own sky.obj, whose gradient vertices alone carry colours.
+seed obj_colours LEVEL00/sky/sky.obj
 # journal: a journal as gcfs writes one (edit/journal.cpp), an applied, a refused and a kept edit.
 mkdir -p "$WORK/seeds/journal"
 cat > "$WORK/seeds/journal/three" <<'JSON'
