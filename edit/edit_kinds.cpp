@@ -447,7 +447,16 @@ std::string apply_edit(ContainerParts& container, tree::Disc& original, const Ed
         return apply_subtitles(dynamic_cast<WadFile&>(container), original.scan, target.inside, content);
     if (target.key.kind == ContainerKey::global) return apply_global_sound(dynamic_cast<WadFile&>(container), target.inside, content);
     LevelParts& parts = dynamic_cast<LevelParts&>(container);
-    const tree::LevelScan& level = original.level(target.key.index);
+    // An earlier edit of the level may have grown its core (core_region.h):
+    // offsets and regions are then read from the core as it is now.
+    const tree::LevelScan& scanned = original.level(target.key.index);
+    std::optional<tree::LevelScan> grown;
+    if (const Bytes index = level_part(parts, "core_index"); index != scanned.core_index) {
+        auto rescanned = tree::rescan_core(scanned, index);
+        if (!rescanned.ok()) throw EditRefused("the level's core, as earlier edits left it, does not read: " + rescanned.error().describe());
+        grown = std::move(*rescanned);
+    }
+    const tree::LevelScan& level = grown ? *grown : scanned;
     const std::string& inside = target.inside;
     if (const auto part = stream_part(inside)) {
         level_part(parts, *part);  // the level has it and it decodes

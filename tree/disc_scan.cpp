@@ -313,6 +313,28 @@ void scan_container(const Image& image, LevelScan& level) {
 
 }  // namespace
 
+formats::Result<LevelScan> rescan_core(const LevelScan& level, formats::ByteSpan core_index) {
+    LevelScan out = level;
+    out.core_index.assign(core_index.begin(), core_index.end());
+    auto core = parse_level_core_header(out.core_index);
+    if (!core.ok()) return core.error();
+    out.core = *core;
+    std::vector<int32_t> class_offsets;
+    const std::pair<ArrayRange, uint64_t> class_tables[3] = {
+        {core->moby_classes, kClassEntrySize}, {core->tie_classes, kClassEntrySize}, {core->shrub_classes, kShrubClassEntrySize}};
+    for (int k = 0; k < 3; ++k) {
+        auto table = parse_class_table(out.core_index, class_tables[k].first, class_tables[k].second);
+        if (!table.ok()) return table.error();
+        out.classes[k] = std::move(*table);
+        for (const auto& entry : out.classes[k]) class_offsets.push_back(entry.offset_in_asset_wad);
+    }
+    out.boundaries = block_boundaries(*core, class_offsets, out.core_index);
+    auto regions = core_regions(*core, out.boundaries);
+    if (!regions.ok()) return regions.error();
+    out.regions = *regions;
+    return out;
+}
+
 void HeaderDigest::add(formats::ByteSpan bytes) {
     crc_ = static_cast<uint32_t>(crc32(crc_, bytes.data(), static_cast<uInt>(bytes.size())));
     adler_ = static_cast<uint32_t>(adler32(adler_, bytes.data(), static_cast<uInt>(bytes.size())));

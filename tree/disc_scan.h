@@ -139,6 +139,11 @@ DiscScan scan_table(const Image& image);
 formats::mpeg::VideoRegion video_region(const DiscScan& scan);
 // The rest of one level's headers and checks.
 void scan_level(const Image& image, LevelScan& level);
+// `level` with its core read again from `core_index` (an edit's, after the
+// core grew: formats/core/core_growth.h moves what follows): the core
+// header, the class tables, the block boundaries and the regions; the rest
+// as scanned. Fails naming what does not read.
+formats::Result<LevelScan> rescan_core(const LevelScan& level, formats::ByteSpan core_index);
 // Both, for every level.
 DiscScan scan_disc(const Image& image);
 

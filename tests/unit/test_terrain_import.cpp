@@ -17,6 +17,8 @@
 #include "edit/edited_disc.h"
 #include "edit/level_parts.h"
 #include "edit/terrain_edit.h"
+#include "formats/export/png.h"
+#include "formats/export/png_read.h"
 #include "formats/import/mesh_optimizer.h"
 #include "formats/occlusion/occlusion.h"
 #include "formats/tfrag/tfrag_compile.h"
@@ -290,4 +292,35 @@ TEST_CASE("an occlusion grid read and written again is the same grid, byte for b
         CHECK(again->masks == grid->masks);
         CHECK(Bytes(block.begin(), block.begin() + static_cast<int64_t>(std::min(block.size(), written->size()))) == *written);
     }
+}
+
+TEST_CASE("an edit after one that grew the core finds what it edits where the growth moved it") {
+    const auto disc = tree::open_disc(small_disc().path, 64 << 20);
+    edit::LevelParts parts(level_container(*disc, 0));
+    const std::string terrain = height_field_obj(80, 0.5, false);
+    const std::string status = edit::apply_edit(parts, *disc, {{edit::ContainerKey::level, 0}, edit::kTerrainFile}, bytes_of(terrain));
+    REQUIRE(status.find("the core's later blocks moved") != std::string::npos);
+    // The level's first tfrag texture, flipped: its texels lie after the grown tfrag region.
+    const std::string shown = file_text(*disc, "LEVEL00/textures/tfrag_000.png");
+    auto be32 = [&](size_t at) { return uint32_t{uint8_t(shown[at])} << 24 | uint32_t{uint8_t(shown[at + 1])} << 16 | uint32_t{uint8_t(shown[at + 2])} << 8 | uint8_t(shown[at + 3]); };
+    const auto picture = formats::png::read_rgba(bytes_of(shown), be32(16), be32(20));  // IHDR's width and height (PNG 11.2.2)
+    REQUIRE(picture.ok());
+    std::vector<formats::png::Rgba> flipped;
+    for (uint32_t y = picture->height; y-- > 0;)
+        for (uint32_t x = 0; x < picture->width; ++x) {
+            const uint8_t* p = picture->rgba.data() + 4 * (uint64_t{y} * picture->width + x);
+            flipped.push_back({p[0], p[1], p[2], p[3]});
+        }
+    const Bytes png = formats::png::write_rgba(picture->width, picture->height, flipped);
+    edit::apply_edit(parts, *disc, {{edit::ContainerKey::level, 0}, "textures/tfrag_000.png"}, png);
+    const auto rebuilt = parts.rebuild();
+    REQUIRE(rebuilt.ok());
+    const auto next = edit::open_edited_disc(small_disc().path, *disc, {{edit::ContainerKey{edit::ContainerKey::level, 0}, *rebuilt}},
+                                             std::make_shared<cache::LruCache>(64 << 20), [] { return std::string(); });
+    const std::string after = file_text(*next, "LEVEL00/textures/tfrag_000.png");
+    const auto read = formats::png::read_rgba(bytes_of(after), picture->width, picture->height);
+    REQUIRE(read.ok());
+    CHECK(std::equal(read->rgba.begin(), read->rgba.end(), reinterpret_cast<const uint8_t*>(flipped.data())));
+    CHECK(file_text(*next, "LEVEL00/textures/tfrag_001.png") == file_text(*disc, "LEVEL00/textures/tfrag_001.png"));
+    CHECK(edit::failing_checks(*next, 0) == edit::failing_checks(*disc, 0));
 }
