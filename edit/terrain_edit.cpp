@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <utility>
 #include <optional>
 #include <set>
 
@@ -177,10 +178,13 @@ std::string remap_tfrag_visibility(LevelParts& parts, const tree::LevelScan& lev
 // height; 16 world units (four octants) is gcfs's choice. Octants whose
 // coordinates a u16 cannot hold (below zero) are counted, not added.
 constexpr double kCameraClearance = 16.0;
+// §8.1's node offsets are u16 in units of 4 bytes: 256 KiB of nodes, each x entry 2 bytes.
+constexpr size_t kMaxGridEntries = 131072;
 
 std::set<formats::OcclusionGrid::Octant> ground_octants(const formats::TerrainMeshIn& mesh, uint64_t& outside) {
-    std::set<formats::OcclusionGrid::Octant> out;
-    std::set<std::array<int64_t, 3>> skipped;
+    // Per column of octants (x, y) the lowest and highest z any triangle over it reaches, then every octant between:
+    // a camera under an overhang or between two layers of ground is over the new ground too.
+    std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> columns;
     for (const auto& t : mesh.triangles) {
         std::array<double, 3> low{INFINITY, INFINITY, INFINITY}, high{-INFINITY, -INFINITY, -INFINITY};
         for (uint32_t c : t.corners)
@@ -189,16 +193,27 @@ std::set<formats::OcclusionGrid::Octant> ground_octants(const formats::TerrainMe
         std::array<int64_t, 3> from{}, to{};
         for (int a = 0; a < 3; ++a) from[a] = static_cast<int64_t>(std::floor(low[a] / 4)), to[a] = static_cast<int64_t>(std::floor(high[a] / 4));
         for (int64_t x = from[0]; x <= to[0]; ++x)
-            for (int64_t y = from[1]; y <= to[1]; ++y)
-                for (int64_t z = from[2]; z <= to[2]; ++z) {
-                    if (std::min({x, y, z}) < 0 || std::max({x, y, z}) > 0xFFFF) {
-                        skipped.insert({x, y, z});
-                        continue;
-                    }
-                    out.insert({static_cast<uint16_t>(x), static_cast<uint16_t>(y), static_cast<uint16_t>(z)});
-                }
+            for (int64_t y = from[1]; y <= to[1]; ++y) {
+                auto [it, fresh] = columns.try_emplace({x, y}, from[2], to[2]);
+                if (!fresh) it->second = {std::min(it->second.first, from[2]), std::max(it->second.second, to[2])};
+                if (columns.size() > kMaxGridEntries)
+                    throw EditRefused(fmt::format("the new ground spans more than {} columns of octants; the occlusion grid's u16 node offsets "
+                                                  "(formats.md 8.1) hold about that many entries", kMaxGridEntries));
+            }
     }
-    outside = skipped.size();
+    std::set<formats::OcclusionGrid::Octant> out;
+    outside = 0;
+    for (const auto& [xy, z] : columns)
+        for (int64_t k = z.first; k <= z.second; ++k) {
+            if (std::min({xy.first, xy.second, k}) < 0 || std::max({xy.first, xy.second, k}) > 0xFFFF) {
+                ++outside;
+                continue;
+            }
+            out.insert({static_cast<uint16_t>(xy.first), static_cast<uint16_t>(xy.second), static_cast<uint16_t>(k)});
+            if (out.size() > kMaxGridEntries)
+                throw EditRefused(fmt::format("the new ground needs more than {} octants; the occlusion grid's u16 node offsets (formats.md 8.1) "
+                                              "hold about that many entries", kMaxGridEntries));
+        }
     return out;
 }
 
