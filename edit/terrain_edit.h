@@ -13,8 +13,9 @@
 // to one bit (the lowest the old tfrag mappings used), set in every mask;
 // the other old tfrag bits no mapping names any more are cleared. So no
 // new patch is culled where the grid has a mask. And every octant a camera
-// over the new ground can be in (those its triangles touch, and 16 world
-// units over them) that had no mask names a new one with every bit set, so
+// over the new ground can be in (in each column its triangles touch, from
+// the lowest ground to 16 world units over the highest) that had no mask
+// names a new one with every bit set, so
 // nothing is culled there: the old masks cannot speak for that ground.
 #pragma once
 
