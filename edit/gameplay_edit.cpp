@@ -24,9 +24,7 @@ formats::gameplay::LevelContext context_of(LevelParts& parts, const tree::LevelS
 }  // namespace
 
 std::string show_visibility_bits(LevelParts& parts, const tree::LevelScan& level, const formats::gameplay::Visibility& v) {
-    const formats::CoreRegion* grid = nullptr;
-    for (const auto& r : level.regions)
-        if (r.name == "occlusion") grid = &r;
+    const formats::CoreRegion* grid = level.region("occlusion");
     if (!grid) return "the level has no occlusion grid, so nothing is culled by one";
     formats::Bytes core = level_part(parts, "core_data");
     if (grid->offset + grid->size > core.size()) throw EditRefused("the occlusion grid lies past core_data's end");

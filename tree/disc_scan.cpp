@@ -197,6 +197,33 @@ void scan_class_and_texture_offsets(LevelScan& level, const LevelCoreHeader& cor
                                                    : texture_detail});
 }
 
+// §6.1: the moby, tie and shrub tables ((count, offset) pairs into
+// core_index) into level.classes; a table that does not parse is left
+// empty and the others still read. "" when all three read, else the last
+// one's error.
+std::string read_class_tables(LevelScan& level, const LevelCoreHeader& core) {
+    const std::pair<ArrayRange, uint64_t> tables[3] = {
+        {core.moby_classes, kClassEntrySize}, {core.tie_classes, kClassEntrySize}, {core.shrub_classes, kShrubClassEntrySize}};
+    std::string problem;
+    for (int k = 0; k < 3; ++k) {
+        auto table = parse_class_table(level.core_index, tables[k].first, tables[k].second);
+        if (!table.ok()) {
+            problem = table.error().describe();
+            continue;
+        }
+        level.classes[k] = std::move(*table);
+    }
+    return problem;
+}
+
+// Where each class's model starts in DAT (§6.3 offset_in_asset_wad), every table's.
+std::vector<int32_t> class_offsets(const LevelScan& level) {
+    std::vector<int32_t> out;
+    for (const auto& table : level.classes)
+        for (const auto& entry : table) out.push_back(entry.offset_in_asset_wad);
+    return out;
+}
+
 void scan_core(const Image& image, LevelScan& level) {
     const DataLumpHeader& lump = *level.lump;
     level.core_index = image.read_clamped(level.data_offset + static_cast<uint64_t>(lump.core_index.offset),
@@ -227,25 +254,12 @@ void scan_core(const Image& image, LevelScan& level) {
                                             lump.core_data.size)});
     }
 
-    std::vector<int32_t> class_offsets;
-    bool tables_ok = true;
-    std::string table_detail = "moby, tie, shrub tables inside core_index ((count, offset) pairs, §6.1)";
-    const std::pair<ArrayRange, uint64_t> class_tables[3] = {
-        {core->moby_classes, kClassEntrySize}, {core->tie_classes, kClassEntrySize}, {core->shrub_classes, kShrubClassEntrySize}};
-    for (int k = 0; k < 3; ++k) {
-        auto table = parse_class_table(level.core_index, class_tables[k].first, class_tables[k].second);
-        if (!table.ok()) {
-            tables_ok = false;
-            table_detail = table.error().describe();
-            continue;
-        }
-        level.classes[k] = std::move(*table);
-        for (const auto& entry : level.classes[k]) class_offsets.push_back(entry.offset_in_asset_wad);
-    }
-    level.checks.push_back({"class tables", tables_ok, table_detail});
+    const std::string tables_problem = read_class_tables(level, *core);
+    level.checks.push_back({"class tables", tables_problem.empty(),
+                            tables_problem.empty() ? "moby, tie, shrub tables inside core_index ((count, offset) pairs, §6.1)" : tables_problem});
     scan_class_and_texture_offsets(level, *core);
 
-    level.boundaries = block_boundaries(*core, class_offsets, level.core_index);
+    level.boundaries = block_boundaries(*core, class_offsets(level), level.core_index);
     scan_core_blocks(level);
     auto regions = core_regions(*core, level.boundaries);
     if (!regions.ok()) {
@@ -319,16 +333,8 @@ formats::Result<LevelScan> rescan_core(const LevelScan& level, formats::ByteSpan
     auto core = parse_level_core_header(out.core_index);
     if (!core.ok()) return core.error();
     out.core = *core;
-    std::vector<int32_t> class_offsets;
-    const std::pair<ArrayRange, uint64_t> class_tables[3] = {
-        {core->moby_classes, kClassEntrySize}, {core->tie_classes, kClassEntrySize}, {core->shrub_classes, kShrubClassEntrySize}};
-    for (int k = 0; k < 3; ++k) {
-        auto table = parse_class_table(out.core_index, class_tables[k].first, class_tables[k].second);
-        if (!table.ok()) return table.error();
-        out.classes[k] = std::move(*table);
-        for (const auto& entry : out.classes[k]) class_offsets.push_back(entry.offset_in_asset_wad);
-    }
-    out.boundaries = block_boundaries(*core, class_offsets, out.core_index);
+    if (const std::string problem = read_class_tables(out, *core); !problem.empty()) return FormatError{Errc::bad_value, 0, problem};
+    out.boundaries = block_boundaries(*core, class_offsets(out), out.core_index);
     auto regions = core_regions(*core, out.boundaries);
     if (!regions.ok()) return regions.error();
     out.regions = *regions;

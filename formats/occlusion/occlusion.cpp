@@ -151,10 +151,6 @@ Result<Bytes> write_occlusion_grid(const OcclusionGrid& grid) {
             if (out.size() / 4 > 0xFFFF) fail(Errc::too_large, out.size(), fmt::format("a {} node at byte 0x{:x} passes the u16 offset (x 4) that names it", what, out.size()));
             return static_cast<uint16_t>(out.size() / 4);
         };
-        auto put_u16 = [&](uint64_t at, uint16_t value) {
-            out.bytes()[at] = static_cast<uint8_t>(value);
-            out.bytes()[at + 1] = static_cast<uint8_t>(value >> 8);
-        };
         auto span = [](uint32_t first, uint32_t last, const char* what) {
             if (last - first + 1 > 0xFFFF) fail(Errc::too_large, 0, fmt::format("octants span {} {} coordinates; a node counts them in a u16", last - first + 1, what));
             return static_cast<uint16_t>(last - first + 1);
@@ -168,7 +164,7 @@ Result<Bytes> write_occlusion_grid(const OcclusionGrid& grid) {
         std::map<uint16_t, uint64_t> z_nodes;  // z -> byte offset of its node
         for (const auto& [z, rows] : by_z) {
             const uint16_t at = node_offset("z");
-            put_u16(8 + 2ull * (z - z_coord), at);
+            out.patch_u16(8 + 2ull * (z - z_coord), at);
             z_nodes[z] = 4ull * at;
             const uint16_t y_coord = rows.begin()->first, y_count = span(y_coord, rows.rbegin()->first, "y");
             out.u16(y_coord);
@@ -179,7 +175,7 @@ Result<Bytes> write_occlusion_grid(const OcclusionGrid& grid) {
             const uint16_t y_coord = rows.begin()->first;
             for (const auto& [y, row] : rows) {
                 const uint16_t at = node_offset("y");
-                put_u16(z_nodes[z] + 4 + 2ull * (y - y_coord), at);
+                out.patch_u16(z_nodes[z] + 4 + 2ull * (y - y_coord), at);
                 const uint16_t x_coord = row.begin()->first;
                 const uint16_t x_count = span(x_coord, row.rbegin()->first, "x");
                 out.u16(x_coord);
@@ -193,7 +189,7 @@ Result<Bytes> write_occlusion_grid(const OcclusionGrid& grid) {
         out.pad_to(0x10);
         const uint64_t masks_offset = out.size();
         for (const auto& mask : grid.masks) out.append(ByteSpan(mask.data(), mask.size()));
-        put_u32_at(out.bytes(), 0, static_cast<uint32_t>(masks_offset));
+        out.patch_u32(0, static_cast<uint32_t>(masks_offset));
         return std::move(out.bytes());
     });
 }
