@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <memory>
 #include <string>
 
@@ -27,6 +29,7 @@ struct Libassimp {
     GCFS_LATE_FUNCTION(release_properties, aiReleasePropertyStore);
     GCFS_LATE_FUNCTION(set_integer, aiSetImportPropertyInteger);
     GCFS_LATE_FUNCTION(material_string, aiGetMaterialString);
+    GCFS_LATE_FUNCTION(material_texture, aiGetMaterialTexture);
 };
 
 struct ReleaseScene {
@@ -100,6 +103,33 @@ void add_mesh(const aiMesh& mesh, unsigned index, const Matrix& world, uint32_t 
     }
 }
 
+// A material's diffuse image: its path, and its bytes when the scene embeds
+// it as a file ("*N" names scene texture N; assimp also keeps an embedded
+// image's own file name). An embedded image stored as raw texels (mHeight
+// > 0) is not a file, and keeps only its path.
+ModelMesh::Image material_image(const aiScene& scene, const aiMaterial& material) {
+    const Libassimp& api = late_table<Libassimp>();
+    ModelMesh::Image image;
+    aiString path;
+    if (api.material_texture(&material, aiTextureType_DIFFUSE, 0, &path, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr) != aiReturn_SUCCESS)
+        return image;
+    image.path = path.C_Str();
+    const aiTexture* texture = nullptr;
+    if (image.path.size() > 1 && image.path[0] == '*') {
+        unsigned n = 0;
+        const auto [end, ec] = std::from_chars(image.path.data() + 1, image.path.data() + image.path.size(), n);
+        if (ec == std::errc() && end == image.path.data() + image.path.size() && n < scene.mNumTextures) texture = scene.mTextures[n];
+    } else {
+        for (unsigned t = 0; t < scene.mNumTextures && !texture; ++t)
+            if (scene.mTextures[t] && image.path == scene.mTextures[t]->mFilename.C_Str()) texture = scene.mTextures[t];
+    }
+    if (texture && texture->mHeight == 0 && texture->pcData) {
+        const auto* bytes = reinterpret_cast<const uint8_t*>(texture->pcData);
+        image.embedded.assign(bytes, bytes + texture->mWidth);  // mWidth counts the file's bytes when mHeight is 0 (assimp's aiTexture)
+    }
+    return image;
+}
+
 // The node tree depth first, in the file's order: a node with meshes is an object.
 void add_node(const aiScene& scene, const aiNode& node, const Matrix& parent, unsigned depth, ModelMesh& out) {
     if (depth > kMaxNodeDepth) fail(Errc::too_large, 0, fmt::format("the file's nodes nest deeper than {}", kMaxNodeDepth));
@@ -129,16 +159,20 @@ Result<ModelMesh> read_model(ByteSpan bytes) {
         const std::string padded = obj_colours_on_every_vertex(bytes);
         if (!padded.empty()) bytes = ByteSpan(reinterpret_cast<const uint8_t*>(padded.data()), padded.size());
         if (bytes.size() > UINT32_MAX) fail(Errc::too_large, 0, "the file is larger than assimp reads");
-        // No hint: assimp tries each reader on the bytes themselves.
+        // assimp tries each reader on the bytes themselves, but its glTF 2
+        // reader takes a nameless file as JSON text: a binary glTF, known by
+        // its magic (glTF 2.0 spec, "GLB File Format Specification"), is named for it.
+        const bool binary_gltf = bytes.size() >= 4 && std::equal(bytes.begin(), bytes.begin() + 4, "glTF");
         const std::unique_ptr<const aiScene, ReleaseScene> scene(
             api.import_from_memory(reinterpret_cast<const char*>(bytes.data()), static_cast<unsigned>(bytes.size()),
-                                   aiProcess_JoinIdenticalVertices | aiProcess_SortByPType, "", properties.get()));
+                                   aiProcess_JoinIdenticalVertices | aiProcess_SortByPType, binary_gltf ? "glb" : "", properties.get()));
         if (!scene) fail(Errc::bad_value, 0, fmt::format("no model reader takes the file: {}", api.error_string()));
         ModelMesh out;
         for (unsigned m = 0; m < scene->mNumMaterials; ++m) {
             aiString name;
             if (api.material_string(scene->mMaterials[m], AI_MATKEY_NAME, &name) != aiReturn_SUCCESS) name.Set("");
             out.materials.emplace_back(name.C_Str());
+            out.material_images.push_back(material_image(*scene, *scene->mMaterials[m]));
         }
         if (scene->mRootNode) add_node(*scene, *scene->mRootNode, kIdentity, 0, out);
         if (out.faces.empty()) fail(Errc::bad_value, 0, "the file holds no face");

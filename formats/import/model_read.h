@@ -38,6 +38,16 @@ struct ModelMesh {
     bool some_without_uvs = false, some_without_colours = false;
     std::vector<Face> faces;
     std::vector<std::string> materials;  // by the file's names ("" where it gives none)
+    // Parallel to materials: the diffuse (glTF: base colour) image, as the
+    // file names it ("" for none) and, when the file embeds it (a .glb, a
+    // glTF data URI), its image file's bytes as stored (PNG, JPEG, ...). An
+    // image outside the file is not read: the model is read from its bytes
+    // alone.
+    struct Image {
+        std::string path;
+        Bytes embedded;
+    };
+    std::vector<Image> material_images;
     std::vector<std::string> objects;    // nodes with meshes, in the file's order, by their names
 };
 
