@@ -10,6 +10,7 @@
 
 #include "edit/core_region.h"
 #include "edit/edit_refused.h"
+#include "edit/sky_images.h"
 #include "formats/core/texture_encode.h"
 #include "formats/export/texture_png.h"
 #include "formats/import/model_read.h"
@@ -58,7 +59,7 @@ uint8_t gradient_alpha(const std::array<double, 3>& colour, const std::array<uin
     return static_cast<uint8_t>(std::clamp(std::lround(colour[k] * 255.0 * 255.0 / header[k]), 0L, 255L));
 }
 
-std::vector<formats::SkyShellIn> shells_of(const formats::ModelMesh& model, const formats::SkyHeader& header) {
+std::vector<formats::SkyShellIn> shells_of(const formats::ModelMesh& model, const formats::SkyHeader& header, SkyImages& images) {
     std::vector<formats::SkyShellIn> shells(model.objects.size());
     std::vector<int> kind(model.objects.size(), -1);  // -1 none yet, 0 gradient, 1 textured
     std::vector<std::array<double, 3>> positions;
@@ -66,7 +67,9 @@ std::vector<formats::SkyShellIn> shells_of(const formats::ModelMesh& model, cons
     for (size_t n = 0; n < model.faces.size(); ++n) {
         const auto& face = model.faces[n];
         const std::string& material = model.materials.at(face.material);
-        const auto texture = sky_texture(material, header.texture_count);
+        const formats::ModelMesh::Image& image = model.material_images.at(face.material);
+        std::optional<uint8_t> texture = sky_texture(material, header.texture_count);
+        if (!texture && !image.path.empty()) texture = images.def_for(image, material);  // a textured face: its image as a def (edit/sky_images.h)
         int& k = kind[face.object];
         if (k >= 0 && k != (texture ? 1 : 0))
             throw EditRefused(fmt::format("object \"{}\" mixes textured faces (sky_000 …) and untextured ones (face {}, material \"{}\"): a shell is one "
@@ -104,7 +107,8 @@ std::string apply_sky(LevelParts& parts, const tree::LevelScan& level, formats::
     if (!old.ok()) throw EditRefused(fmt::format("the level's sky block does not read ({}), so its textures cannot be kept", old.error().describe()));
     formats::SkyContent sky = kept_content(old_block, *old);
 
-    const auto shells = shells_of(*model, old->header);
+    SkyImages images(sky);
+    const auto shells = shells_of(*model, old->header, images);
     auto clusters = formats::compile_sky_shells(shells);
     if (!clusters.ok()) throw EditRefused(clusters.error().message);
     sky.shells = std::move(*clusters);
@@ -117,9 +121,11 @@ std::string apply_sky(LevelParts& parts, const tree::LevelScan& level, formats::
     const formats::Bytes block = formats::write_sky(sky);
     const uint64_t growth = write_core_region(parts, core, region->offset, region->size, block, "sky");
     parts.replace("core_data", std::move(core));
-    return fmt::format("{} shells ({}); the header's colour, {} textures and {} fx kept; {} of the sky region's {} bytes{}", shells.size(), said,
-                       sky.textures.size(), sky.fx.size(), block.size(), region->size + growth,
-                       growth ? fmt::format(" (grown by {}, the core's later blocks moved)", growth) : std::string());
+    const std::string pictures = images.status();
+    return fmt::format("{} shells ({}); the header's colour, {} textures and {} fx kept; {} of the sky region's {} bytes{}{}", shells.size(), said,
+                       old->textures.size(), sky.fx.size(), block.size(), region->size + growth,
+                       growth ? fmt::format(" (grown by {}, the core's later blocks moved)", growth) : std::string(),
+                       pictures.empty() ? std::string() : "; " + pictures);
 }
 
 std::optional<size_t> sky_texture_def(const std::string& inside) {

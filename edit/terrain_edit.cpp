@@ -13,6 +13,7 @@
 #include "edit/core_region.h"
 #include "edit/edit_refused.h"
 #include "edit/gameplay_edit.h"
+#include "edit/texture_import.h"
 #include "formats/occlusion/occlusion.h"
 #include "formats/gameplay/block_readers.h"
 #include "formats/gameplay/gameplay.h"
@@ -78,7 +79,7 @@ OldTerrain old_terrain(formats::ByteSpan block) {
 // The file's faces in the game's axes (a y-up file's (x, y, z) is the
 // game's (x, -z, y), the inverse of formats/export/axes.h) and terrain.obj's
 // texture coordinates (vt = (s, 1 - t), formats/tfrag/tfrag_export.cpp).
-formats::TerrainMeshIn terrain_mesh(const formats::ModelMesh& model, size_t table, const OldTerrain& old, uint64_t& kept_colours) {
+formats::TerrainMeshIn terrain_mesh(const formats::ModelMesh& model, size_t table, TableImages& images, const OldTerrain& old, uint64_t& kept_colours) {
     formats::TerrainMeshIn mesh;
     for (size_t i = 0; i < model.positions.size(); ++i) {
         const auto& p = model.positions[i];
@@ -100,17 +101,27 @@ formats::TerrainMeshIn terrain_mesh(const formats::ModelMesh& model, size_t tabl
         mesh.colours.push_back(colour);
         mesh.lights.push_back(light);
     }
+    // Each material's texture: a row terrain.mtl names, else its image's row (edit/texture_import.h).
+    std::map<uint32_t, int32_t> texture_of;
     for (size_t n = 0; n < model.faces.size(); ++n) {
         const auto& face = model.faces[n];
-        const std::string& material = model.materials.at(face.material);
-        const auto texture = tfrag_texture(material, table);
-        if (!texture)
-            throw EditRefused(fmt::format("face {} has the material \"{}\", which names no tfrag texture: terrain.mtl's tfrag_000 … {} do", n + 1,
-                                          material, table ? formats::tfrag_material_name(static_cast<int32_t>(table - 1)) : "(none)"));
+        auto found = texture_of.find(face.material);
+        if (found == texture_of.end()) {
+            const std::string& material = model.materials.at(face.material);
+            const formats::ModelMesh::Image& image = model.material_images.at(face.material);
+            std::optional<int32_t> texture = tfrag_texture(material, table);
+            if (!texture && image.path.empty())
+                throw EditRefused(fmt::format("face {} has the material \"{}\", which names no tfrag texture (terrain.mtl's tfrag_000 … {} do) and "
+                                              "has no image",
+                                              n + 1, material, table ? formats::tfrag_material_name(static_cast<int32_t>(table - 1)) : "(none)"));
+            if (!texture) texture = static_cast<int32_t>(images.row_for(image, material));
+            found = texture_of.emplace(face.material, *texture).first;
+        }
+        const int32_t texture = found->second;
         // A polygon as a fan from its first corner (assimp keeps the file's polygons, model_read.h).
         for (size_t k = 1; k + 1 < face.corners.size(); ++k) {
             formats::TerrainMeshIn::Triangle t;
-            t.texture = *texture;
+            t.texture = texture;
             const std::array<uint32_t, 3> corners{face.corners[0], face.corners[k], face.corners[k + 1]};
             for (int c = 0; c < 3; ++c) {
                 t.corners[c] = corners[c];
@@ -264,7 +275,8 @@ std::string apply_terrain(LevelParts& parts, const tree::LevelScan& level, forma
     if (region->offset + region->size > core.size()) throw EditRefused("the level's tfrag region lies past its core_data");
     const OldTerrain old = old_terrain(formats::ByteSpan(core).subspan(region->offset, region->size));
     uint64_t kept_colours = 0;
-    const formats::TerrainMeshIn mesh = terrain_mesh(*model, table, old, kept_colours);
+    TableImages images(parts, formats::TextureTable::tfrag, "tfrag");
+    const formats::TerrainMeshIn mesh = terrain_mesh(*model, table, images, old, kept_colours);
     auto compiled = formats::compile_terrain(mesh, old.compile);
     if (!compiled.ok()) throw EditRefused(compiled.error().message);
     formats::Bytes block;
@@ -274,7 +286,11 @@ std::string apply_terrain(LevelParts& parts, const tree::LevelScan& level, forma
         throw EditRefused(fmt::format("the tfrag block cannot be written: {}", e.what()));
     }
 
-    // The occlusion data first, while the grid is where the scan found it;
+    // The new texture rows first: their texels go at the end of the shared
+    // textures, after every block this edit writes (formats.md 6.1), so no
+    // offset the scan found for those blocks moves.
+    images.commit();
+    // The occlusion data next, while the grid is where the scan found it;
     // then the tfrag block, its offset moved if the grid grew before it.
     const std::string visibility = remap_tfrag_visibility(parts, level, static_cast<uint32_t>(compiled->patches.size()));
     const GridGrowth grid = extend_grid(parts, level, mesh);
@@ -291,6 +307,7 @@ std::string apply_terrain(LevelParts& parts, const tree::LevelScan& level, forma
     if (compiled->dropped_triangles) status += fmt::format("; {} triangles within one quantum (1/1024) dropped", compiled->dropped_triangles);
     status += model->colours.empty() ? fmt::format("; colours: {} positions kept the old terrain's, the rest 0x80", kept_colours)
                                      : std::string("; colours from the file");
+    if (const std::string said = images.status(); !said.empty()) status += "; " + said;
     return status + "; " + visibility + "; " + grid.status;
 }
 

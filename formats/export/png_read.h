@@ -17,5 +17,7 @@ struct RgbaImage {
 
 // Fails (bad_value) unless the PNG is exactly `width` × `height`.
 Result<RgbaImage> read_rgba(ByteSpan file, uint32_t width, uint32_t height);
+// A PNG of any size up to `max_side` pixels a side (a new texture's).
+Result<RgbaImage> read_rgba_within(ByteSpan file, uint32_t max_side);
 
 }  // namespace gcfs::formats::png

@@ -25,6 +25,19 @@ Bytes indexed_texture_png(uint32_t width, uint32_t height, ByteSpan texels, Byte
     return png::write_indexed(width, height, ps2_palette(stored), texels);
 }
 
+png::RgbaImage indexed_texture_rgba(uint32_t width, uint32_t height, ByteSpan texels, ByteSpan stored) {
+    const auto palette = ps2_palette(stored);
+    png::RgbaImage out{width, height, Bytes(uint64_t{width} * height * 4)};
+    for (uint64_t i = 0; i < uint64_t{width} * height; ++i) {
+        const png::Rgba& c = palette[texels[i]];
+        out.rgba[4 * i] = c.r;
+        out.rgba[4 * i + 1] = c.g;
+        out.rgba[4 * i + 2] = c.b;
+        out.rgba[4 * i + 3] = c.a;
+    }
+    return out;
+}
+
 Result<Bytes> texture_png(const TextureEntry& t, ByteSpan core, int32_t textures_base, ByteSpan gs_ram) {
     return capture([&] {
         if (const std::string problem = texture_problem(t, textures_base, core.size(), gs_ram.size()); !problem.empty())

@@ -6,6 +6,7 @@
 
 #include "formats/core/level_core.h"
 #include "formats/export/png.h"
+#include "formats/export/png_read.h"
 
 namespace gcfs::formats {
 
@@ -27,6 +28,8 @@ std::array<png::Rgba, 256> ps2_palette(ByteSpan stored);
 // An 8-bit indexed PNG from `width` x `height` texels and a stored (swizzled)
 // 256 x RGBA32 palette with PS2 alpha; the caller checked both sizes.
 Bytes indexed_texture_png(uint32_t width, uint32_t height, ByteSpan texels, ByteSpan palette);
+// The same texels as the RGBA pixels that PNG shows.
+png::RgbaImage indexed_texture_rgba(uint32_t width, uint32_t height, ByteSpan texels, ByteSpan palette);
 
 uint64_t texture_png_size(const TextureEntry& texture);
 // Checks the pixels lie in `core` and the palette in `gs_ram` first. Pixels

@@ -7,9 +7,13 @@ quantum (1/2048 of a sky unit, formats-tie-sky.md B.7), every UV within half
 of 1/4096, every gradient colour within 1/255, each face's texture as
 written; the sky's textures read as before; level.glb follows; an object
 mixing textured and untextured faces is refused with its name; a sky
-texture saved flipped reads back pixel for pixel; gcfs verify passes
-edited.iso.
+texture saved flipped reads back pixel for pixel; a glTF binary whose
+materials carry packed images (a new picture, added as a texture def that
+reads back pixel for pixel, and a sky texture's own pixels, which reuse its
+def) is taken, and one whose image's sides are not powers of two is refused;
+gcfs verify passes edited.iso.
 Usage: sky_import.py GCFS WORK"""
+import io
 import math
 import os
 import shutil
@@ -17,6 +21,7 @@ import subprocess
 import sys
 
 import gcfs_mount
+from packed_glb import packed_glb
 
 gcfs, work = sys.argv[1:]
 work = os.path.join(work, "sky")
@@ -175,6 +180,47 @@ flipped = Image.open(os.path.join(work, "sky_flipped.png")).convert("RGBA")
 check("a sky texture saved flipped (%s) reads back pixel for pixel" % textures[2],
       copied.returncode == 0 and list(after.getdata()) == list(flipped.getdata()) and list(after.getdata()) != list(Image.open(os.path.join(work, "sky_before.png")).convert("RGBA").getdata()),
       os.getxattr(m.path(texture), "user.gcfs.edit").decode())
+
+# ---- a glTF binary whose two materials carry packed images: a new picture and sky texture 3's own pixels
+def glb_band(images):
+    """One band of radius 20 (y up): its lower row of quads takes material 0, its upper row material 1."""
+    positions, uvs, rows = [], [], [[], []]
+    for r in range(3):
+        for a in range(17):
+            el, az = 0.35 * r, 2 * math.pi * a / 16
+            positions.append((20 * math.cos(el) * math.cos(az), 20 * math.sin(el), -20 * math.cos(el) * math.sin(az)))
+            uvs.append((a / 16.0, r / 2.0))
+    for r in range(2):
+        for a in range(16):
+            v = r * 17 + a
+            rows[r] += [v, v + 1, v + 18, v, v + 18, v + 17]
+    return packed_glb(positions, uvs, rows, images, "band")
+
+
+new_def = "sky_%03d" % len(textures)
+picture = Image.new("RGBA", (16, 8))
+for y in range(8):
+    for x in range(16):
+        picture.putpixel((x, y), (16 * x, 32 * y, 128, 255))
+packed = os.path.join(work, "picture.png")
+picture.save(packed)
+reused = m.read("LEVEL00/sky/" + textures[3])
+open(os.path.join(work, "band.glb"), "wb").write(glb_band([open(packed, "rb").read(), reused]))
+copied = subprocess.run(["cp", "band.glb", "mnt/" + SKY], cwd=work, capture_output=True, text=True)
+status = os.getxattr(m.path(SKY), "user.gcfs.edit").decode()
+check("a .glb with two packed images over sky.obj is taken: one the same as a sky texture, one added",
+      copied.returncode == 0 and "2 images from the file: 1 the same as a sky texture, 1 added" in status, status)
+materials = sorted(set(mat for _, faces in parse(m.read(SKY).decode()) for mat, _ in faces))
+check("sky.obj's faces name the new def and the reused one", materials == sorted([new_def, textures[3][:-4]]), materials)
+check("the new def's PNG reads back as the packed picture, pixel for pixel",
+      list(Image.open(io.BytesIO(m.read("LEVEL00/sky/%s.png" % new_def))).convert("RGBA").getdata()) == list(picture.getdata()))
+odd = os.path.join(work, "odd.png")
+picture.resize((24, 8)).save(odd)
+open(os.path.join(work, "odd.glb"), "wb").write(glb_band([open(odd, "rb").read(), reused]))
+copied = subprocess.run(["cp", "odd.glb", "mnt/" + SKY], cwd=work, capture_output=True, text=True)
+status = os.getxattr(m.path(SKY), "user.gcfs.edit").decode()
+check("an image whose sides are not powers of two is refused with its size", copied.returncode != 0 and "24x8" in status and "powers of two" in status,
+      status)
 
 # ---- edited.iso: verified, and a read-only mount shows the edit
 edited = os.path.join(work, "edited.iso")

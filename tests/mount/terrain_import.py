@@ -7,7 +7,11 @@ texture, every colour within 1/255; preview.png shows the new ground (it
 rises along x, so its right side is brighter); level.glb follows. Then the
 terrain through Blender (imported, raised a unit, exported with defaults:
 no colours, so the raised ground takes the PS2's neutral); a material that
-names no tfrag texture is refused with its name; gcfs verify passes edited.iso.
+names no tfrag texture is refused with its name. A glTF binary (written over
+terrain.obj) whose two materials carry images packed in it: one a new
+picture, added to the tfrag table (its PNG in textures/ reads back pixel
+for pixel, terrain.mtl names it), the other the pixels of tfrag_001.png,
+which reuses that row. gcfs verify passes edited.iso.
 Usage: terrain_import.py GCFS WORK BLENDER_SCRIPT"""
 import io
 import math
@@ -19,6 +23,7 @@ import sys
 from PIL import Image
 
 import gcfs_mount
+from packed_glb import packed_glb
 
 gcfs, work, blender_script = sys.argv[1:]
 work = os.path.join(work, "terrain")
@@ -105,6 +110,18 @@ def height_field(cells):
     return "\n".join(lines) + "\n"
 
 
+def glb_ground(cells, images):
+    """A glTF binary of a cells x cells height field (y up) with UVs; row band j // 4 % 2 takes material 0 or 1, each with its PNG packed in."""
+    positions = [(2.0 + i, 0.25 * i + 0.1 * j, -(3.0 + j)) for j in range(cells + 1) for i in range(cells + 1)]
+    uvs = [(i / 4.0, j / 4.0) for j in range(cells + 1) for i in range(cells + 1)]
+    bands = [[], []]
+    for j in range(cells):
+        for i in range(cells):
+            a = j * (cells + 1) + i
+            bands[j // 4 % 2] += [a, a + cells + 2, a + 1, a, a + cells + 1, a + cells + 2]
+    return packed_glb(positions, uvs, bands, images, "ground")
+
+
 def sides(png):
     """The mean brightness of the preview's covered pixels in its left and right thirds."""
     picture = Image.open(io.BytesIO(png)).convert("RGBA")
@@ -175,12 +192,37 @@ status = os.getxattr(m.path(TERRAIN), "user.gcfs.edit").decode()
 check("a material naming no tfrag texture is refused, named, and the file keeps its last edit",
       copied.returncode != 0 and "grass" in status and not same_triangles(parse(m.read(TERRAIN).decode())[0], raised), status)
 
+# ---- a glTF binary whose materials carry images: one new, one a tfrag texture's own pixels
+rows = len([n for n in os.listdir(m.path("LEVEL00/textures")) if n.startswith("tfrag_")])
+new_row = "tfrag_%03d" % rows
+picture = Image.new("RGBA", (32, 16))
+for y in range(16):
+    for x in range(32):
+        picture.putpixel((x, y), (6 * ((x + y) % 40), 255 - 6 * ((x + y) % 40), 7 * (y % 3), 255))
+packed = io.BytesIO()
+picture.save(packed, "PNG")
+existing = m.read("LEVEL00/textures/tfrag_001.png")
+open(os.path.join(work, "painted.glb"), "wb").write(glb_ground(16, [packed.getvalue(), existing]))
+copied = subprocess.run(["cp", "painted.glb", "mnt/" + TERRAIN], cwd=work, capture_output=True, text=True)
+status = os.getxattr(m.path(TERRAIN), "user.gcfs.edit").decode()
+check("a .glb with two packed images written over terrain.obj is taken: one image the same as a tfrag texture, one added",
+      copied.returncode == 0 and "2 images from the file: 1 the same as a tfrag texture, 1 added" in status, status)
+shown = m.read(TERRAIN).decode()
+materials = sorted(set(mat for mat, _ in parse(shown)[0]))
+check("terrain.obj's faces name the new row and tfrag_001", materials == sorted(["tfrag_001", new_row]), materials)
+added = m.read("LEVEL00/textures/%s.png" % new_row)
+check("the new row's PNG reads back as the packed picture, pixel for pixel",
+      list(Image.open(io.BytesIO(added)).convert("RGBA").getdata()) == list(picture.getdata()))
+check("terrain.mtl names the new row", ("newmtl %s\n" % new_row).encode() in m.read("LEVEL00/tfrag/terrain.mtl"))
+check("tfrag_001.png is not added again", not os.path.exists(m.path("LEVEL00/textures/tfrag_%03d.png" % (rows + 1))))
+
 # ---- edited.iso: verified, and a read-only mount shows the edit
 edited = os.path.join(work, "edited.iso")
 shutil.copyfile(m.path("edited.iso"), edited)
 check("gcfs verify passes edited.iso", subprocess.run([gcfs, "verify", edited], stdout=subprocess.DEVNULL).returncode == 0)
 ro = gcfs_mount.Mount(gcfs, edited, [], work)
-check("edited.iso mounted read-only shows the raised terrain.obj", ro.read(TERRAIN) == m.read(TERRAIN))
+check("edited.iso mounted read-only shows the last terrain.obj and its new texture",
+      ro.read(TERRAIN) == m.read(TERRAIN) and ro.read("LEVEL00/textures/%s.png" % new_row) == added)
 ro.close()
 m.close()
 print("terrain import: %d checks failed" % len(failures) if failures else "terrain import: all passed")
