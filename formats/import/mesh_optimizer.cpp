@@ -15,11 +15,13 @@ namespace {
 // type is spelled out (meshoptimizer.h 0.18) rather than taken by decltype.
 using SimplifyFunction = size_t(unsigned int*, const unsigned int*, size_t, const float*, size_t, size_t, size_t, float, unsigned int, float*);
 using StripifyFunction = size_t(unsigned int*, const unsigned int*, size_t, size_t, unsigned int);
+using CacheStripFunction = void(unsigned int*, const unsigned int*, size_t, size_t);
 
 struct Libmeshoptimizer {
     LateLibrary library{"libmeshoptimizer.so.2d"};
     SimplifyFunction* const simplify = library.function<SimplifyFunction>("meshopt_simplify");
     StripifyFunction* const stripify = library.function<StripifyFunction>("meshopt_stripify");
+    CacheStripFunction* const order_for_strips = library.function<CacheStripFunction>("meshopt_optimizeVertexCacheStrip");
     GCFS_LATE_FUNCTION(stripify_bound, meshopt_stripifyBound);
 };
 
@@ -87,8 +89,12 @@ Result<std::vector<std::vector<uint32_t>>> triangle_strips(const std::vector<uin
         if (triangles.size() % 3 != 0) fail(Errc::bad_value, 0, "a triangle list whose length is not a multiple of 3");
         for (uint32_t v : triangles)
             if (v >= vertex_count) fail(Errc::out_of_range, 0, fmt::format("a triangle names vertex {} of {}", v, vertex_count));
+        // meshoptimizer's own advice: order the triangles for a strip-like
+        // cache first, which gives the stripifier runs several times longer.
+        std::vector<uint32_t> ordered(triangles.size());
+        if (!triangles.empty()) lib.order_for_strips(ordered.data(), triangles.data(), triangles.size(), vertex_count);
         std::vector<uint32_t> joined(lib.stripify_bound(triangles.size()));
-        joined.resize(lib.stripify(joined.data(), triangles.data(), triangles.size(), vertex_count, kRestart));
+        joined.resize(lib.stripify(joined.data(), ordered.data(), ordered.size(), vertex_count, kRestart));
         std::vector<std::vector<uint32_t>> strips;
         std::vector<uint32_t> run;
         for (uint32_t index : joined) {

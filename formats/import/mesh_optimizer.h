@@ -20,7 +20,8 @@ namespace gcfs::formats {
 Result<std::vector<uint32_t>> simplify_triangles(const std::vector<uint32_t>& triangles, const std::vector<std::array<float, 3>>& positions,
                                                  size_t target);
 
-// `triangles` as strips (meshopt_stripify), each a run of vertex indices that
+// `triangles` as strips (ordered for a strip-like cache first,
+// meshopt_optimizeVertexCacheStrip, then meshopt_stripify), each a run of vertex indices that
 // forms a GS-style strip: triangle j is (s[j], s[j+1], s[j+2]) with every odd
 // one wound the other way.
 Result<std::vector<std::vector<uint32_t>>> triangle_strips(const std::vector<uint32_t>& triangles, size_t vertex_count);
