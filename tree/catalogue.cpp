@@ -181,7 +181,7 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"LEVEL<nn>/mobies/mobies.csv", "every class's counts, status and error: high_/low_ columns count the main mesh, high_bangle_/low_bangle_ columns the bangles; "
                                      "a class without a model has a row saying so"},
     {"LEVEL<nn>/ties/", "tie classes, the level's structures, in class space (formats-tie-sky.md A)"},
-    {"LEVEL<nn>/ties/tie_<class>.obj", "a class at LOD 0, y-up"},
+    {"LEVEL<nn>/ties/tie_<class>.obj", "a class at LOD 0, y-up; under -o edits, any model file saved over it is the new class"},
     {"LEVEL<nn>/ties/lod<N>/", "the classes at a lower LOD (lod1, lod2)"},
     {"LEVEL<nn>/ties/lod<N>/tie_<class>.obj", "a class at that LOD, where it has triangles"},
     {"LEVEL<nn>/ties/ties.mtl", "a material per tie texture, mapped to ../textures/tie_NNN.png"},

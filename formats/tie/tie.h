@@ -122,5 +122,7 @@ struct ClassSpec {
 // packets, the ad-gif table; padded to 0x40 (A.1). A vertex repeated at the
 // head of the next strip is stored once with a second GS slot (A.5 step 1).
 Bytes write_tie_class(const ClassSpec& spec);
+// Whether write_tie_class takes `packet` (its GS slots, materials and region offsets within A.8's ranges).
+bool packet_fits(const PacketSpec& packet);
 
 }  // namespace gcfs::formats::tie

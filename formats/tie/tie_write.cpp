@@ -158,6 +158,16 @@ void ad_gif(ByteWriter& w, int slot) {
 
 }  // namespace
 
+bool packet_fits(const PacketSpec& spec) {
+    try {
+        ByteWriter scratch;
+        packet(scratch, spec);
+        return true;
+    } catch (const std::logic_error&) {
+        return false;
+    }
+}
+
 Bytes write_tie_class(const ClassSpec& spec) {
     ByteWriter w;
     w.zeros(kHeaderSize);

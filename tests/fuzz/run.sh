@@ -34,6 +34,10 @@ python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([4]) + struct.pack
 mkdir -p "$WORK/seeds/sky_compile"
 python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([1, 0, 3]) + b''.join(struct.pack('<3h', *p) + bytes([0, 0, 200]) for p in ((2560, 0, 256), (0, 2560, 256), (0, 0, 2560))) + bytes([1, 0, 1, 2]))" \
     > "$WORK/seeds/sky_compile/gradient_triangle"
+# tie_compile: four corners and two triangles over two slots (fuzz_tie_compile.cpp's layout).
+mkdir -p "$WORK/seeds/tie_compile"
+python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([4]) + b''.join(struct.pack('<3h', *p) + bytes([0, 15]) for p in ((0, 0, 0), (64, 0, 0), (64, 64, 0), (0, 64, 64))) + bytes([2, 128, 128, 0, 1, 2, 0, 0, 2, 3, 1]))" \
+    > "$WORK/seeds/tie_compile/two_triangles"
 # obj_colours: the level's own sky.obj, whose gradient vertices alone carry colours.
 seed obj_colours LEVEL00/sky/sky.obj
 # journal: a journal as gcfs writes one (edit/journal.cpp), an applied, a refused and a kept edit.

@@ -557,6 +557,8 @@ check "terrain from a mesh (issue 56): a generated 64x64 height field with colou
     /usr/bin/python3 "$(dirname "$0")/terrain_import.py" "$GCFS" "$WORK" "$(readlink -f "$(dirname "$0")")/blender_raise_obj.py"
 check "the sky from a mesh (issue 56): a textured and a gradient shell over sky/sky.obj read back in order within half a quantum, UVs, colours within 1/255, textures kept, gcfs's own sky.obj saved back the same, a mixed object refused, a sky texture saved flipped, edited.iso verified and mounted" \
     /usr/bin/python3 "$(dirname "$0")/sky_import.py" "$GCFS" "$WORK"
+check "a tie class from a model file (issue 55): a generated icosphere OBJ over ties/tie_500.obj reads back within half a quantum with its textures, ties.csv and level.glb follow, a .glb's packed picture added to the tie table, 81,920 triangles refused, edited.iso verified and mounted" \
+    /usr/bin/python3 "$(dirname "$0")/tie_import.py" "$GCFS" "$WORK"
 check "mods you can share and stack (issue 57): three edit folders stacked with -o mods=A:B:C (cells merged, the texture conflict listed, EROFS, folders untouched), gcfs pack and diff, xdelta3 applies gcfs's VCDIFF (one folder, the stack, full scale under 1 MiB), a moved folder, an edits folder on top" \
     /usr/bin/python3 "$(dirname "$0")/mods.py" "$GCFS" "$WORK"
 # A daemon forks after its edits folder is opened (tools/cmd_mount.cpp): what a session decides a

@@ -1,0 +1,117 @@
+// A mesh through the tie compiler, the writer and the reader
+// (formats/tie/tie_compile.h) comes back as the same triangles: every
+// corner within half a quantum (scale / 1024, A.5), every UV within half of
+// 1/4096, each triangle's slot and winding as given; LODs 1 and 2 are
+// smaller; what a class cannot hold is refused with the number.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "formats/tie/tie.h"
+#include "formats/tie/tie_compile.h"
+
+using namespace gcfs::formats;
+
+namespace tie_import_test {
+
+// A sphere of `rings` x `sectors` quads (radius 3 about (1, -2, 0.5)), the upper half slot 1, UVs spread over [0, 2).
+tie::TieMeshIn sphere(int rings, int sectors) {
+    tie::TieMeshIn mesh;
+    for (int r = 0; r <= rings; ++r)
+        for (int s = 0; s <= sectors; ++s) {
+            const double el = M_PI * r / rings - M_PI / 2, az = 2 * M_PI * s / sectors;
+            mesh.positions.push_back({1 + 3 * std::cos(el) * std::cos(az), -2 + 3 * std::cos(el) * std::sin(az), 0.5 + 3 * std::sin(el)});
+            mesh.uvs.push_back({2.0 * s / sectors, 1.0 * r / rings});
+        }
+    for (int r = 0; r < rings; ++r)
+        for (int s = 0; s < sectors; ++s) {
+            const uint32_t a = static_cast<uint32_t>(r * (sectors + 1) + s), b = a + 1, c = a + static_cast<uint32_t>(sectors) + 1, d = c + 1;
+            const int slot = r >= rings / 2 ? 1 : 0;
+            if (r > 0) mesh.triangles.push_back({{a, b, d}, slot});
+            if (r < rings - 1) mesh.triangles.push_back({{a, d, c}, slot});
+        }
+    return mesh;
+}
+
+using TieCorner = std::array<int64_t, 5>;  // position and UV in quanta
+using TieKey = std::pair<int, std::array<TieCorner, 3>>;
+
+// A triangle's corners, turned so the smallest leads (the winding kept).
+std::array<TieCorner, 3> turned(std::array<TieCorner, 3> c) {
+    const auto first = std::min_element(c.begin(), c.end()) - c.begin();
+    std::rotate(c.begin(), c.begin() + first, c.end());
+    return c;
+}
+
+}  // namespace tie_import_test
+
+using tie_import_test::sphere;
+using tie_import_test::TieCorner;
+using tie_import_test::TieKey;
+using tie_import_test::turned;
+
+TEST_CASE("a mesh through the tie compiler, writer and reader comes back as the same triangles") {
+    const tie::TieMeshIn mesh = sphere(12, 24);
+    tie::TieCompileOptions options;
+    options.o_class = 77, options.texture_count = 2, options.lod1_ratio = 0.4, options.lod2_ratio = 0.15;
+    options.near_dist = 10, options.mid_dist = 20, options.far_dist = 40;
+    const auto spec = tie::compile_tie_class(mesh, options);
+    REQUIRE_MESSAGE(spec.ok(), (spec.ok() ? "" : spec.error().describe()));
+    const Bytes bytes = tie::write_tie_class(*spec);
+    const auto cls = tie::read_tie_class(bytes);
+    REQUIRE_MESSAGE(cls.ok(), (cls.ok() ? "" : cls.error().describe()));
+    CHECK(cls->notes.empty());
+    CHECK(cls->header.o_class == 77);
+    CHECK(cls->header.texture_count == 2);
+    CHECK(cls->header.far_dist == 40);
+    const double quantum = cls->header.scale / 1024.0;
+    CHECK(quantum * 32767 >= 3 * std::sqrt(2.0) - 1e-3);  // the farthest coordinate (|y| up to 5) fits
+    auto corner = [&](const std::array<double, 3>& p, const std::array<double, 2>& uv) {
+        return TieCorner{std::llround(p[0] / quantum), std::llround(p[1] / quantum), std::llround(p[2] / quantum), std::llround(uv[0] * 4096),
+                      std::llround(uv[1] * 4096)};
+    };
+    std::map<TieKey, int> written;
+    for (const auto& t : mesh.triangles) {
+        std::array<TieCorner, 3> c;
+        for (int k = 0; k < 3; ++k) c[k] = corner(mesh.positions[t.corners[k]], mesh.uvs[t.corners[k]]);
+        ++written[{t.slot, turned(c)}];
+    }
+    const ClassMesh lod0 = tie::lod_mesh(*cls, 0);
+    CHECK(lod0.triangles.size() == mesh.triangles.size());
+    CHECK(tie::degenerate_triangles(lod0) == 0);
+    for (const auto& t : lod0.triangles) {
+        std::array<TieCorner, 3> c;
+        for (int k = 0; k < 3; ++k) c[k] = corner(lod0.positions[t.v[k]], lod0.uvs[t.v[k]]);
+        auto found = written.find({t.material, turned(c)});
+        REQUIRE_MESSAGE(found != written.end(), "a triangle read back that was not written, or wound the other way");
+        if (--found->second == 0) written.erase(found);
+    }
+    CHECK(written.empty());
+    // The stored positions are the nearest quanta: each within half a quantum of the file's.
+    double worst = 0;
+    for (const auto& p : mesh.positions)
+        for (int a = 0; a < 3; ++a) worst = std::max(worst, std::abs(p[a] / quantum - std::round(p[a] / quantum)));
+    CHECK(worst <= 0.5);
+    // The lower LODs hold fewer triangles, and every LOD's counts agree with the header's (A.8).
+    CHECK(tie::lod_mesh(*cls, 1).triangles.size() < lod0.triangles.size());
+    CHECK(tie::lod_mesh(*cls, 2).triangles.size() <= tie::lod_mesh(*cls, 1).triangles.size());
+    CHECK(cls->header.bsphere[3] == doctest::Approx(3.0).epsilon(0.01));
+}
+
+TEST_CASE("a tie mesh past a class's limits is refused with the number") {
+    SUBCASE("a UV outside 4.12 fixed point") {
+        tie::TieMeshIn mesh = sphere(4, 8);
+        mesh.uvs[3] = {9.5, 0};
+        const auto spec = tie::compile_tie_class(mesh, {0, 2});
+        REQUIRE_FALSE(spec.ok());
+        CHECK(spec.error().message.find("9.5") != std::string::npos);
+    }
+    SUBCASE("70,000 triangles: more packets than a LOD's u8 count") {
+        const auto spec = tie::compile_tie_class(sphere(150, 240), {0, 2, 1.0, 1.0});
+        REQUIRE_FALSE(spec.ok());
+        CHECK(spec.error().message.find("packets") != std::string::npos);
+    }
+}
+
