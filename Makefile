@@ -7,7 +7,7 @@ DEMO_DIR   ?= /tmp/gcfs-demo
 # 8 s a target keeps `make test` under its 40 minutes on 2 cores (41 min at 20 s with 28
 # targets, 2026-12-07); `make fuzz` gives each 10 minutes.
 FUZZ_SECONDS ?= 8
-FUZZ_TARGETS := wad_lz iso9660 toc level_headers level_core vif tfrag geometry gameplay tie shrub moby vag subtitles pss_sound pif armor executable core_blocks saved_index restart_point edit_png edit_text edit_sound edit_scene journal mod_merge scene collision_compile terrain_compile sky_compile obj_colours tie_compile
+FUZZ_TARGETS := wad_lz iso9660 toc level_headers level_core vif tfrag geometry gameplay tie shrub moby vag subtitles pss_sound pif armor executable core_blocks saved_index restart_point edit_png edit_text edit_sound edit_scene journal mod_merge scene collision_compile terrain_compile sky_compile obj_colours tie_compile shrub_compile
 
 .PHONY: deps deps-build build sanitized-build demo test test-release test-asan test-meson test-fuzz test-package fuzz bench clean
 

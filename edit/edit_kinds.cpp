@@ -3,6 +3,7 @@
 #include "edit/collision_edit.h"
 #include "edit/gameplay_edit.h"
 #include "edit/sky_edit.h"
+#include "edit/shrub_class_edit.h"
 #include "edit/tie_class_edit.h"
 #include "edit/terrain_edit.h"
 
@@ -394,7 +395,7 @@ std::optional<EditTarget> edit_target(const tree::DiscScan& scan, const std::str
         static const std::regex kLevelSound(R"(audio/[a-z_0-9]+\.(wav|vag))");
         if (std::regex_match(inside, kLevelSound)) return EditTarget{{ContainerKey::level_audio, i}, inside};
         if (inside == "level.glb") return EditTarget{{ContainerKey::level, i}, inside};
-        const bool level_file = stream_part(inside) || texture_path(inside) || inside == kCollisionFile || inside == kTerrainFile || inside == kSkyFile || sky_texture_def(inside) || tie_class_file(inside) ||
+        const bool level_file = stream_part(inside) || texture_path(inside) || inside == kCollisionFile || inside == kTerrainFile || inside == kSkyFile || sky_texture_def(inside) || tie_class_file(inside) || shrub_class_file(inside) ||
                                 (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)));
         if (level_file) return EditTarget{{ContainerKey::level, i}, inside};
         return std::nullopt;
@@ -471,6 +472,7 @@ std::string apply_edit(ContainerParts& container, tree::Disc& original, const Ed
     if (inside == kSkyFile) return apply_sky(parts, level, content);
     if (const auto def = sky_texture_def(inside)) return apply_sky_texture(parts, level, *def, content);
     if (const auto tie = tie_class_file(inside)) return apply_tie_class(parts, level, *tie, content);
+    if (const auto shrub = shrub_class_file(inside)) return apply_shrub_class(parts, level, *shrub, content);
     if (inside.starts_with("gameplay/") && formats::gameplay::importable(std::string_view(inside).substr(9)))
         return apply_gameplay_file(parts, level, std::string_view(inside).substr(9), content);
     throw EditRefused("gcfs does not encode this file");
@@ -570,7 +572,7 @@ uint64_t edit_size_limit(const std::string& path, const tree::Source& shown) {
     // saved over collision.obj is a new mesh of any size, as any exporter
     // writes it (an OBJ of 500,000 faces is about 40 MB); terrain.obj and sky.obj likewise.
     if (path.ends_with(".glb") || path.ends_with(std::string("/") + kCollisionFile) || path.ends_with(std::string("/") + kTerrainFile) ||
-        path.ends_with(std::string("/") + kSkyFile) || path.find("/ties/tie_") != std::string::npos)
+        path.ends_with(std::string("/") + kSkyFile) || path.find("/ties/tie_") != std::string::npos || path.find("/shrubs/shrub_") != std::string::npos)
         return 8 * shown.size() + (64 << 20);
     // A table may grow by whole rows up to the formats' limits (32767 group
     // members, formats-gameplay.md 3.11): room for that many lines of text.

@@ -187,7 +187,7 @@ constexpr std::array kEntries = std::to_array<CatalogueEntry>({
     {"LEVEL<nn>/ties/ties.mtl", "a material per tie texture, mapped to ../textures/tie_NNN.png"},
     {"LEVEL<nn>/ties/ties.csv", "every class's counts, status and error"},
     {"LEVEL<nn>/shrubs/", "shrub classes, plants and props (formats-shrub.md)"},
-    {"LEVEL<nn>/shrubs/shrub_<class>.obj", "a class, y-up"},
+    {"LEVEL<nn>/shrubs/shrub_<class>.obj", "a class, y-up; under -o edits, any model file saved over it is the new class"},
     {"LEVEL<nn>/shrubs/shrub_<class>_billboard.png", "its far-distance billboard, from gs_ram.bin"},
     {"LEVEL<nn>/shrubs/shrubs.mtl", "a material per shrub texture, mapped to ../textures/shrub_NNN.png"},
     {"LEVEL<nn>/shrubs/shrubs.csv", "every class's counts (strips and triangle lists apart), billboard, status and error"},

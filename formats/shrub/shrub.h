@@ -107,6 +107,8 @@ struct ClassSpec {
 // Wrench's layout byte for byte (§1.3-§1.6, §4): every packet opens with a
 // texture record, padding to 6 vertices, the stop flag on vertex V − 4.
 Bytes write_shrub_class(const ClassSpec& spec);
+// Whether write_shrub_class takes `packet` (§1.7's GS and VU limits, whole lists, strips of 3 or more).
+bool packet_fits(const PacketSpec& packet);
 // §1.5: the 16-bit LOD K of a distance, as Wrench's builder computes it.
 uint32_t lod_k(float distance);
 // The 24 directions the builder always writes (§1.9): index 0 up, 23 down.

@@ -100,6 +100,15 @@ std::array<std::array<int16_t, 3>, kNormalCount> standard_normals() {
     return out;
 }
 
+bool packet_fits(const PacketSpec& spec) {
+    try {
+        packet(spec, 0);
+        return true;
+    } catch (const std::logic_error&) {
+        return false;
+    }
+}
+
 Bytes write_shrub_class(const ClassSpec& spec) {
     const uint32_t k = lod_k(spec.mip_distance);
     ByteWriter w;

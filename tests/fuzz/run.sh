@@ -38,6 +38,10 @@ python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([1, 0, 3]) + b''.j
 mkdir -p "$WORK/seeds/tie_compile"
 python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([4]) + b''.join(struct.pack('<3h', *p) + bytes([0, 15]) for p in ((0, 0, 0), (64, 0, 0), (64, 64, 0), (0, 64, 64))) + bytes([2, 128, 128, 0, 1, 2, 0, 0, 2, 3, 1]))" \
     > "$WORK/seeds/tie_compile/two_triangles"
+# shrub_compile: the same four corners and two triangles (fuzz_shrub_compile.cpp's layout).
+mkdir -p "$WORK/seeds/shrub_compile"
+python3 -c "import struct, sys; sys.stdout.buffer.write(bytes([4]) + b''.join(struct.pack('<3h', *p) + bytes([0, 15]) for p in ((0, 0, 0), (64, 0, 0), (64, 64, 0), (0, 64, 64))) + bytes([2, 0, 1, 2, 0, 0, 2, 3, 1]))" \
+    > "$WORK/seeds/shrub_compile/two_triangles"
 # obj_colours: the level's own sky.obj, whose gradient vertices alone carry colours.
 seed obj_colours LEVEL00/sky/sky.obj
 # journal: a journal as gcfs writes one (edit/journal.cpp), an applied, a refused and a kept edit.

@@ -559,6 +559,8 @@ check "the sky from a mesh (issue 56): a textured and a gradient shell over sky/
     /usr/bin/python3 "$(dirname "$0")/sky_import.py" "$GCFS" "$WORK"
 check "a tie class from a model file (issue 55): a generated icosphere OBJ over ties/tie_500.obj reads back within half a quantum with its textures, ties.csv and level.glb follow, a .glb's packed picture added to the tie table, 81,920 triangles refused, edited.iso verified and mounted" \
     /usr/bin/python3 "$(dirname "$0")/tie_import.py" "$GCFS" "$WORK"
+check "a shrub class from a model file (issue 55): a cube made and painted in Blender, its .glb over shrubs/shrub_700.obj, reads back as Blender's triangles within half a quantum, its picture a new shrub texture, the billboard kept, shrubs.csv and level.glb follow, a bare material refused, edited.iso verified and mounted" \
+    /usr/bin/python3 "$(dirname "$0")/shrub_import.py" "$GCFS" "$WORK" "$(readlink -f "$(dirname "$0")")/blender_painted_cube.py"
 check "mods you can share and stack (issue 57): three edit folders stacked with -o mods=A:B:C (cells merged, the texture conflict listed, EROFS, folders untouched), gcfs pack and diff, xdelta3 applies gcfs's VCDIFF (one folder, the stack, full scale under 1 MiB), a moved folder, an edits folder on top" \
     /usr/bin/python3 "$(dirname "$0")/mods.py" "$GCFS" "$WORK"
 # A daemon forks after its edits folder is opened (tools/cmd_mount.cpp): what a session decides a

@@ -11,17 +11,16 @@ passes edited.iso.
 Usage: tie_import.py GCFS WORK"""
 import csv
 import io
-import json
 import math
 import os
 import shutil
-import struct
 import subprocess
 import sys
 
 from PIL import Image
 
 import gcfs_mount
+from class_obj import instance_meshes, parse, same_triangles
 from packed_glb import packed_glb
 
 gcfs, work = sys.argv[1:]
@@ -76,67 +75,6 @@ def sphere_obj(positions, uvs, faces):
             if (material == "tie_001") == upper:
                 lines.append("f " + " ".join("%d/%d" % (i + 1, i + 1) for i in f))
     return "\n".join(lines) + "\n"
-
-
-def parse(text):
-    """An OBJ's triangles as (material, ((x, y, z, u, v) x 3)) and its scale comment's quantum."""
-    positions, uvs, triangles, material, scale = [], [], [], "", None
-    for line in text.splitlines():
-        part = line.split()
-        if not part:
-            continue
-        if part[0] == "#" and "x scale" in line:
-            scale = float(line.split("x scale")[1].split("/")[0])
-        elif part[0] == "v":
-            positions.append(tuple(map(float, part[1:4])))
-        elif part[0] == "vt":
-            uvs.append(tuple(map(float, part[1:3])))
-        elif part[0] == "usemtl":
-            material = part[1]
-        elif part[0] == "f":
-            refs = [c.split("/") for c in part[1:]]
-            corners = [positions[int(r[0]) - 1] + (uvs[int(r[1]) - 1] if len(r) > 1 and r[1] else (0.0, 0.0)) for r in refs]
-            for k in range(1, len(corners) - 1):
-                triangles.append((material, (corners[0], corners[k], corners[k + 1])))
-    return triangles, scale
-
-
-def same_triangles(got, want, quantum):
-    if len(got) != len(want):
-        return "%d triangles, %d written" % (len(got), len(want))
-    left = list(got)
-    for material, corners in want:
-        def near(face):
-            if face[0] != material:
-                return False
-            for turn in range(3):  # the same winding, any first corner
-                turned = face[1][turn:] + face[1][:turn]
-                if all(all(abs(g[k] - w[k]) <= quantum / 2 + 1e-5 for k in range(3)) and all(abs(g[k] - w[k]) <= 1 / 8192 + 1e-5 for k in (3, 4))
-                       for g, w in zip(turned, corners)):
-                    return True
-            return False
-        match = next((f for f in left if near(f)), None)
-        if match is None:
-            return "no triangle read back like %s %s" % (material, corners)
-        left.remove(match)
-    return ""
-
-
-def glb_json(glb):
-    length, kind = struct.unpack_from("<II", glb, 12)
-    return json.loads(glb[20:20 + length])
-
-
-def instance_meshes(glb, prefix):
-    """The (vertex, index) counts of the mesh every node named prefix_<n> shows."""
-    doc = glb_json(glb)
-    shown = set()
-    for node in doc["nodes"]:
-        if node.get("name", "").startswith(prefix + "_") and "mesh" in node:
-            prims = doc["meshes"][node["mesh"]]["primitives"]
-            shown.add((sum(doc["accessors"][p["attributes"]["POSITION"]]["count"] for p in prims),
-                       sum(doc["accessors"][p["indices"]]["count"] for p in prims if "indices" in p)))
-    return shown
 
 
 def tie_row(mount, klass):

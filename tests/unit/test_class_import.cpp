@@ -1,14 +1,17 @@
-// A mesh through the tie compiler, the writer and the reader
-// (formats/tie/tie_compile.h) comes back as the same triangles: every
-// corner within half a quantum (scale / 1024, A.5), every UV within half of
-// 1/4096, each triangle's slot and winding as given; LODs 1 and 2 are
-// smaller; what a class cannot hold is refused with the number.
+// A mesh through the class compilers, writers and readers
+// (formats/tie/tie_compile.h, formats/shrub/shrub_compile.h) comes back as
+// the same triangles: every corner within half a quantum (scale / 1024,
+// formats-tie-sky.md A.5, formats-shrub.md 1.6), every UV within half of
+// 1/4096, each triangle's slot and winding as given; a tie's LODs 1 and 2
+// are smaller; what a class cannot hold is refused with the number.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
+#include "formats/shrub/shrub.h"
+#include "formats/shrub/shrub_compile.h"
 #include "formats/tie/tie.h"
 #include "formats/tie/tie_compile.h"
 
@@ -115,3 +118,42 @@ TEST_CASE("a tie mesh past a class's limits is refused with the number") {
     }
 }
 
+
+TEST_CASE("a mesh through the shrub compiler, writer and reader comes back as the same triangles, each facing its normals") {
+    const tie::TieMeshIn sphere_mesh = sphere(10, 20);
+    shrub::ShrubMeshIn mesh;
+    mesh.positions = sphere_mesh.positions;
+    mesh.uvs = sphere_mesh.uvs;
+    for (const auto& t : sphere_mesh.triangles) mesh.triangles.push_back({t.corners, t.slot});
+    shrub::ShrubCompileOptions options;
+    options.o_class = 700, options.texture_count = 2, options.mip_distance = 45;
+    const auto spec = shrub::compile_shrub_class(mesh, options);
+    REQUIRE_MESSAGE(spec.ok(), (spec.ok() ? "" : spec.error().describe()));
+    CHECK(spec->packets.size() > 1);
+    const auto cls = shrub::read_shrub_class(shrub::write_shrub_class(*spec));
+    REQUIRE_MESSAGE(cls.ok(), (cls.ok() ? "" : cls.error().describe()));
+    CHECK(cls->header.o_class == 700);
+    CHECK(cls->header.mip_distance == 45);
+    const double quantum = cls->header.scale / 1024.0;
+    auto corner = [&](const std::array<double, 3>& p, const std::array<double, 2>& uv) {
+        return TieCorner{std::llround(p[0] / quantum), std::llround(p[1] / quantum), std::llround(p[2] / quantum), std::llround(uv[0] * 4096),
+                         std::llround(uv[1] * 4096)};
+    };
+    std::map<TieKey, int> written;
+    for (const auto& t : mesh.triangles) {
+        std::array<TieCorner, 3> c;
+        for (int k = 0; k < 3; ++k) c[k] = corner(mesh.positions[t.corners[k]], mesh.uvs[t.corners[k]]);
+        ++written[{t.slot, turned(c)}];
+    }
+    const ClassMesh read = shrub::shrub_mesh(*cls);
+    CHECK(read.triangles.size() == mesh.triangles.size());
+    for (const auto& t : read.triangles) {
+        std::array<TieCorner, 3> c;
+        for (int k = 0; k < 3; ++k) c[k] = corner(read.positions[t.v[k]], read.uvs[t.v[k]]);
+        auto found = written.find({t.material, turned(c)});
+        REQUIRE_MESSAGE(found != written.end(), "a triangle read back that was not written, or wound the other way");
+        if (--found->second == 0) written.erase(found);
+    }
+    CHECK(written.empty());
+    CHECK(cls->header.bounding_sphere[3] * cls->header.scale == doctest::Approx(3.0).epsilon(0.01));
+}
