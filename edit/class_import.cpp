@@ -9,6 +9,7 @@
 
 #include "edit/core_region.h"
 #include "edit/edit_refused.h"
+#include "formats/import/model_read.h"
 
 namespace gcfs::edit {
 namespace {
@@ -45,8 +46,14 @@ std::optional<int32_t> class_file(const std::string& inside, std::string_view fo
     return value;
 }
 
-ClassFaces class_faces(const formats::ModelMesh& model, const std::string& prefix, size_t rows, TableImages& images) {
+ClassFaces class_faces(formats::ByteSpan content, const std::string& prefix, size_t rows, TableImages& images) {
+    const auto read = formats::read_model(content);
+    if (!read.ok()) throw EditRefused(read.error().message);
+    const formats::ModelMesh& model = *read;
     ClassFaces out;
+    for (const auto& p : model.positions) out.mesh.positions.push_back({p[0], 0.0 - p[2], p[1]});  // y up -> the game's z up (formats/export/axes.h)
+    for (size_t v = 0; v < model.positions.size(); ++v)
+        out.mesh.uvs.push_back(model.uvs.empty() ? std::array<double, 2>{0, 0} : std::array<double, 2>{model.uvs[v][0], 1.0 - model.uvs[v][1]});
     std::map<uint32_t, int> slot_of;  // by material
     for (size_t n = 0; n < model.faces.size(); ++n) {
         const auto& face = model.faces[n];
@@ -69,7 +76,7 @@ ClassFaces class_faces(const formats::ModelMesh& model, const std::string& prefi
             found = slot_of.emplace(face.material, slot).first;
         }
         for (size_t k = 1; k + 1 < face.corners.size(); ++k)  // polygons as fans
-            out.triangles.push_back({{face.corners[0], face.corners[k], face.corners[k + 1]}, found->second});
+            out.mesh.triangles.push_back({{face.corners[0], face.corners[k], face.corners[k + 1]}, found->second});
     }
     return out;
 }

@@ -12,7 +12,7 @@
 #include "edit/level_parts.h"
 #include "edit/texture_import.h"
 #include "formats/core/level_core.h"
-#include "formats/import/model_read.h"
+#include "formats/import/class_mesh_in.h"
 #include "tree/disc_scan.h"
 
 namespace gcfs::edit {
@@ -24,21 +24,18 @@ std::optional<int32_t> class_file(const std::string& inside, std::string_view fo
 // formats-moby.md 1.1: the packer allows 15 slots a class; 0xFF ends the list.
 constexpr size_t kMostClassSlots = 15;
 
-// The model's faces as fans of triangles, each with its class texture slot.
+// A model file (any assimp reads, y up as the class OBJs show it) as a class
+// mesh: positions in the game's axes, UVs as the game stores them (the OBJs
+// show vt = (s, 1 - t)), polygons as fans, each face's texture slot from its
+// material as `<prefix>_NNN` names a row of the level's table (the class's
+// MTL) or the image the file packs for it (`images`).
 struct ClassFaces {
-    struct Triangle {
-        std::array<uint32_t, 3> corners{};
-        int slot = 0;
-    };
-    std::vector<Triangle> triangles;
+    formats::ClassMeshIn mesh;
     std::vector<int> slot_rows;  // each slot's row of the table, in the order the faces first name them
 };
-
-// Each face's texture: its material as `<prefix>_NNN` names a row of the
-// level's table (the class's MTL), or the image the file packs for it
-// (`images`). Throws EditRefused naming the face and material when it has
-// neither, and past kMostClassSlots.
-ClassFaces class_faces(const formats::ModelMesh& model, const std::string& prefix, size_t rows, TableImages& images);
+// Throws EditRefused when the file does not read, a face's material has
+// neither a row's name nor an image, and past kMostClassSlots.
+ClassFaces class_faces(formats::ByteSpan content, const std::string& prefix, size_t rows, TableImages& images);
 
 // Where a class of table `table` (LevelScan::classes: 0 moby, 1 tie, 2 shrub) with id `o_class` is.
 struct ClassPlace {

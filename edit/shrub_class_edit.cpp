@@ -4,7 +4,6 @@
 
 #include "edit/class_import.h"
 #include "edit/edit_refused.h"
-#include "formats/import/model_read.h"
 #include "formats/shrub/shrub.h"
 #include "formats/shrub/shrub_compile.h"
 
@@ -23,16 +22,8 @@ std::string apply_shrub_class(LevelParts& parts, const tree::LevelScan& level, i
     const auto old = formats::shrub::read_shrub_class(formats::ByteSpan(core).subspan(place.extent.offset, place.extent.size));
     if (!old.ok())
         throw EditRefused(fmt::format("shrub class {} does not read ({}), so its billboard and normals cannot be kept", o_class, old.error().describe()));
-    const auto model = formats::read_model(content);
-    if (!model.ok()) throw EditRefused(model.error().message);
-
     TableImages images(parts, formats::TextureTable::shrub, "shrub");
-    const ClassFaces faces = class_faces(*model, "shrub", level.texture_table("shrub").size(), images);
-    formats::shrub::ShrubMeshIn mesh;
-    for (const auto& p : model->positions) mesh.positions.push_back({p[0], 0.0 - p[2], p[1]});  // y up -> the game's z up (formats/export/axes.h)
-    for (size_t v = 0; v < model->positions.size(); ++v)  // shrubs.obj shows vt = (s, 1 - t) (§1.6)
-        mesh.uvs.push_back(model->uvs.empty() ? std::array<double, 2>{0, 0} : std::array<double, 2>{model->uvs[v][0], 1.0 - model->uvs[v][1]});
-    for (const auto& t : faces.triangles) mesh.triangles.push_back({t.corners, t.slot});
+    const ClassFaces faces = class_faces(content, "shrub", level.texture_table("shrub").size(), images);
 
     formats::shrub::ShrubCompileOptions options;
     options.o_class = old->header.o_class;
@@ -40,7 +31,7 @@ std::string apply_shrub_class(LevelParts& parts, const tree::LevelScan& level, i
     options.mip_distance = old->header.mip_distance;
     options.billboard = old->billboard;
     options.normals = old->normals;
-    const auto spec = formats::shrub::compile_shrub_class(mesh, options);
+    const auto spec = formats::shrub::compile_shrub_class(faces.mesh, options);
     if (!spec.ok()) throw EditRefused(spec.error().message);
     const formats::Bytes block = formats::shrub::write_shrub_class(*spec);
     const uint64_t growth = write_class(parts, level, kShrubClassTable, place, block, faces.slot_rows, images, fmt::format("shrub class {}", o_class));

@@ -6,7 +6,6 @@
 
 #include "edit/class_import.h"
 #include "edit/edit_refused.h"
-#include "formats/import/model_read.h"
 #include "formats/tie/tie.h"
 #include "formats/tie/tie_compile.h"
 
@@ -27,16 +26,8 @@ std::string apply_tie_class(LevelParts& parts, const tree::LevelScan& level, int
     const ClassPlace place = find_class(level, kTieClassTable, o_class, core.size(), "tie");
     const auto old = formats::tie::read_tie_class(formats::ByteSpan(core).subspan(place.extent.offset, place.extent.size));
     if (!old.ok()) throw EditRefused(fmt::format("tie class {} does not read ({}), so its distances and LOD ratios cannot be kept", o_class, old.error().describe()));
-    const auto model = formats::read_model(content);
-    if (!model.ok()) throw EditRefused(model.error().message);
-
     TableImages images(parts, formats::TextureTable::tie, "tie");
-    const ClassFaces faces = class_faces(*model, "tie", level.texture_table("tie").size(), images);
-    formats::tie::TieMeshIn mesh;
-    for (const auto& p : model->positions) mesh.positions.push_back({p[0], 0.0 - p[2], p[1]});  // y up -> the game's z up (formats/export/axes.h)
-    for (size_t v = 0; v < model->positions.size(); ++v)
-        mesh.uvs.push_back(model->uvs.empty() ? std::array<double, 2>{0, 0} : std::array<double, 2>{model->uvs[v][0], 1.0 - model->uvs[v][1]});
-    for (const auto& t : faces.triangles) mesh.triangles.push_back({t.corners, t.slot});
+    const ClassFaces faces = class_faces(content, "tie", level.texture_table("tie").size(), images);
     const std::vector<int>& slot_rows = faces.slot_rows;
 
     formats::tie::TieCompileOptions options;
@@ -45,7 +36,7 @@ std::string apply_tie_class(LevelParts& parts, const tree::LevelScan& level, int
     options.near_dist = old->header.near_dist, options.mid_dist = old->header.mid_dist, options.far_dist = old->header.far_dist;
     const double full = old->lods[0].triangles();
     if (full > 0) options.lod1_ratio = old->lods[1].triangles() / full, options.lod2_ratio = old->lods[2].triangles() / full;
-    const auto spec = formats::tie::compile_tie_class(mesh, options);
+    const auto spec = formats::tie::compile_tie_class(faces.mesh, options);
     if (!spec.ok()) throw EditRefused(spec.error().message);
     formats::Bytes block = formats::tie::write_tie_class(*spec);
     for (const auto& [at, size] : kKeptHeaderFields)

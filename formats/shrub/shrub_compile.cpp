@@ -26,7 +26,7 @@ Vec cross(const Vec& a, const Vec& b) { return {a[1] * b[2] - a[2] * b[1], a[2] 
 
 }  // namespace
 
-Result<ClassSpec> compile_shrub_class(const ShrubMeshIn& mesh, const ShrubCompileOptions& options) {
+Result<ClassSpec> compile_shrub_class(const ClassMeshIn& mesh, const ShrubCompileOptions& options) {
     return capture([&] {
         if (mesh.uvs.size() != mesh.positions.size()) fail(Errc::bad_value, 0, "the model's UVs are not one per position");
         std::map<int, std::vector<uint32_t>> by_slot;

@@ -18,19 +18,10 @@
 #include <vector>
 
 #include "formats/common/error.h"
+#include "formats/import/class_mesh_in.h"
 #include "formats/shrub/shrub.h"
 
 namespace gcfs::formats::shrub {
-
-struct ShrubMeshIn {
-    struct Triangle {
-        std::array<uint32_t, 3> corners{};  // into positions
-        int slot = 0;                       // class texture slot (§1.10)
-    };
-    std::vector<std::array<double, 3>> positions;  // class space, game axes, world units
-    std::vector<std::array<double, 2>> uvs;        // per position, (s, t) with t's origin at the top (§1.6)
-    std::vector<Triangle> triangles;
-};
 
 struct ShrubCompileOptions {
     int16_t o_class = 0;
@@ -40,6 +31,6 @@ struct ShrubCompileOptions {
     std::array<std::array<int16_t, 3>, kNormalCount> normals = standard_normals();  // §1.9, kept from the class replaced
 };
 
-Result<ClassSpec> compile_shrub_class(const ShrubMeshIn& mesh, const ShrubCompileOptions& options);
+Result<ClassSpec> compile_shrub_class(const ClassMeshIn& mesh, const ShrubCompileOptions& options);
 
 }  // namespace gcfs::formats::shrub

@@ -23,7 +23,7 @@ int16_t fixed(double value, double unit) { return static_cast<int16_t>(std::lrou
 
 }  // namespace
 
-Result<ClassSpec> compile_tie_class(const TieMeshIn& mesh, const TieCompileOptions& options) {
+Result<ClassSpec> compile_tie_class(const ClassMeshIn& mesh, const TieCompileOptions& options) {
     return capture([&] {
         if (mesh.triangles.empty()) fail(Errc::bad_value, 0, "the model has no triangle");
         if (mesh.uvs.size() != mesh.positions.size()) fail(Errc::bad_value, 0, "the model's UVs are not one per position");

@@ -18,19 +18,10 @@
 #include <vector>
 
 #include "formats/common/error.h"
+#include "formats/import/class_mesh_in.h"
 #include "formats/tie/tie.h"
 
 namespace gcfs::formats::tie {
-
-struct TieMeshIn {
-    struct Triangle {
-        std::array<uint32_t, 3> corners{};  // into positions, counter-clockwise seen from outside
-        int slot = 0;                       // class texture slot (A.6)
-    };
-    std::vector<std::array<double, 3>> positions;  // class space, game axes, world units
-    std::vector<std::array<double, 2>> uvs;        // per position, (u, v) with v downward as the game stores it (A.5)
-    std::vector<Triangle> triangles;
-};
 
 struct TieCompileOptions {
     int16_t o_class = 0;
@@ -39,6 +30,6 @@ struct TieCompileOptions {
     float near_dist = 0, mid_dist = 0, far_dist = 0;  // A.2, kept from the class replaced
 };
 
-Result<ClassSpec> compile_tie_class(const TieMeshIn& mesh, const TieCompileOptions& options);
+Result<ClassSpec> compile_tie_class(const ClassMeshIn& mesh, const TieCompileOptions& options);
 
 }  // namespace gcfs::formats::tie

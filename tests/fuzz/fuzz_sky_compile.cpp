@@ -5,29 +5,28 @@
 // with as many faces as were given.
 #include "formats/sky/sky_compile.h"
 #include "formats/sky/sky_mesh.h"
+#include "fuzz_bytes.h"
 
 using namespace gcfs::formats;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < 2) return 0;
-    size_t at = 0;
-    auto byte = [&]() -> uint8_t { return at < size ? data[at++] : 0; };
-    auto s16 = [&]() -> int16_t { return static_cast<int16_t>(byte() | byte() << 8); };
-    std::vector<SkyShellIn> shells(byte() % 10);
+    FuzzBytes in{data, size};
+    std::vector<SkyShellIn> shells(in.byte() % 10);
     size_t faces = 0;
     for (auto& shell : shells) {
-        shell.textured = byte() & 1;
-        const size_t positions = byte() % 200;
+        shell.textured = in.byte() & 1;
+        const size_t positions = in.byte() % 200;
         for (size_t i = 0; i < positions; ++i) {
-            shell.positions.push_back({s16() / 256.0, s16() / 256.0, s16() / 256.0});
-            shell.uvs.push_back({static_cast<int8_t>(byte()) / 16.0, static_cast<int8_t>(byte()) / 16.0});
-            shell.alpha.push_back(byte());
+            shell.positions.push_back({in.s16() / 256.0, in.s16() / 256.0, in.s16() / 256.0});
+            shell.uvs.push_back({static_cast<int8_t>(in.byte()) / 16.0, static_cast<int8_t>(in.byte()) / 16.0});
+            shell.alpha.push_back(in.byte());
         }
-        const size_t count = byte();
-        for (size_t f = 0; f < count && at < size; ++f) {
+        const size_t count = in.byte();
+        for (size_t f = 0; f < count && in.left() > 0; ++f) {
             SkyShellIn::Face face;
-            for (auto& c : face.corners) c = byte() % (positions + 2);  // now and then past the positions
-            face.texture = shell.textured ? byte() % 4 : 0xff;
+            for (auto& c : face.corners) c = in.byte() % (positions + 2);  // now and then past the positions
+            face.texture = shell.textured ? in.byte() % 4 : 0xff;
             shell.faces.push_back(face);
         }
         faces += shell.faces.size();

@@ -6,28 +6,23 @@
 // with three distinct corners (one that repeats a corner has no area and is dropped).
 #include "formats/tie/tie.h"
 #include "formats/tie/tie_compile.h"
+#include "fuzz_bytes.h"
 
 using namespace gcfs::formats;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < 2) return 0;
-    size_t at = 0;
-    auto byte = [&]() -> uint8_t { return at < size ? data[at++] : 0; };
-    auto s16 = [&]() -> int16_t { return static_cast<int16_t>(byte() | byte() << 8); };
-    tie::TieMeshIn mesh;
-    const size_t positions = byte();
-    for (size_t i = 0; i < positions; ++i) {
-        mesh.positions.push_back({s16() / 64.0, s16() / 64.0, s16() / 64.0});
-        mesh.uvs.push_back({static_cast<int8_t>(byte()) / 15.0, static_cast<int8_t>(byte()) / 15.0});
-    }
+    FuzzBytes in{data, size};
+    ClassMeshIn mesh = class_mesh_positions(in);
+    const size_t positions = mesh.positions.size();
     tie::TieCompileOptions options;
-    options.texture_count = 1 + byte() % 4;
-    options.lod1_ratio = byte() / 255.0, options.lod2_ratio = byte() / 255.0;
+    options.texture_count = 1 + in.byte() % 4;
+    options.lod1_ratio = in.byte() / 255.0, options.lod2_ratio = in.byte() / 255.0;
     size_t proper = 0;
-    while (at + 4 <= size) {
-        tie::TieMeshIn::Triangle t;
-        for (auto& c : t.corners) c = byte() % (positions + 2);  // now and then past the positions
-        t.slot = byte() % 5;  // now and then past the slots
+    while (in.left() >= 4) {
+        ClassMeshIn::Triangle t;
+        for (auto& c : t.corners) c = in.byte() % (positions + 2);  // now and then past the positions
+        t.slot = in.byte() % 5;  // now and then past the slots
         mesh.triangles.push_back(t);
         proper += t.corners[0] != t.corners[1] && t.corners[1] != t.corners[2] && t.corners[0] != t.corners[2];
     }

@@ -18,18 +18,11 @@ import sys
 import gcfs_mount
 
 gcfs, work, blender_script = sys.argv[1:]
-work = os.path.join(work, "collision")
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-failures = []
+work = gcfs_mount.fresh_folder(work, "collision")
+check = gcfs_mount.Checks()
 COLLISION = "LEVEL00/collision.obj"
 HALF = (1 / 32, 1 / 32, 1 / 128)  # half of each packed unit, in world units
 
-
-def check(name, ok, detail=""):
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else ": " + str(detail)[:400]))
-    if not ok:
-        failures.append(name)
 
 
 def faces_of(text):
@@ -154,5 +147,4 @@ ro = gcfs_mount.Mount(gcfs, edited, [], work)
 check("edited.iso mounted read-only shows the raised collision.obj", ro.read(COLLISION) == m.read(COLLISION))
 ro.close()
 m.close()
-print("collision import: %d checks failed" % len(failures) if failures else "collision import: all passed")
-sys.exit(1 if failures else 0)
+check.finish("collision import")

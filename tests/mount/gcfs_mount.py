@@ -2,9 +2,35 @@
 its .gcfs/stats read, its files read with EIO told apart."""
 import errno
 import os
+import shutil
 import subprocess
+import sys
 import tempfile
 import time
+
+
+def fresh_folder(work, name):
+    """WORK/NAME, emptied: a test's own folder."""
+    path = os.path.join(work, name)
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+class Checks:
+    """check(name, ok, detail): prints a line a check; finish(what) prints the tally and exits 1 if one failed."""
+
+    def __init__(self):
+        self.failures = []
+
+    def __call__(self, name, ok, detail=""):
+        print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else ": " + str(detail)[:400]))
+        if not ok:
+            self.failures.append(name)
+
+    def finish(self, what):
+        print("%s: %d checks failed" % (what, len(self.failures)) if self.failures else "%s: all passed" % what)
+        sys.exit(1 if self.failures else 0)
 
 
 class Mount:

@@ -22,17 +22,10 @@ import gcfs_mount
 from class_obj import instance_meshes, parse, same_triangles
 
 gcfs, work, blender_script = sys.argv[1:]
-work = os.path.join(work, "shrub")
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-failures = []
+work = gcfs_mount.fresh_folder(work, "shrub")
+check = gcfs_mount.Checks()
 CLASS = "LEVEL00/shrubs/shrub_700.obj"
 
-
-def check(name, ok, detail=""):
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else ": " + str(detail)[:400]))
-    if not ok:
-        failures.append(name)
 
 
 def shrub_row(mount, klass):
@@ -97,5 +90,4 @@ check("edited.iso mounted read-only shows the cube and its texture",
       ro.read(CLASS) == m.read(CLASS) and ro.read("LEVEL00/textures/%s.png" % new_row) == m.read("LEVEL00/textures/%s.png" % new_row))
 ro.close()
 m.close()
-print("shrub import: %d checks failed" % len(failures) if failures else "shrub import: all passed")
-sys.exit(1 if failures else 0)
+check.finish("shrub import")

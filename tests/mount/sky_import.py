@@ -24,17 +24,10 @@ import gcfs_mount
 from packed_glb import packed_glb
 
 gcfs, work = sys.argv[1:]
-work = os.path.join(work, "sky")
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-failures = []
+work = gcfs_mount.fresh_folder(work, "sky")
+check = gcfs_mount.Checks()
 SKY = "LEVEL00/sky/sky.obj"
 
-
-def check(name, ok, detail=""):
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else ": " + str(detail)[:400]))
-    if not ok:
-        failures.append(name)
 
 
 def parse(text):
@@ -230,5 +223,4 @@ ro = gcfs_mount.Mount(gcfs, edited, [], work)
 check("edited.iso mounted read-only shows the new sky.obj and texture", ro.read(SKY) == m.read(SKY) and ro.read(texture) == m.read(texture))
 ro.close()
 m.close()
-print("sky import: %d checks failed" % len(failures) if failures else "sky import: all passed")
-sys.exit(1 if failures else 0)
+check.finish("sky import")

@@ -26,18 +26,11 @@ import gcfs_mount
 from packed_glb import packed_glb
 
 gcfs, work, blender_script = sys.argv[1:]
-work = os.path.join(work, "terrain")
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-failures = []
+work = gcfs_mount.fresh_folder(work, "terrain")
+check = gcfs_mount.Checks()
 TERRAIN = "LEVEL00/tfrag/terrain.obj"
 HALF = 1 / 2048 + 1e-6  # half a quantum, and the OBJ's six decimals
 
-
-def check(name, ok, detail=""):
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else ": " + str(detail)[:400]))
-    if not ok:
-        failures.append(name)
 
 
 def parse(text):
@@ -225,5 +218,4 @@ check("edited.iso mounted read-only shows the last terrain.obj and its new textu
       ro.read(TERRAIN) == m.read(TERRAIN) and ro.read("LEVEL00/textures/%s.png" % new_row) == added)
 ro.close()
 m.close()
-print("terrain import: %d checks failed" % len(failures) if failures else "terrain import: all passed")
-sys.exit(1 if failures else 0)
+check.finish("terrain import")

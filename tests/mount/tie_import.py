@@ -24,17 +24,10 @@ from class_obj import instance_meshes, parse, same_triangles
 from packed_glb import packed_glb
 
 gcfs, work = sys.argv[1:]
-work = os.path.join(work, "tie")
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-failures = []
+work = gcfs_mount.fresh_folder(work, "tie")
+check = gcfs_mount.Checks()
 CLASS = "LEVEL00/ties/tie_500.obj"
 
-
-def check(name, ok, detail=""):
-    print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else ": " + str(detail)[:400]))
-    if not ok:
-        failures.append(name)
 
 
 def icosphere(subdivisions, radius=2.5, centre=(0.5, 2.5, -0.25)):
@@ -152,5 +145,4 @@ check("edited.iso mounted read-only shows both classes and the new texture",
       ro.read("LEVEL00/textures/%s.png" % new_row) == m.read("LEVEL00/textures/%s.png" % new_row))
 ro.close()
 m.close()
-print("tie import: %d checks failed" % len(failures) if failures else "tie import: all passed")
-sys.exit(1 if failures else 0)
+check.finish("tie import")
