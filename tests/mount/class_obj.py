@@ -1,6 +1,8 @@
 """What the class import tests (tie_import.py, shrub_import.py) read back:
 a class OBJ's triangles with their materials and UVs, the comparison within
-half a quantum, and the meshes level.glb's instance nodes show."""
+half a quantum, the meshes level.glb's instance nodes show, and a class's
+row of its CSV."""
+import csv
 import json
 import struct
 
@@ -64,3 +66,9 @@ def instance_meshes(glb, prefix):
             shown.add((sum(doc["accessors"][p["attributes"]["POSITION"]]["count"] for p in prims),
                        sum(doc["accessors"][p["indices"]]["count"] for p in prims if "indices" in p)))
     return shown
+
+
+def class_row(mount, kind, klass):
+    """The row of LEVEL00/<kind>s/<kind>s.csv for class `klass`, as a dict."""
+    with open(mount.path("LEVEL00/%ss/%ss.csv" % (kind, kind)), newline="") as f:
+        return next(r for r in csv.DictReader(f) if r["class"] == str(klass))

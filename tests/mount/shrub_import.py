@@ -9,7 +9,6 @@ a new row of the shrub table whose PNG reads back within 1/255 a channel (48
 colours: no quantisation), the billboard kept; shrubs.csv reads the class
 whole and every instance in level.glb shows the cube; gcfs verify passes.
 Usage: shrub_import.py GCFS WORK BLENDER_SCRIPT"""
-import csv
 import io
 import os
 import shutil
@@ -19,7 +18,7 @@ import sys
 from PIL import Image
 
 import gcfs_mount
-from class_obj import instance_meshes, parse, same_triangles
+from class_obj import class_row, instance_meshes, parse, same_triangles
 
 gcfs, work, blender_script = sys.argv[1:]
 work = gcfs_mount.fresh_folder(work, "shrub")
@@ -27,10 +26,6 @@ check = gcfs_mount.Checks()
 CLASS = "LEVEL00/shrubs/shrub_700.obj"
 
 
-
-def shrub_row(mount, klass):
-    with open(mount.path("LEVEL00/shrubs/shrubs.csv"), newline="") as f:
-        return next(r for r in csv.DictReader(f) if r["class"] == str(klass))
 
 
 image = os.path.join(work, "disc.iso")
@@ -63,7 +58,7 @@ check("the new row's PNG is Blender's picture, every channel within 1/255 of its
       painted.size == (16, 16) and all(max(abs(a - b) for a, b in zip(p, q)) <= 1 for p, q in zip(painted.getdata(), blender_pixels)),
       list(painted.getdata())[:4])
 check("the billboard reads as before", m.read("LEVEL00/shrubs/shrub_700_billboard.png") == billboard)
-row = shrub_row(m, 700)
+row = class_row(m, "shrub", 700)
 check("shrubs.csv reads the new class whole", row["status"] == "ok" and row["materials"] == new_row, row)
 glb = m.read("LEVEL00/level.glb")
 glb_copy = os.path.join(work, "level.glb")

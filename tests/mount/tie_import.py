@@ -9,7 +9,6 @@ with a packed new picture over tie_501.obj adds a row to the tie table. A
 70,000-triangle sphere is refused with the packets it needs; gcfs verify
 passes edited.iso.
 Usage: tie_import.py GCFS WORK"""
-import csv
 import io
 import math
 import os
@@ -20,7 +19,7 @@ import sys
 from PIL import Image
 
 import gcfs_mount
-from class_obj import instance_meshes, parse, same_triangles
+from class_obj import class_row, instance_meshes, parse, same_triangles
 from packed_glb import packed_glb
 
 gcfs, work = sys.argv[1:]
@@ -70,10 +69,6 @@ def sphere_obj(positions, uvs, faces):
     return "\n".join(lines) + "\n"
 
 
-def tie_row(mount, klass):
-    with open(mount.path("LEVEL00/ties/ties.csv"), newline="") as f:
-        return next(r for r in csv.DictReader(f) if r["class"] == str(klass))
-
 
 image = os.path.join(work, "disc.iso")
 subprocess.run([gcfs, "mkdisc", image, "--levels", "2", "--seed", "11"], check=True, stdout=subprocess.DEVNULL)
@@ -95,7 +90,7 @@ want = parse(written)[0]
 problem = same_triangles(got, want, scale / 1024 if scale else 1)
 check("tie_500.obj reads back the sphere: every corner within half a quantum (scale %s / 2048), every UV within 1/8192, each texture as written"
       % scale, not problem and scale and scale * 32767 / 1024 >= 4.99, problem)
-row = tie_row(m, 500)
+row = class_row(m, "tie", 500)
 check("ties.csv reads the new class whole: ok, LOD 1 and 2 smaller, the two textures", row["status"] == "ok" and int(row["lod0_triangles"]) == len(faces)
       and int(row["lod2_triangles"]) <= int(row["lod1_triangles"]) < len(faces) and row["materials"] == "tie_000 tie_001", row)
 glb = m.read("LEVEL00/level.glb")
