@@ -90,13 +90,15 @@ ClassPlace find_class(const tree::LevelScan& level, size_t table, int32_t o_clas
     return place;
 }
 
-uint64_t write_class(LevelParts& parts, const tree::LevelScan& level, size_t table, const ClassPlace& place, formats::ByteSpan block,
+uint64_t write_class(LevelParts& parts, size_t table, const ClassPlace& place, formats::ByteSpan block,
                      const std::vector<int>& slot_rows, TableImages& images, const std::string& what) {
-    if (!level.core) throw EditRefused("the level's core header does not read");
     images.commit();
-    const auto [range, entry_size] = class_table(*level.core, table);
-    const uint64_t field = static_cast<uint64_t>(range.offset) + place.entry * entry_size;
     formats::Bytes index = level_part(parts, "core_index");
+    const auto header = formats::parse_level_core_header(index);  // as the new rows left it
+    if (!header.ok()) throw EditRefused("the level's core header does not read: " + header.error().describe());
+    const auto [range, entry_size] = class_table(*header, table);
+    const uint64_t field = static_cast<uint64_t>(range.offset) + place.entry * entry_size;
+    if (field + entry_size > index.size()) throw EditRefused(fmt::format("the {} class table lies past core_index", what));
     const uint64_t offset = static_cast<uint64_t>(formats::s32_at(index, field));  // §6.3 offset_in_asset_wad, moved with the rows' texels
     formats::Bytes core = level_part(parts, "core_data");
     const uint64_t growth = write_core_region(parts, core, offset, place.extent.size, block, what);

@@ -48,7 +48,7 @@ ClassPlace find_class(const tree::LevelScan& level, size_t table, int32_t o_clas
 // after `images` are committed (their texels go before the classes,
 // formats.md 6.2, so the class's offset is read again), and the entry's 16
 // texture slots. Returns the growth.
-uint64_t write_class(LevelParts& parts, const tree::LevelScan& level, size_t table, const ClassPlace& place, formats::ByteSpan block,
+uint64_t write_class(LevelParts& parts, size_t table, const ClassPlace& place, formats::ByteSpan block,
                      const std::vector<int>& slot_rows, TableImages& images, const std::string& what);
 
 }  // namespace gcfs::edit

@@ -34,7 +34,7 @@ std::string apply_shrub_class(LevelParts& parts, const tree::LevelScan& level, i
     const auto spec = formats::shrub::compile_shrub_class(faces.mesh, options);
     if (!spec.ok()) throw EditRefused(spec.error().message);
     const formats::Bytes block = formats::shrub::write_shrub_class(*spec);
-    const uint64_t growth = write_class(parts, level, kShrubClassTable, place, block, faces.slot_rows, images, fmt::format("shrub class {}", o_class));
+    const uint64_t growth = write_class(parts, kShrubClassTable, place, block, faces.slot_rows, images, fmt::format("shrub class {}", o_class));
 
     uint64_t triangles = 0;
     for (const auto& packet : spec->packets)

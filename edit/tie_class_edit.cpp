@@ -42,7 +42,7 @@ std::string apply_tie_class(LevelParts& parts, const tree::LevelScan& level, int
     for (const auto& [at, size] : kKeptHeaderFields)
         std::copy_n(core.begin() + static_cast<int64_t>(place.extent.offset + at), size, block.begin() + static_cast<int64_t>(at));
 
-    const uint64_t growth = write_class(parts, level, kTieClassTable, place, block, slot_rows, images, fmt::format("tie class {}", o_class));
+    const uint64_t growth = write_class(parts, kTieClassTable, place, block, slot_rows, images, fmt::format("tie class {}", o_class));
     const formats::CoreRegion& extent = place.extent;
 
     std::array<uint64_t, 3> triangles{};
