@@ -2,6 +2,7 @@
 // the row reads back as its picture, every other file of the level reads as
 // before, and the level passes every check it passed.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <regex>
 #include <set>
@@ -118,9 +119,10 @@ TEST_CASE("a texture row whose sides are not powers of two from 8 to 1024 is ref
     edit::LevelParts parts(level_container(*disc, 0));
     Bytes index = *parts.content("core_index"), core = *parts.content("core_data"), gs = *parts.content("gs_ram");
     const Bytes index_before = index, core_before = core, gs_before = gs;
-    for (auto [w, h] : {std::pair{24u, 16u}, std::pair{4u, 16u}, std::pair{2048u, 8u}}) {
-        CAPTURE(w);
-        formats::NewTextureRow row{w, h, Bytes(uint64_t{w} * h), Bytes(1024)};
+    for (const auto& sides : {std::pair{24u, 16u}, std::pair{4u, 16u}, std::pair{2048u, 8u}}) {
+        const uint32_t width = sides.first, height = sides.second;  // named, not bound: CAPTURE takes it into a lambda
+        CAPTURE(width);
+        formats::NewTextureRow row{width, height, Bytes(uint64_t{width} * height), Bytes(1024)};
         const auto added = formats::add_texture_row(index, core, gs, formats::TextureTable::shrub, row);
         REQUIRE_FALSE(added.ok());
         CHECK(added.error().message.find("power of two") != std::string::npos);
